@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Thresholds are the activation conditions of one category.
+type Thresholds struct {
+	NMin    int     `json:"n_min"`    // evidence floor: reinforcements + counterexamples
+	CMin    float64 `json:"c_min"`    // confidence_final floor
+	TauDays float64 `json:"tau_days"` // recency decay time constant
+}
+
+// Config holds every hyperparameter of the engine. The zero value is not
+// useful: start from DefaultConfig and apply overrides with Set.
+type Config struct {
+	AlphaPrior float64 `json:"alpha_prior"`
+	BetaPrior  float64 `json:"beta_prior"`
+	// Default applies to every category without an entry in Categories.
+	Default    Thresholds            `json:"default"`
+	Categories map[string]Thresholds `json:"categories"`
+	// A must rule that is not active but has at least ProvisionalNMin evidence
+	// and confidence_final ≥ ProvisionalCMin is injected flagged provisional.
+	ProvisionalNMin int     `json:"provisional_n_min"`
+	ProvisionalCMin float64 `json:"provisional_c_min"`
+	// Stale-weak: last correction older than StaleWeakDays and evidence below
+	// StaleWeakNMax. Dormant: older than DormantDays.
+	StaleWeakDays float64 `json:"stale_weak_days"`
+	StaleWeakNMax int     `json:"stale_weak_n_max"`
+	DormantDays   float64 `json:"dormant_days"`
+	// MaxRules is the snapshot's default size; ExceptionMinCount the number of
+	// counterexamples sharing a context tag that triggers an exception proposal.
+	MaxRules          int `json:"max_rules"`
+	ExceptionMinCount int `json:"exception_min_count"`
+}
+
+// DefaultConfig returns the canonical hyperparameters (seed 001, as decided
+// in the foundation issue).
+func DefaultConfig() Config {
+	style := Thresholds{NMin: 3, CMin: 0.6, TauDays: 180}
+	return Config{
+		AlphaPrior: 2, BetaPrior: 5,
+		Default: Thresholds{NMin: 5, CMin: 0.7, TauDays: 180},
+		Categories: map[string]Thresholds{
+			CategorySecurityPolicy:     {NMin: 10, CMin: 0.8, TauDays: 180},
+			CategoryToolPreference:     style,
+			CategoryCodeStyle:          style,
+			CategoryCommunicationStyle: style,
+		},
+		ProvisionalNMin: 3, ProvisionalCMin: 0.5,
+		StaleWeakDays: 365, StaleWeakNMax: 5, DormantDays: 730,
+		MaxRules: 20, ExceptionMinCount: 3,
+	}
+}
+
+// For returns the thresholds of category c.
+func (c Config) For(category string) Thresholds {
+	if t, ok := c.Categories[category]; ok {
+		return t
+	}
+	return c.Default
+}
+
+// Entries lists the config as dotted key → value strings, sorted by key; the
+// keys are the ones Set accepts.
+func (c Config) Entries() []ConfigEntry {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	i := strconv.Itoa
+	out := []ConfigEntry{
+		{"alpha_prior", f(c.AlphaPrior)}, {"beta_prior", f(c.BetaPrior)},
+		{"n_min", i(c.Default.NMin)}, {"c_min", f(c.Default.CMin)}, {"tau_days", f(c.Default.TauDays)},
+		{"provisional_n_min", i(c.ProvisionalNMin)}, {"provisional_c_min", f(c.ProvisionalCMin)},
+		{"stale_weak_days", f(c.StaleWeakDays)}, {"stale_weak_n_max", i(c.StaleWeakNMax)},
+		{"dormant_days", f(c.DormantDays)}, {"max_rules", i(c.MaxRules)},
+		{"exception_min_count", i(c.ExceptionMinCount)},
+	}
+	for name, t := range c.Categories {
+		p := "category." + name + "."
+		out = append(out, ConfigEntry{p + "n_min", i(t.NMin)}, ConfigEntry{p + "c_min", f(t.CMin)}, ConfigEntry{p + "tau_days", f(t.TauDays)})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Key < out[b].Key })
+	return out
+}
+
+// ConfigEntry is one key of the config and its value as text.
+type ConfigEntry struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Set applies one dotted key (as listed by Entries; "category.NAME.n_min",
+// ".c_min" and ".tau_days" also create a category's entry, starting from the
+// default thresholds). It returns an EINVALID error naming the key or value
+// that is wrong, and leaves c unchanged in that case.
+func (c *Config) Set(key, value string) error {
+	key = strings.TrimSpace(key)
+	value = strings.TrimSpace(value)
+	num := func(min, max float64, integer bool) (float64, error) {
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, Errorf(EINVALID, "config %s: %q is not a finite number", key, value)
+		}
+		if integer && v != math.Trunc(v) {
+			return 0, Errorf(EINVALID, "config %s: %q is not a whole number", key, value)
+		}
+		if v < min || v > max {
+			return 0, Errorf(EINVALID, "config %s: %s is out of range [%g, %g]", key, value, min, max)
+		}
+		return v, nil
+	}
+	setF := func(dst *float64, min, max float64) error {
+		v, err := num(min, max, false)
+		if err == nil {
+			*dst = v
+		}
+		return err
+	}
+	setI := func(dst *int, min, max float64) error {
+		v, err := num(min, max, true)
+		if err == nil {
+			*dst = int(v)
+		}
+		return err
+	}
+	if rest, ok := strings.CutPrefix(key, "category."); ok {
+		name, field, ok := strings.Cut(rest, ".")
+		if !ok || ValidateCategory(name) != nil {
+			return Errorf(EINVALID, "config key %q: want category.NAME.n_min, .c_min or .tau_days with a lowercase category name", key)
+		}
+		t := c.For(name)
+		var err error
+		switch field {
+		case "n_min":
+			err = setI(&t.NMin, 0, 1e6)
+		case "c_min":
+			err = setF(&t.CMin, 0, 1)
+		case "tau_days":
+			err = setF(&t.TauDays, 1e-3, 1e6)
+		default:
+			return Errorf(EINVALID, "unknown config key %q: a category has n_min, c_min and tau_days", key)
+		}
+		if err != nil {
+			return err
+		}
+		cats := make(map[string]Thresholds, len(c.Categories)+1)
+		for k, v := range c.Categories {
+			cats[k] = v
+		}
+		cats[name] = t
+		c.Categories = cats
+		return nil
+	}
+	switch key {
+	case "alpha_prior":
+		return setF(&c.AlphaPrior, 1e-6, 1e6)
+	case "beta_prior":
+		return setF(&c.BetaPrior, 1e-6, 1e6)
+	case "n_min":
+		return setI(&c.Default.NMin, 0, 1e6)
+	case "c_min":
+		return setF(&c.Default.CMin, 0, 1)
+	case "tau_days":
+		return setF(&c.Default.TauDays, 1e-3, 1e6)
+	case "provisional_n_min":
+		return setI(&c.ProvisionalNMin, 0, 1e6)
+	case "provisional_c_min":
+		return setF(&c.ProvisionalCMin, 0, 1)
+	case "stale_weak_days":
+		return setF(&c.StaleWeakDays, 0, 1e6)
+	case "stale_weak_n_max":
+		return setI(&c.StaleWeakNMax, 0, 1e6)
+	case "dormant_days":
+		return setF(&c.DormantDays, 0, 1e6)
+	case "max_rules":
+		return setI(&c.MaxRules, 1, 10000)
+	case "exception_min_count":
+		return setI(&c.ExceptionMinCount, 1, 1e6)
+	}
+	return Errorf(EINVALID, "unknown config key %q: see `lexsona config show` for the keys", key)
+}

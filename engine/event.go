@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"time"
+)
+
+// EventType names what an event did to a rule.
+type EventType string
+
+// Event types of the append-only receipt trail.
+const (
+	EventCreation       EventType = "creation"
+	EventReinforcement  EventType = "reinforcement"
+	EventCounterexample EventType = "counterexample"
+	EventManualOverride EventType = "manual_override"
+	EventConfirmation   EventType = "confirmation"
+)
+
+// Polarity is +1 for a reinforcement and −1 for a counterexample.
+type Polarity int
+
+// The two polarities.
+const (
+	Reinforce Polarity = 1
+	Counter   Polarity = -1
+)
+
+// ParsePolarity accepts 1 and −1 (0 means the default, 1) and returns an
+// EINVALID error for anything else.
+func ParsePolarity(p int) (Polarity, error) {
+	switch p {
+	case 0, 1:
+		return Reinforce, nil
+	case -1:
+		return Counter, nil
+	}
+	return 0, Errorf(EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", p)
+}
+
+// EventType is the event a correction of this polarity records.
+func (p Polarity) EventType() EventType {
+	if p == Counter {
+		return EventCounterexample
+	}
+	return EventReinforcement
+}
+
+// Candidate is one rule the classifier considered, with its similarity score.
+type Candidate struct {
+	RuleID string  `json:"rule_id"`
+	Score  float64 `json:"score"`
+}
+
+// Event is one receipt: what happened to a rule, why, and the rule's evidence after it.
+type Event struct {
+	EventID     int64       `json:"event_id"`
+	RuleID      string      `json:"rule_id"`
+	EventType   EventType   `json:"event_type"`
+	UserText    string      `json:"user_text,omitempty"`
+	AgentOutput string      `json:"agent_output,omitempty"`
+	FrameID     string      `json:"frame_id,omitempty"`
+	Scope       Scope       `json:"scope"`
+	Decision    string      `json:"decision,omitempty"`
+	Score       *float64    `json:"score,omitempty"`
+	Candidates  []Candidate `json:"candidates,omitempty"`
+	Model       string      `json:"model,omitempty"`
+	Detail      string      `json:"detail,omitempty"`
+	Alpha       float64     `json:"alpha"`
+	Beta        float64     `json:"beta"`
+	At          time.Time   `json:"at"`
+}
+
+// ApplyEvidence adds one observation of polarity p at time at: a
+// reinforcement adds 1 to alpha, a counterexample 1 to beta. last_correction
+// moves to at unless it is already later (backfills never move it back), and
+// first_seen moves back to at if at is earlier.
+func (r *Rule) ApplyEvidence(p Polarity, at time.Time) {
+	at = at.UTC()
+	if p == Counter {
+		r.Beta++
+		r.CounterExamples++
+	} else {
+		r.Alpha++
+		r.Reinforcements++
+	}
+	if at.After(r.LastCorrection) {
+		r.LastCorrection = at
+	}
+	if r.FirstSeen.IsZero() || at.Before(r.FirstSeen) {
+		r.FirstSeen = at
+	}
+}
+
+// Correction is a request to record evidence on a rule.
+type Correction struct {
+	RuleID      string
+	Polarity    Polarity
+	UserText    string
+	AgentOutput string
+	FrameID     string
+	Scope       Scope
+	At          time.Time
+	// Classifier context, stored on the event when present.
+	Decision   string
+	Score      *float64
+	Candidates []Candidate
+	Model      string
+	// IdempotencyKey makes a retry return the first result and record nothing.
+	IdempotencyKey string
+}
+
+// MaxUserTextLength bounds the stored text of a correction (1 MiB).
+const MaxUserTextLength = 1 << 20
+
+// Validate normalises the correction's scope and checks its fields, returning
+// an EINVALID or ETOOLARGE error naming the first bad one. The rule id is
+// checked only when set.
+func (c *Correction) Validate() error {
+	if c.RuleID != "" {
+		if err := ValidateRuleID(c.RuleID); err != nil {
+			return err
+		}
+	}
+	if c.Polarity != Reinforce && c.Polarity != Counter {
+		return Errorf(EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", c.Polarity)
+	}
+	if err := ValidateText("correction text", c.UserText, MaxUserTextLength); err != nil {
+		return err
+	}
+	if c.AgentOutput != "" {
+		if err := ValidateText("agent output", c.AgentOutput, MaxUserTextLength); err != nil {
+			return err
+		}
+	}
+	if len(c.FrameID) > 256 {
+		return Errorf(EINVALID, "frame id is %d bytes long: at most 256", len(c.FrameID))
+	}
+	if len(c.IdempotencyKey) > 256 {
+		return Errorf(EINVALID, "idempotency key is %d bytes long: at most 256", len(c.IdempotencyKey))
+	}
+	s, err := ParseScope(c.Scope)
+	if err != nil {
+		return err
+	}
+	c.Scope = s
+	if c.At.IsZero() {
+		return Errorf(EINVALID, "correction time is not set")
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// CategoryUncategorized is given to rules proposed from a correction until the
+// user categorises them.
+const CategoryUncategorized = "uncategorized"
+
+// Definition is a rule as a registry defines it: the rule's definition fields
+// (id, category, severity, text as template, scope, topic) and extra phrasings
+// that are embedded too. Evidence fields of Rule are ignored.
+type Definition struct {
+	Rule     Rule
+	Examples []string
+}
+
+// ProposedRuleID derives the id of a rule proposed from a correction:
+// "proposed." + up to six slug words of the text + "-" + 6 hex digits of its
+// sha256, so the same text always proposes the same id.
+func ProposedRuleID(text string) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if len(words) == 6 {
+			break
+		}
+		words = append(words, w)
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(text)))
+	slug := strings.Join(words, "-")
+	if len(slug) > 60 {
+		slug = strings.TrimRight(slug[:60], "-")
+	}
+	if slug == "" {
+		slug = "rule"
+	}
+	return "proposed." + slug + "-" + hex.EncodeToString(sum[:3])
+}
+
+// NewCandidateRule returns the candidate rule a correction that matched
+// nothing proposes: its text is the user's (white space folded, cut to
+// MaxRuleTextLength at a rune boundary), and the correction counts as its first
+// reinforcement, so alpha = prior+1 (3 with the defaults), beta = prior (5), n = 1.
+func NewCandidateRule(text, category string, scope Scope, cfg Config, now time.Time) Rule {
+	t := strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " ")
+	if len(t) > MaxRuleTextLength {
+		cut := MaxRuleTextLength
+		for cut > 0 && !utf8RuneStart(t[cut]) {
+			cut--
+		}
+		t = t[:cut]
+	}
+	if category == "" {
+		category = CategoryUncategorized
+	}
+	r := NewRule(ProposedRuleID(text), category, SeverityShould, t, scope, cfg, now)
+	r.Status = StatusCandidate
+	r.Source = SourceCorrection
+	r.ApplyEvidence(Reinforce, now)
+	return r
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// Confirmation statuses.
+const (
+	PendingOpen     = "pending"
+	PendingAccepted = "accepted"
+	PendingRejected = "rejected"
+	PendingNewRule  = "new_rule"
+)
+
+// Pending is a correction in the confirm band, waiting for the user to say
+// which rule (if any) it meant.
+type Pending struct {
+	ID          int64       `json:"id"`
+	Text        string      `json:"text"`
+	Scope       Scope       `json:"scope"`
+	Polarity    Polarity    `json:"polarity"`
+	FrameID     string      `json:"frame_id,omitempty"`
+	AgentOutput string      `json:"agent_output,omitempty"`
+	Candidates  []Candidate `json:"candidates"`
+	Model       string      `json:"model,omitempty"`
+	Status      string      `json:"status"`
+	RuleID      string      `json:"rule_id,omitempty"` // the rule it resolved to
+	CreatedAt   time.Time   `json:"created_at"`
+	ResolvedAt  *time.Time  `json:"resolved_at,omitempty"`
+}

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Scope says where a rule applies. An empty field is a wildcard.
+type Scope struct {
+	Environment string   `json:"environment,omitempty"`
+	Project     string   `json:"project,omitempty"`
+	AgentFamily string   `json:"agent_family,omitempty"`
+	ContextTags []string `json:"context_tags,omitempty"`
+	ExcludeTags []string `json:"exclude_tags,omitempty"`
+}
+
+// MaxScopeValueLength bounds a scope field or tag; MaxScopeTags bounds each tag list.
+const (
+	MaxScopeValueLength = 128
+	MaxScopeTags        = 64
+)
+
+var scopeValuePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/@+-]*$`)
+
+// ValidateScopeValue reports an EINVALID error naming field unless v (already
+// normalised) is 1–128 characters of a-z, 0-9 and . _ : / @ + - starting with
+// a letter or digit.
+func ValidateScopeValue(field, v string) error {
+	if len(v) > MaxScopeValueLength {
+		return Errorf(EINVALID, "%s is %d bytes long: at most %d", field, len(v), MaxScopeValueLength)
+	}
+	if !utf8.ValidString(v) || !scopeValuePattern.MatchString(v) {
+		return Errorf(EINVALID, "%s %q has characters that are not allowed: use a-z, 0-9 and . _ : / @ + -, starting with a letter or digit", field, v)
+	}
+	return nil
+}
+
+// Normalize trims and lower-cases every field, and sorts and de-duplicates the
+// tag lists (empty tags are dropped). It does not validate.
+func (s Scope) Normalize() Scope {
+	return Scope{
+		Environment: normValue(s.Environment),
+		Project:     normValue(s.Project),
+		AgentFamily: normValue(s.AgentFamily),
+		ContextTags: normTags(s.ContextTags),
+		ExcludeTags: normTags(s.ExcludeTags),
+	}
+}
+
+func normValue(v string) string { return strings.ToLower(strings.TrimSpace(v)) }
+
+func normTags(tags []string) []string {
+	if len(tags) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		if t = normValue(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// Validate checks every set field and tag of a normalised scope and returns an
+// EINVALID error naming the first bad one.
+func (s Scope) Validate() error {
+	for _, f := range []struct{ name, v string }{
+		{"scope environment", s.Environment}, {"scope project", s.Project}, {"scope agent_family", s.AgentFamily},
+	} {
+		if f.v != "" {
+			if err := ValidateScopeValue(f.name, f.v); err != nil {
+				return err
+			}
+		}
+	}
+	for _, l := range []struct {
+		name string
+		tags []string
+	}{{"context tag", s.ContextTags}, {"exclude tag", s.ExcludeTags}} {
+		if len(l.tags) > MaxScopeTags {
+			return Errorf(EINVALID, "%d %ss: at most %d", len(l.tags), l.name, MaxScopeTags)
+		}
+		for _, t := range l.tags {
+			if err := ValidateScopeValue(l.name, t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ParseScope normalises and validates s in one step.
+func ParseScope(s Scope) (Scope, error) {
+	n := s.Normalize()
+	return n, n.Validate()
+}
+
+// Matches reports whether a rule with scope s applies to a request in
+// context req: every set field of s equals req's, all of s's context tags are
+// among req's tags, and none of s's exclude tags is. Both scopes must be
+// normalised.
+func (s Scope) Matches(req Scope) bool {
+	if s.Environment != "" && s.Environment != req.Environment {
+		return false
+	}
+	if s.Project != "" && s.Project != req.Project {
+		return false
+	}
+	if s.AgentFamily != "" && s.AgentFamily != req.AgentFamily {
+		return false
+	}
+	for _, t := range s.ContextTags {
+		if !slices.Contains(req.ContextTags, t) {
+			return false
+		}
+	}
+	for _, t := range s.ExcludeTags {
+		if slices.Contains(req.ContextTags, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// Specificity scores how narrow a scope is: environment 1, project 2,
+// agent_family 1, and 0.5 if it has context tags (canonical decision 5).
+func (s Scope) Specificity() float64 {
+	var v float64
+	if s.Environment != "" {
+		v++
+	}
+	if s.Project != "" {
+		v += 2
+	}
+	if s.AgentFamily != "" {
+		v++
+	}
+	if len(s.ContextTags) > 0 {
+		v += 0.5
+	}
+	return v
+}
+
+// String renders the scope as environment/project/agent_family[tags], with
+// "*" for wildcards, e.g. "work/api/*[cli]".
+func (s Scope) String() string {
+	part := func(v string) string {
+		if v == "" {
+			return "*"
+		}
+		return v
+	}
+	out := part(s.Environment) + "/" + part(s.Project) + "/" + part(s.AgentFamily)
+	if len(s.ContextTags) > 0 {
+		out += "[" + strings.Join(s.ContextTags, ",") + "]"
+	}
+	return out
+}

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestScopeMatches(t *testing.T) {
+	req := Scope{Environment: "work", Project: "api", AgentFamily: "claude", ContextTags: []string{"cli", "go"}}
+	tests := []struct {
+		name string
+		rule Scope
+		want bool
+	}{
+		{"global wildcard", Scope{}, true},
+		{"same environment", Scope{Environment: "work"}, true},
+		{"other environment", Scope{Environment: "personal"}, false},
+		{"same project", Scope{Project: "api"}, true},
+		{"other project", Scope{Project: "web"}, false},
+		{"other agent", Scope{AgentFamily: "gpt"}, false},
+		{"all tags present", Scope{ContextTags: []string{"cli", "go"}}, true},
+		{"one tag missing", Scope{ContextTags: []string{"cli", "php"}}, false},
+		{"excluded tag present", Scope{ExcludeTags: []string{"go"}}, false},
+		{"excluded tag absent", Scope{ExcludeTags: []string{"migration"}}, true},
+	}
+	for _, tt := range tests {
+		if got := tt.rule.Matches(req); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// A rule with a set field never matches a request that leaves it empty.
+	if (Scope{Project: "api"}).Matches(Scope{}) {
+		t.Error("project rule matched a request without a project")
+	}
+}
+
+func TestSpecificity(t *testing.T) {
+	tests := []struct {
+		s    Scope
+		want float64
+	}{
+		{Scope{}, 0},
+		{Scope{Environment: "w"}, 1},
+		{Scope{Project: "p"}, 2},
+		{Scope{AgentFamily: "a"}, 1},
+		{Scope{ContextTags: []string{"x", "y"}}, 0.5},
+		{Scope{Environment: "w", Project: "p", AgentFamily: "a", ContextTags: []string{"x"}}, 4.5},
+		{Scope{ExcludeTags: []string{"x"}}, 0},
+	}
+	for _, tt := range tests {
+		if got := tt.s.Specificity(); got != tt.want {
+			t.Errorf("%v: %g, want %g", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestParseScope(t *testing.T) {
+	got, err := ParseScope(Scope{Environment: " Work ", ContextTags: []string{"CLI", "go", "cli", " "}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Scope{Environment: "work", ContextTags: []string{"cli", "go"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got)\n%s", d)
+	}
+	for _, bad := range []Scope{
+		{ContextTags: []string{"a b"}},
+		{ContextTags: []string{"'; DROP TABLE persona_rules; --"}},
+		{Project: "-leading-dash"},
+		{Environment: string(make([]byte, 200))},
+		{AgentFamily: "\xff"},
+		{ExcludeTags: []string{"<script>"}},
+	} {
+		if _, err := ParseScope(bad); ErrorCode(err) != EINVALID {
+			t.Errorf("%q: error %v, want invalid", bad, err)
+		}
+	}
+}
+
+func TestValidateRuleID(t *testing.T) {
+	for _, ok := range []string{"tool.no-sed-for-file-editing", "a", "x1.y_2.z-3"} {
+		if err := ValidateRuleID(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "Tool.X", "a..b", ".a", "a.", "a b", "a/b", "-a", string(make([]byte, 200))} {
+		if err := ValidateRuleID(bad); ErrorCode(err) != EINVALID {
+			t.Errorf("%q: %v, want invalid", bad, err)
+		}
+	}
+}
