@@ -119,7 +119,7 @@ type Rule struct {
 	Severity        Severity  `json:"severity"`
 	Text            string    `json:"text"`
 	Scope           Scope     `json:"scope"`
-	Topic           string    `json:"topic,omitempty"`
+	Topic           string    `json:"topic"`
 	Alpha           float64   `json:"alpha"`
 	Beta            float64   `json:"beta"`
 	Reinforcements  int       `json:"reinforcements"`

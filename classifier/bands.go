@@ -1,0 +1,96 @@
+package classifier
+
+import (
+	"math"
+	"strings"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+)
+
+// Decisions a classification ends in.
+const (
+	// DecisionAutoMatch: the best rule scored at least Thresholds.Auto and no
+	// guard objected; the correction is evidence on that rule.
+	DecisionAutoMatch = "auto_match"
+	// DecisionConfirm: the best rule scored at least Thresholds.Confirm (or a
+	// guard demoted an auto match); the user is asked which rule was meant.
+	DecisionConfirm = "confirm"
+	// DecisionNewRule: nothing scored high enough; the correction proposes a
+	// candidate rule.
+	DecisionNewRule = "new_rule"
+	// DecisionExplicit: the text named its rule with CORRECT[rule_id]: ...
+	DecisionExplicit = "explicit"
+)
+
+// Thresholds are the two band edges on the similarity scale of one embedder:
+// a score ≥ Auto auto-matches, a score ≥ Confirm asks for confirmation, and
+// anything lower proposes a new rule. Both edges are inclusive.
+type Thresholds struct {
+	Auto    float64 `json:"auto"`
+	Confirm float64 `json:"confirm"`
+}
+
+// The paper's bands for all-MiniLM-L6-v2.
+var miniLMThresholds = Thresholds{Auto: 0.85, Confirm: 0.70}
+
+// lexicalThresholds are provisional: the hashed lexical embedder only sees
+// shared words and character n-grams, so paraphrases score far lower than
+// with MiniLM (on the default pack: an example repeated 1.0, close
+// paraphrases 0.55–0.8, loose ones 0.3–0.5, unrelated or generic texts
+// 0.05–0.3). The eval issue's calibration (`lexsona eval calibrate`) replaces
+// them with values measured on the labelled dataset, through a calibration
+// file.
+var lexicalThresholds = Thresholds{Auto: 0.60, Confirm: 0.35}
+
+// DefaultThresholds returns the built-in bands for a model: the paper's
+// 0.85/0.70 for all-MiniLM-L6-v2 (whatever the backend that runs it) and for
+// any other model, and provisional lower bands for the lexical embedder.
+func DefaultThresholds(id models.Identity) Thresholds {
+	if strings.HasPrefix(strings.ToLower(id.Name), "lexical") {
+		return lexicalThresholds
+	}
+	return miniLMThresholds
+}
+
+// Validate returns an EINVALID error unless 0 ≤ Confirm ≤ Auto ≤ 1 and both
+// are finite.
+func (t Thresholds) Validate() error {
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"auto", t.Auto}, {"confirm", t.Confirm}} {
+		if math.IsNaN(v.v) || math.IsInf(v.v, 0) || v.v < 0 || v.v > 1 {
+			return engine.Errorf(engine.EINVALID, "threshold %s = %v: want a number in [0, 1]", v.name, v.v)
+		}
+	}
+	if t.Confirm > t.Auto {
+		return engine.Errorf(engine.EINVALID, "threshold confirm = %v is above auto = %v: want confirm ≤ auto", t.Confirm, t.Auto)
+	}
+	return nil
+}
+
+// Band returns the decision a score falls in: auto_match when score ≥ Auto,
+// confirm when score ≥ Confirm, new_rule otherwise. Scores are compared as
+// reported (rounded to 6 decimals, see RoundScore), so a float32 cosine of
+// 0.69999999 counts as 0.70.
+func (t Thresholds) Band(score float64) string {
+	score = RoundScore(score)
+	switch {
+	case score >= t.Auto:
+		return DecisionAutoMatch
+	case score >= t.Confirm:
+		return DecisionConfirm
+	}
+	return DecisionNewRule
+}
+
+// RoundScore rounds a similarity to 6 decimals. Scores come from float32 dot
+// products, which carry about 7 significant digits; rounding keeps the JSON
+// readable and makes a threshold like 0.70 mean what it says.
+func RoundScore(s float64) float64 {
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		return 0
+	}
+	return math.Round(s*1e6) / 1e6
+}

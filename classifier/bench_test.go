@@ -1,0 +1,194 @@
+package classifier
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/viterin/vek/vek32"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+)
+
+// randomRows returns n seeded random normalised dims-dimensional vectors, one
+// rule each.
+func randomRows(n, dims int, seed uint64) []Row {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	rows := make([]Row, n)
+	for i := range rows {
+		v := make([]float32, dims)
+		var s float64
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+			s += float64(v[j]) * float64(v[j])
+		}
+		vek32.DivNumber_Inplace(v, float32(math.Sqrt(s)))
+		rows[i] = Row{RuleID: fmt.Sprintf("bench.r%06d", i), Vector: v}
+	}
+	return rows
+}
+
+var sink float32
+
+// BenchmarkTopK measures Index.Search (dot products, best per rule, top-5
+// above 0.5) over n random 384-d rule vectors against a plain sequential read
+// of the same matrix (vek32.Sum over every float). Target at 100,000: within
+// 1.3× of the read.
+//
+//	go test -run '^$' -bench 'TopK' -count 6 ./classifier/
+func BenchmarkTopK(b *testing.B) {
+	for _, n := range []int{30, 1000, 100000} {
+		ix := NewIndex(384, nil, randomRows(n, 384, 42), nil)
+		q := randomRows(1, 384, 7)[0].Vector
+		b.Run(fmt.Sprintf("n=%d/topk", n), func(b *testing.B) {
+			b.SetBytes(int64(len(ix.mat) * 4))
+			for b.Loop() {
+				_ = ix.Search(q, 5, 0.5, engine.Scope{})
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/sequential-read", n), func(b *testing.B) {
+			b.SetBytes(int64(len(ix.mat) * 4))
+			for b.Loop() {
+				sink = vek32.Sum(ix.mat)
+			}
+		})
+	}
+}
+
+// benchTexts are corrections of typical length, rotated so no cache helps.
+var benchTexts = []string{
+	"stop using sed to edit files, use the replace tool",
+	"please write shorter answers, no essays",
+	"we use pnpm in this repo, not npm",
+	"don't commit anything without asking me first",
+	"no emojis in commit messages please",
+	"wrap errors with context instead of returning them bare",
+	"never pipe curl into sh",
+	"run the tests before you say it works",
+}
+
+// benchClassify compares the embedder's own single-text latency with
+// Classify's on a store synced with the default pack. Target: classify ≤ 1.1×
+// embed.
+func benchClassify(b *testing.B, emb models.Embedder) {
+	db := MustOpenStore(b)
+	MustSync(b, db, emb, nil)
+	c := New(db, emb, Options{})
+	ctx := context.Background()
+	if _, err := c.Classify(ctx, benchTexts[0], engine.Scope{}); err != nil { // build the index
+		b.Fatal(err)
+	}
+	b.Run("embed", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			if _, err := emb.Embed(ctx, []string{benchTexts[i%len(benchTexts)]}); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("classify", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			if _, err := c.Classify(ctx, benchTexts[i%len(benchTexts)], engine.Scope{}); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+//	go test -run '^$' -bench 'Classify' -count 6 ./classifier/
+func BenchmarkClassifyLexical(b *testing.B) {
+	benchClassify(b, MustLexical(b, nil))
+}
+
+// BenchmarkClassifyORT uses a generated model with all-MiniLM-L6-v2's
+// architecture and tokenizer (random weights: the latency is the real
+// model's, the scores are meaningless). It skips without `make ort fixtures`.
+func BenchmarkClassifyORT(b *testing.B) {
+	dir := filepath.Join("..", ".cache", "models", "minilm-random")
+	if _, err := os.Stat(filepath.Join(dir, "model.onnx")); err != nil {
+		b.Skipf("no %s/model.onnx: run `make fixtures`", dir)
+	}
+	emb, err := models.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir, CacheSize: -1})
+	if err != nil {
+		b.Skipf("ort backend unavailable (%v): run `make ort fixtures`", err)
+	}
+	defer emb.Close()
+	benchClassify(b, emb)
+}
+
+// sparseRows returns n seeded random normalised dims-dimensional vectors with
+// nnz non-zero values each, like the lexical embedder's.
+func sparseRows(n, dims, nnz int, seed uint64) []Row {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	rows := make([]Row, n)
+	for i := range rows {
+		v := make([]float32, dims)
+		for range nnz {
+			v[rng.IntN(dims)] = float32(rng.NormFloat64())
+		}
+		if n := vek32.Norm(v); n > 0 {
+			vek32.DivNumber_Inplace(v, n)
+		}
+		rows[i] = Row{RuleID: fmt.Sprintf("bench.s%06d", i), Vector: v}
+	}
+	return rows
+}
+
+// BenchmarkIndexKernels compares the ways of scoring every row: vek32.Dot
+// per row against vek32.MatMul_Into for dense 384-d rows, and the dense
+// matrix against sparse columns for lexical-like 4096-d rows with 170
+// non-zero values (the default pack has about 170 texts).
+//
+//	go test -run '^$' -bench 'IndexKernels' -count 6 ./classifier/
+func BenchmarkIndexKernels(b *testing.B) {
+	defer func(k int) { denseKernel = k }(denseKernel)
+	for _, n := range []int{30, 1000, 100000} {
+		ix := NewIndex(384, nil, randomRows(n, 384, 42), nil)
+		q := randomRows(1, 384, 7)[0].Vector
+		for _, k := range []struct {
+			name string
+			k    int
+		}{{"dot", kernelDot}, {"matmul", kernelMatMul}} {
+			b.Run(fmt.Sprintf("dense384/n=%d/%s", n, k.name), func(b *testing.B) {
+				denseKernel = k.k
+				for b.Loop() {
+					ix.pool.Put(ix.rowScores(q))
+				}
+			})
+		}
+	}
+	for _, n := range []int{170, 10000} {
+		rows := sparseRows(n, 4096, 170, 5)
+		sp := NewIndex(4096, nil, rows, nil)
+		dense := NewIndex(4096, nil, rows, nil)
+		dense.mat, dense.sp = denseMatrix(rows), nil
+		q := sparseRows(1, 4096, 170, 9)[0].Vector
+		b.Run(fmt.Sprintf("lexical4096/n=%d/sparse", n), func(b *testing.B) {
+			for b.Loop() {
+				sp.pool.Put(sp.rowScores(q))
+			}
+		})
+		b.Run(fmt.Sprintf("lexical4096/n=%d/dense-matmul", n), func(b *testing.B) {
+			denseKernel = kernelMatMul
+			for b.Loop() {
+				dense.pool.Put(dense.rowScores(q))
+			}
+		})
+	}
+}
+
+func denseMatrix(rows []Row) []float32 {
+	var m []float32
+	for _, r := range rows {
+		m = append(m, r.Vector...)
+	}
+	return m
+}

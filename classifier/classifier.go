@@ -1,0 +1,268 @@
+// Package classifier maps a user's natural-language correction to the rule it
+// is about. The correction is embedded and compared, by cosine similarity (a
+// dot product of normalised vectors), with the stored embeddings of every
+// rule's template and examples, held in one contiguous float32 matrix. The
+// best score falls in one of three bands — auto_match, confirm, new_rule — or
+// the text names its rule itself with CORRECT[rule_id]: ... (explicit).
+// Record turns the decision into evidence; Confirm resolves the confirm band.
+package classifier
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/store"
+)
+
+// Defaults of Options.
+const (
+	DefaultK        = 5
+	DefaultMinScore = 0.5
+	// DefaultMaxEmbedBytes bounds the text a model embedder sees: far more
+	// than the 256 tokens all-MiniLM-L6-v2 reads, so its own truncation decides.
+	DefaultMaxEmbedBytes = 16 << 10
+	// DefaultLexicalMaxEmbedBytes bounds the text the lexical embedder sees
+	// (it has no token limit, and its cost grows with the text).
+	DefaultLexicalMaxEmbedBytes = 4 << 10
+)
+
+// Options configure a Classifier. The zero value gives the paper's behaviour:
+// k = 5 candidates scoring above 0.5, the thresholds of the model (a
+// calibration file when there is one), the DefaultGuard, dense scores only.
+type Options struct {
+	// Thresholds, when set, override the calibration file and the defaults.
+	Thresholds *Thresholds
+	// CalibrationFile is an explicit calibration file (it must exist and be
+	// for the embedder's model). Otherwise CalibrationDir (default
+	// DefaultCalibrationDir) is searched for CalibrationFileName(model ID).
+	CalibrationFile string
+	CalibrationDir  string
+	// K is the number of candidates (DefaultK when ≤ 0).
+	K int
+	// MinScore is the candidate floor: only rules scoring strictly above it
+	// are candidates (DefaultMinScore when 0). It is lowered to the confirm
+	// threshold when that is lower, so the confirm band always has candidates.
+	MinScore float64
+	// Guard keeps generic corrections from auto-matching; nil means DefaultGuard().
+	Guard *Guard
+	// Lexical and LexicalWeight enable hybrid scoring: score = w·dense +
+	// (1−w)·lexical with w = 1 − LexicalWeight. LexicalWeight 0 (the default,
+	// the paper's w = 1) uses dense scores only and never calls Lexical.
+	// Lexical's vectors must be stored too (sync the registry with it).
+	Lexical       models.Embedder
+	LexicalWeight float64
+	// MaxEmbedBytes caps the text given to the embedder (the whole text is
+	// still what Record stores); 0 means DefaultLexicalMaxEmbedBytes for the
+	// lexical backend and DefaultMaxEmbedBytes otherwise.
+	MaxEmbedBytes int
+}
+
+// Classifier classifies and records corrections against one store with one
+// embedder. It is safe for concurrent use; its index is rebuilt lazily when
+// the store's embeddings version (or the embedder's model identity) changes.
+type Classifier struct {
+	db    *store.DB
+	emb   models.Embedder
+	opts  Options
+	guard Guard
+	err   error // a configuration error, returned by every call
+
+	mu   sync.Mutex // serialises index rebuilds
+	snap atomic.Pointer[snapshot]
+
+	thrMu sync.Mutex
+	thr   map[string]thresholdsEntry // by model identity ID
+}
+
+type thresholdsEntry struct {
+	t      Thresholds
+	source string
+	err    error
+}
+
+// New returns a classifier over db's stored embeddings of emb's model. It
+// does no I/O; a bad option (hybrid weight out of [0, 1], hybrid without a
+// lexical embedder, invalid Options.Thresholds) makes every later call return
+// an EINVALID error naming it.
+func New(db *store.DB, emb models.Embedder, opts Options) *Classifier {
+	c := &Classifier{db: db, emb: emb, opts: opts, guard: DefaultGuard(), thr: map[string]thresholdsEntry{}}
+	if opts.Guard != nil {
+		c.guard = *opts.Guard
+	}
+	if c.opts.K <= 0 {
+		c.opts.K = DefaultK
+	}
+	if c.opts.MinScore == 0 {
+		c.opts.MinScore = DefaultMinScore
+	}
+	if c.opts.MaxEmbedBytes <= 0 {
+		c.opts.MaxEmbedBytes = DefaultMaxEmbedBytes
+		if emb != nil && emb.Backend() == "lexical" {
+			c.opts.MaxEmbedBytes = DefaultLexicalMaxEmbedBytes
+		}
+	}
+	switch w := opts.LexicalWeight; {
+	case db == nil || emb == nil:
+		c.err = engine.Errorf(engine.EINVALID, "classifier needs a store and an embedder")
+	case !(w >= 0 && w <= 1):
+		c.err = engine.Errorf(engine.EINVALID, "lexical weight %v: want a number in [0, 1]", w)
+	case w > 0 && opts.Lexical == nil:
+		c.err = engine.Errorf(engine.EINVALID, "hybrid scoring (lexical weight %v) needs a lexical embedder", w)
+	case opts.Thresholds != nil:
+		c.err = opts.Thresholds.Validate()
+	}
+	if opts.LexicalWeight == 0 {
+		c.opts.Lexical = nil
+	}
+	return c
+}
+
+// Result is a classification. Candidates are the top-k rules scoring above
+// the candidate floor, best first; Score is the best candidate's score (0
+// when there is none, 1 for explicit). RuleID is the matched rule
+// (auto_match, explicit), the top candidate (confirm), or the id the
+// candidate rule Record would propose gets (new_rule). Reason, when set,
+// starts with "generic" (the text names nothing that was wrong: it never
+// auto-matches, whatever its band) or "ambiguous" (an auto match too close to
+// the runner-up was sent to confirm); see Guard.
+type Result struct {
+	Decision   string             `json:"decision"`
+	RuleID     string             `json:"rule_id"`
+	Score      float64            `json:"score"`
+	Candidates []engine.Candidate `json:"candidates"`
+	Embedder   string             `json:"embedder"`
+	Model      string             `json:"model"`
+	Thresholds Thresholds         `json:"thresholds"`
+	Reason     string             `json:"reason,omitempty"`
+}
+
+// Thresholds returns the bands in force for the embedder's current model and
+// where they come from: "options", "calibration:<path>" or "default".
+// Errors: EINVALID/ENOTFOUND for a bad or missing calibration file.
+func (c *Classifier) Thresholds() (Thresholds, string, error) {
+	if c.err != nil {
+		return Thresholds{}, "", c.err
+	}
+	id := c.emb.Identity()
+	c.thrMu.Lock()
+	defer c.thrMu.Unlock()
+	e, ok := c.thr[id.ID()]
+	if !ok {
+		e.t, e.source, e.err = resolveThresholds(c.opts, id)
+		c.thr[id.ID()] = e
+	}
+	return e.t, e.source, e.err
+}
+
+// Classify classifies text, a correction made in context scope, without
+// writing anything. Errors: EINVALID for an empty, whitespace-only or
+// invalid-UTF-8 text, a text without a letter or digit, a bad scope, a
+// malformed CORRECT[...] or a bad option or calibration file; ETOOLARGE for
+// a text over 1 MiB; ENOTFOUND when CORRECT[...] names an unknown rule;
+// EUNAVAILABLE (or others) from the embedder or the store.
+func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Scope) (Result, error) {
+	cl, err := c.classify(ctx, text, scope, "")
+	return cl.Result, err
+}
+
+// classified is a Result plus what Record needs to act on it.
+type classified struct {
+	Result
+	scope  engine.Scope // normalised
+	input  string       // the text as embedded
+	vec    []float32    // its dense vector (nil for explicit)
+	lexVec []float32    // its lexical vector (hybrid only)
+	lexID  string       // the lexical model identity (hybrid only)
+}
+
+// validateText checks a correction text: see Classify's errors.
+func validateText(text string) error {
+	if err := engine.ValidateText("correction text", text, engine.MaxUserTextLength); err != nil {
+		return err
+	}
+	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		return engine.Errorf(engine.EINVALID, "correction text has no letters or digits: say what was wrong")
+	}
+	return nil
+}
+
+// classify validates and classifies. ruleID, when set, is the rule the caller
+// names (explicit); a CORRECT[...] naming another rule is then EINVALID.
+func (c *Classifier) classify(ctx context.Context, text string, scope engine.Scope, ruleID string) (classified, error) {
+	var cl classified
+	if c.err != nil {
+		return cl, c.err
+	}
+	if err := validateText(text); err != nil {
+		return cl, err
+	}
+	s, err := engine.ParseScope(scope)
+	if err != nil {
+		return cl, err
+	}
+	cl.scope = s
+	id := c.emb.Identity()
+	cl.Embedder, cl.Model = c.emb.Backend(), id.ID()
+	t, _, err := c.Thresholds()
+	if err != nil {
+		return cl, err
+	}
+	cl.Thresholds = t
+	named, _, ok, err := ParseExplicit(text)
+	if err != nil {
+		return cl, err
+	}
+	if ruleID != "" {
+		if ok && named != ruleID {
+			return cl, engine.Errorf(engine.EINVALID, "the text names rule %s with CORRECT[...] but the request names %s", named, ruleID)
+		}
+		named, ok = ruleID, true
+	}
+	if ok {
+		if _, err := c.db.GetRule(ctx, named); err != nil {
+			return cl, err
+		}
+		cl.Decision, cl.RuleID, cl.Score, cl.Candidates = DecisionExplicit, named, 1, []engine.Candidate{}
+		return cl, nil
+	}
+	if err := c.score(ctx, &cl, text, id.ID()); err != nil {
+		return cl, err
+	}
+	cl.Decision = t.Band(cl.Score)
+	if len(cl.Candidates) == 0 { // only possible with a confirm threshold at or below the floor
+		cl.Decision = DecisionNewRule
+	}
+	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, text, cl.Candidates)
+	switch cl.Decision {
+	case DecisionNewRule:
+		cl.RuleID = engine.ProposedRuleID(text)
+	default:
+		cl.RuleID = cl.Candidates[0].RuleID
+	}
+	return cl, nil
+}
+
+// embedInput is what the embedder sees: white space folded, cut to max bytes
+// at a rune boundary.
+func embedInput(text string, max int) string {
+	text = cutAtRune(strings.TrimLeftFunc(text, unicode.IsSpace), 4*max) // fold only what can survive the cut
+	return strings.TrimSpace(cutAtRune(strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " "), max))
+}
+
+// cutAtRune returns the longest prefix of s of at most n bytes that does not
+// split a rune.
+func cutAtRune(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

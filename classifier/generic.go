@@ -1,0 +1,118 @@
+package classifier
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Guard keeps corrections that do not say what was wrong from auto-matching.
+// "that's wrong", "no", "try again", "not like that", "nope, redo it", "wrong
+// again", "ugh" carry no information about which rule was broken, yet an
+// embedder still finds some rule closest to them: the paper's main source of
+// false positives. A guarded text never auto-matches; it goes to confirm when
+// its best candidate reaches the confirm band (the user can say which rule),
+// and to new_rule otherwise. Result.Reason says which check fired.
+//
+// The zero Guard disables both checks; DefaultGuard is what New uses when
+// Options.Guard is nil. The eval harness sets these to show their effect.
+type Guard struct {
+	// MinContentWords is the number of informative words (see ContentWords) a
+	// text needs to auto-match. 0 disables the check.
+	MinContentWords int `json:"min_content_words"`
+	// AutoMargin is how far the best rule must score above the second best to
+	// auto-match; two rules within the margin are ambiguous and go to
+	// confirm. 0 disables the check.
+	AutoMargin float64 `json:"auto_margin"`
+}
+
+// DefaultGuard needs one informative word and a 0.02 margin over the second
+// candidate.
+func DefaultGuard() Guard { return Guard{MinContentWords: 1, AutoMargin: 0.02} }
+
+// Reason codes, the first word of Result.Reason.
+const (
+	ReasonGeneric   = "generic"
+	ReasonAmbiguous = "ambiguous"
+)
+
+// apply returns the decision after the guard and the reason ("" when the
+// guard has nothing to say). A text with too few informative words never
+// auto-matches (auto_match becomes confirm) and carries a "generic" reason
+// whatever its band, so front ends can say the correction did not name what
+// was wrong; an auto_match too close to the runner-up becomes confirm with an
+// "ambiguous" reason. Candidates are sorted best first.
+func (g Guard) apply(decision string, text string, cands []engine.Candidate) (string, string) {
+	if g.MinContentWords > 0 {
+		if n := len(ContentWords(text)); n < g.MinContentWords {
+			if decision == DecisionAutoMatch {
+				decision = DecisionConfirm
+			}
+			return decision, fmt.Sprintf("%s: the text has %d informative word(s), %d needed to auto-match; it does not say which rule was broken", ReasonGeneric, n, g.MinContentWords)
+		}
+	}
+	if decision == DecisionAutoMatch && g.AutoMargin > 0 && len(cands) > 1 {
+		if m := RoundScore(cands[0].Score - cands[1].Score); m < g.AutoMargin {
+			return DecisionConfirm, fmt.Sprintf("%s: %s scores only %.3f above %s, less than the %.3f margin needed to auto-match", ReasonAmbiguous, cands[0].RuleID, m, cands[1].RuleID, g.AutoMargin)
+		}
+	}
+	return decision, ""
+}
+
+// ContentWords returns the informative words of text: lower-cased runs of
+// letters and digits, without English function words, one-letter words and
+// the words people use to say "wrong" without saying what (no, nope, wrong,
+// again, redo, stop, ugh, ...). "stop using sed to edit files" gives [sed
+// edit files]; "nope, redo it" gives none.
+func ContentWords(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0]) {
+			continue
+		}
+		if genericWords[w] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// genericWords are English function words plus the vocabulary of content-free
+// complaints. Contractions are split at the apostrophe, so "don't" gives
+// "don" and "t" (dropped); their apostrophe-less spellings are listed too.
+var genericWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+a an the this that these those it its there here then than so such
+i me my mine we us our you your yours he she they them their his her
+is am are was were be been being do does did done doing have has had having
+will would shall should can could may might must ought
+don didn doesn isn aren wasn weren won wouldn shouldn couldn hasn haven hadn mustn
+ll re ve
+dont didnt doesnt isnt arent wasnt werent wont wouldnt shouldnt couldnt cant hasnt havent
+thats whats its im ive youre youve theyre lets heres theres
+and or but if because as of at by for with about into onto from to in on off out up down over under
+again still already just only really actually even also too very much more most some any all
+what which who whom whose when where why how
+not no nope nah nay never always ever anymore yes yeah yep ok okay fine
+please pls plz thanks thank sorry
+wrong incorrect bad worse worst terrible awful horrible broken mistake mistakes error wrongly
+fail failed failing fails useless stupid dumb silly nonsense garbage rubbish
+try tried trying redo redid undo revert retry again fix fixed
+stop stopped quit cut
+like way thing things stuff something anything everything nothing one
+ugh argh hmm hm meh uh um oh ah wow geez jeez sigh damn dammit wtf omg lol seriously
+come go going gone get got make made let look see
+man dude bro mate
+right good well better best
+use using used want wanted need needed think thought said say told tell
+`) {
+		m[w] = true
+	}
+	return m
+}()

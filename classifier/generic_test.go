@@ -1,0 +1,86 @@
+package classifier
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// genericTexts say something was wrong without saying what.
+var genericTexts = []string{
+	"that's wrong", "no", "try again", "not like that", "nope, redo it", "wrong again", "ugh",
+	"No.", "that is not right", "you did it wrong again!", "stop", "don't do that", "Nope!! try again please",
+	"this is bad", "ugh, no, undo that", "why would you do that", "thats wrong", "dont do that",
+}
+
+func TestContentWords(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"stop using sed to edit files", []string{"sed", "edit", "files"}},
+		{"nope, redo it", nil},
+		{"That's WRONG", nil},
+		{"use 2 spaces, not tabs", []string{"2", "spaces", "tabs"}},
+		{"no emojis please", []string{"emojis"}},
+		{"pnpm, not npm!", []string{"pnpm", "npm"}},
+		{"n'utilise pas sed", []string{"utilise", "pas", "sed"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, ContentWords(tt.text)); diff != "" {
+			t.Errorf("ContentWords(%q) (-want +got):\n%s", tt.text, diff)
+		}
+	}
+	for _, g := range genericTexts {
+		if w := ContentWords(g); len(w) != 0 {
+			t.Errorf("generic text %q has content words %v", g, w)
+		}
+	}
+}
+
+// TestGenericNeverAutoMatches: with both thresholds at 0, so that without
+// the guard every text would auto-match its closest rule, generic texts go
+// to confirm (naming candidates) and say why, while a specific text still
+// auto-matches.
+func TestGenericNeverAutoMatches(t *testing.T) {
+	zero := &Thresholds{Auto: 0, Confirm: 0}
+	c, _ := MustDefaultClassifier(t, Options{Thresholds: zero})
+	for _, text := range genericTexts {
+		r, err := c.Classify(t.Context(), text, engine.Scope{})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if r.Decision == DecisionAutoMatch {
+			t.Errorf("generic %q auto-matched %s (%v)", text, r.RuleID, r.Score)
+		}
+		if !strings.HasPrefix(r.Reason, ReasonGeneric) {
+			t.Errorf("generic %q: no generic reason: %+v", text, r)
+		}
+	}
+	if r, _ := c.Classify(t.Context(), "stop editing files with sed", engine.Scope{}); r.Decision != DecisionAutoMatch || r.Reason != "" {
+		t.Errorf("a specific text: %+v, want auto_match", r)
+	}
+	unguarded := New(c.db, c.emb, Options{Thresholds: zero, Guard: &Guard{}})
+	if r, _ := unguarded.Classify(t.Context(), "ugh", engine.Scope{}); r.Decision != DecisionAutoMatch {
+		t.Errorf("without the guard %q is %s; the test no longer shows the guard's effect", "ugh", r.Decision)
+	}
+}
+
+// TestGenericWithDefaults: with the default lexical bands a generic text
+// never auto-matches either; "ugh" is an example's word ("ugh, npm again.
+// pnpm!") yet it goes to confirm at most.
+func TestGenericWithDefaults(t *testing.T) {
+	c, _ := MustDefaultClassifier(t, Options{})
+	for _, text := range genericTexts {
+		r, err := c.Classify(t.Context(), text, engine.Scope{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Decision == DecisionAutoMatch {
+			t.Errorf("generic %q auto-matched %s", text, r.RuleID)
+		}
+	}
+}

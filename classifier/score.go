@@ -1,0 +1,183 @@
+package classifier
+
+import (
+	"context"
+	"slices"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+// snapshot is the index built from one embeddings version of the store. dense
+// and lex (hybrid only) hold the same rules in the same order (ids).
+type snapshot struct {
+	version         int64
+	model, lexModel string
+	ids             []string
+	dense, lex      *Index
+	err             error // no embeddings for the model although rules have texts
+}
+
+// current returns the snapshot for the store's current embeddings version and
+// the given model identities, rebuilding it when either moved. Concurrent
+// callers share one rebuild; readers never block on it once a snapshot exists
+// for the current version.
+func (c *Classifier) current(ctx context.Context, model, lexModel string) (*snapshot, error) {
+	v, err := c.db.EmbeddingsVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fresh := func(s *snapshot) bool {
+		return s != nil && s.version >= v && s.model == model && s.lexModel == lexModel
+	}
+	if s := c.snap.Load(); fresh(s) {
+		return s, s.err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s := c.snap.Load(); fresh(s) {
+		return s, s.err
+	}
+	s, err := c.build(ctx, v, model, lexModel)
+	if err != nil {
+		return nil, err
+	}
+	c.snap.Store(s)
+	return s, s.err
+}
+
+// build loads the embeddings of model (and lexModel) and the rules' scopes.
+func (c *Classifier) build(ctx context.Context, version int64, model, lexModel string) (*snapshot, error) {
+	s := &snapshot{version: version, model: model, lexModel: lexModel}
+	dense, err := c.db.LoadEmbeddings(ctx, model)
+	if err != nil {
+		return nil, err
+	}
+	var lex []store.StoredEmbedding
+	if lexModel != "" {
+		if lex, err = c.db.LoadEmbeddings(ctx, lexModel); err != nil {
+			return nil, err
+		}
+	}
+	rules, err := c.db.ListRules(ctx, store.RuleFilter{})
+	if err != nil {
+		return nil, err
+	}
+	scopes := make(map[string]engine.Scope, len(rules))
+	for _, r := range rules {
+		if r.Status != engine.StatusArchived {
+			scopes[r.RuleID] = r.Scope
+		}
+	}
+	set := map[string]bool{}
+	for _, rows := range [][]store.StoredEmbedding{dense, lex} {
+		for _, e := range rows {
+			set[e.RuleID] = true
+		}
+	}
+	for id := range set {
+		s.ids = append(s.ids, id)
+	}
+	slices.Sort(s.ids)
+	s.dense = NewIndex(c.dims(dense, c.emb.Identity().Dims), s.ids, toRows(dense), scopes)
+	if lexModel != "" {
+		s.lex = NewIndex(c.dims(lex, c.opts.Lexical.Identity().Dims), s.ids, toRows(lex), scopes)
+	}
+	for _, m := range []struct {
+		model string
+		ix    *Index
+	}{{model, s.dense}, {lexModel, s.lex}} {
+		if m.model == "" || m.ix.Rows() > 0 {
+			continue
+		}
+		n, err := c.db.CountTexts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			s.err = engine.Errorf(engine.EUNAVAILABLE, "the store's %d rule texts have no embeddings for model %s yet: run `lexsona registry sync` with this embedder", n, m.model)
+		}
+	}
+	return s, nil
+}
+
+// dims is the vector length of an index: the model's when it says, else the
+// first stored vector's.
+func (c *Classifier) dims(rows []store.StoredEmbedding, modelDims int) int {
+	if modelDims > 0 || len(rows) == 0 {
+		return modelDims
+	}
+	return len(rows[0].Vector)
+}
+
+func toRows(es []store.StoredEmbedding) []Row {
+	rows := make([]Row, len(es))
+	for i, e := range es {
+		rows[i] = Row{RuleID: e.RuleID, Vector: e.Vector}
+	}
+	return rows
+}
+
+// score embeds cl's text (and, for hybrid scoring, embeds it lexically) while
+// the index is checked or rebuilt in parallel, then fills cl's candidates and
+// score.
+func (c *Classifier) score(ctx context.Context, cl *classified, text, model string) error {
+	cl.input = embedInput(text, c.opts.MaxEmbedBytes)
+	if c.opts.Lexical != nil {
+		cl.lexID = c.opts.Lexical.Identity().ID()
+	}
+	type built struct {
+		s   *snapshot
+		err error
+	}
+	ch := make(chan built, 1)
+	go func() {
+		s, err := c.current(ctx, model, cl.lexID)
+		ch <- built{s, err}
+	}()
+	vec, err := embedOne(ctx, c.emb, cl.input)
+	if err != nil {
+		return err
+	}
+	cl.vec = vec
+	if c.opts.Lexical != nil {
+		if cl.lexVec, err = embedOne(ctx, c.opts.Lexical, cutAtRune(cl.input, DefaultLexicalMaxEmbedBytes)); err != nil {
+			return err
+		}
+	}
+	b := <-ch
+	if b.err != nil {
+		return b.err
+	}
+	s := b.s
+	floor := min(c.opts.MinScore, cl.Thresholds.Confirm)
+	if s.lex == nil {
+		cl.Candidates = s.dense.Search(cl.vec, c.opts.K, floor, cl.scope)
+	} else {
+		d := s.dense.RuleScores(cl.vec, nil)
+		l := s.lex.RuleScores(cl.lexVec, nil)
+		w := 1 - c.opts.LexicalWeight
+		for i := range d {
+			d[i] = w*d[i] + (1-w)*l[i]
+		}
+		cl.Candidates = TopK(s.ids, d, c.opts.K, floor, func(i int) bool { return ScopeApplies(s.dense.scopes[i], cl.scope) })
+	}
+	if len(cl.Candidates) > 0 {
+		cl.Score = cl.Candidates[0].Score
+	}
+	return nil
+}
+
+// embedOne embeds one text and checks the embedder kept its contract.
+func embedOne(ctx context.Context, emb interface {
+	Embed(context.Context, []string) ([][]float32, error)
+}, text string) ([]float32, error) {
+	vs, err := emb.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) != 1 || len(vs[0]) == 0 {
+		return nil, engine.Errorf(engine.EINTERNAL, "embedder returned %d vectors for one text", len(vs))
+	}
+	return vs[0], nil
+}

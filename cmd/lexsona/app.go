@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/store"
+	"github.com/spf13/cobra"
+)
+
+// app holds the global flags and the resources a command opens lazily.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	dbPath   string
+	asJSON   bool
+	embedder string
+	modelDir string
+	ortLib   string
+	registry string
+
+	db  *store.DB
+	emb models.Embedder
+}
+
+// usageError marks a wrong invocation (unknown flag or command, wrong number
+// of arguments, a flag value that does not parse): exit code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitCode maps an error to the process exit code, in one table: usage errors
+// and invalid or oversized input are 2; everything else (not found, conflict,
+// unavailable, internal) is 1.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		return 2
+	}
+	switch engine.ErrorCode(err) {
+	case engine.EINVALID, engine.ETOOLARGE:
+		return 2
+	}
+	return 1
+}
+
+// defaultDBPath is $LEXSONA_DB, else $XDG_DATA_HOME/lexsona/lexsona.db, else
+// ~/.local/share/lexsona/lexsona.db.
+func defaultDBPath() string {
+	if p := os.Getenv("LEXSONA_DB"); p != "" {
+		return p
+	}
+	return filepath.Join(dataDir(), "lexsona.db")
+}
+
+// dataDir is $LEXSONA_DATA, else $XDG_DATA_HOME/lexsona, else ~/.local/share/lexsona.
+func dataDir() string {
+	if d := os.Getenv("LEXSONA_DATA"); d != "" {
+		return d
+	}
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "lexsona")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "lexsona")
+	}
+	return "lexsona-data"
+}
+
+// openDB opens (and migrates) the database once per command.
+func (a *app) openDB(ctx context.Context) (*store.DB, error) {
+	if a.db != nil {
+		return a.db, nil
+	}
+	db, err := store.Open(ctx, a.dbPath)
+	if err != nil {
+		return nil, err
+	}
+	a.db = db
+	return db, nil
+}
+
+func (a *app) close() {
+	if a.emb != nil {
+		a.emb.Close()
+		a.emb = nil
+	}
+	if a.db != nil {
+		a.db.Close()
+		a.db = nil
+	}
+}
+
+// printJSON writes v as indented JSON to stdout.
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// output prints v as JSON with --json, else calls text to print it for people.
+func (a *app) output(v any, text func(w io.Writer)) error {
+	if a.asJSON {
+		return a.printJSON(v)
+	}
+	text(a.stdout)
+	return nil
+}
+
+// reportError prints err on stderr: a JSON object with --json, else a line.
+// Internal errors are shown with their detail here (the CLI user owns the
+// process), unlike the HTTP API.
+func (a *app) reportError(err error) {
+	code := engine.ErrorCode(err)
+	msg := engine.ErrorMessage(err)
+	var u usageError
+	if errors.As(err, &u) {
+		code, msg = "usage", u.Error()
+	} else if code == engine.EINTERNAL {
+		msg = err.Error()
+	}
+	if a.asJSON {
+		enc := json.NewEncoder(a.stderr)
+		enc.SetEscapeHTML(false)
+		enc.Encode(map[string]any{"error": map[string]string{"code": code, "message": msg}})
+		return
+	}
+	fmt.Fprintf(a.stderr, "lexsona: %s\n", msg)
+	if code == "usage" {
+		fmt.Fprintln(a.stderr, "Run 'lexsona --help' for usage.")
+	}
+}
+
+// parseTime parses an RFC 3339 flag value; empty means now.
+func parseTime(flag, v string) (time.Time, error) {
+	if v == "" {
+		return time.Now().UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return time.Time{}, usagef("--%s %q is not an RFC 3339 time (like 2025-11-22T10:00:00Z)", flag, v)
+	}
+	return t.UTC(), nil
+}
+
+// noArgs, exactArgs wrap cobra's argument checks as usage errors.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args)
+	}
+	return nil
+}
+
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s wants %s", cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}

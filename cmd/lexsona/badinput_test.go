@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestBadInput checks that every malformed invocation gets the right exit
+// code and a message naming what was wrong, and writes nothing.
+func TestBadInput(t *testing.T) {
+	c := newCLI(t)
+	c.mustAddRule("tool.no-sed", "tool_preference", "must")
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantMsg  string
+	}{
+		{"unknown severity", []string{"rules", "add", "--rule", "a.b", "--category", "x", "--severity", "urgent", "--text", "t"}, 2, `unknown severity "urgent"`},
+		{"bad rule id", []string{"rules", "add", "--rule", "Bad ID!", "--category", "x", "--text", "t"}, 2, `malformed rule id "Bad ID!"`},
+		{"bad category", []string{"rules", "add", "--rule", "a.b", "--category", "Not A Word", "--text", "t"}, 2, "malformed category"},
+		{"empty rule text", []string{"rules", "add", "--rule", "a.b", "--category", "x", "--text", "   "}, 2, "rule text is empty"},
+		{"duplicate rule", []string{"rules", "add", "--rule", "tool.no-sed", "--category", "x", "--text", "t"}, 1, "tool.no-sed"},
+		{"missing required flag", []string{"rules", "add", "--rule", "a.b", "--text", "t"}, 2, `"category" not set`},
+		{"empty correction text", []string{"record", "--rule", "tool.no-sed", "--text", ""}, 2, "correction text is empty"},
+		{"invalid UTF-8 text", []string{"record", "--rule", "tool.no-sed", "--text", "bad \xff byte"}, 2, "not valid UTF-8"},
+		{"unknown rule", []string{"record", "--rule", "tool.nope", "--text", "x"}, 1, "tool.nope"},
+		{"malformed time", []string{"record", "--rule", "tool.no-sed", "--text", "x", "--at", "yesterday"}, 2, `--at "yesterday" is not an RFC 3339 time`},
+		{"bad rule id on record", []string{"record", "--rule", "../etc", "--text", "x"}, 2, "malformed rule id"},
+		{"odd scope tag", []string{"record", "--rule", "tool.no-sed", "--text", "x", "--tag", "a b"}, 2, `context tag "a b" has characters that are not allowed`},
+		{"SQL in scope", []string{"record", "--rule", "tool.no-sed", "--text", "x", "--project", "x'; DROP TABLE persona_rules;--"}, 2, "scope project"},
+		{"unknown flag", []string{"record", "--rule", "tool.no-sed", "--text", "x", "--colour"}, 2, "unknown flag: --colour"},
+		{"unknown command", []string{"recrod"}, 2, `unknown command "recrod"`},
+		{"extra argument", []string{"migrate", "now"}, 2, "takes no arguments"},
+		{"snapshot negative max", []string{"snapshot", "--max", "-1"}, 2, "--max -1"},
+		{"snapshot absurd max", []string{"snapshot", "--max", "99999999"}, 2, "--max 99999999"},
+		{"snapshot bad now", []string{"snapshot", "--now", "2025-13-45"}, 2, "--now"},
+		{"snapshot bad format", []string{"snapshot", "--format", "xml"}, 2, `--format "xml"`},
+		{"why unknown rule", []string{"why", "tool.nope"}, 1, "tool.nope"},
+		{"config unknown key", []string{"config", "set", "colour", "red"}, 2, `unknown config key "colour"`},
+		{"config NaN", []string{"config", "set", "c_min", "NaN"}, 2, "not a finite number"},
+		{"config out of range", []string{"config", "set", "c_min", "7"}, 2, "out of range"},
+		{"edit nothing", []string{"rules", "edit", "tool.no-sed"}, 2, "nothing to change"},
+		{"edit bad severity", []string{"rules", "edit", "tool.no-sed", "--severity", "huge"}, 2, "unknown severity"},
+		{"edit unknown rule", []string{"rules", "edit", "tool.nope", "--text", "x"}, 1, "tool.nope"},
+		{"accept a non-candidate", []string{"rules", "accept", "tool.no-sed"}, 2, "not a candidate"},
+	}
+	before := c.state()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := c.run(tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.wantCode, stderr)
+			}
+			if !strings.Contains(stderr, tt.wantMsg) {
+				t.Errorf("stderr %q does not name %q", stderr, tt.wantMsg)
+			}
+			if after := c.state(); after != before {
+				t.Errorf("state changed:\nbefore %s\nafter  %s", before, after)
+			}
+		})
+	}
+}
+
+func TestJSONErrors(t *testing.T) {
+	c := newCLI(t)
+	code, _, stderr := c.run("record", "--json", "--rule", "tool.nope", "--text", "x")
+	var e struct {
+		Error struct{ Code, Message string } `json:"error"`
+	}
+	if code != 1 || json.Unmarshal([]byte(stderr), &e) != nil || e.Error.Code != "not_found" || !strings.Contains(e.Error.Message, "tool.nope") {
+		t.Errorf("exit %d stderr %q", code, stderr)
+	}
+}
+
+// state summarises everything the database holds: rules, their evidence and
+// their event counts, and the config.
+func (c *cli) state() string {
+	c.tb.Helper()
+	code, out, errs := c.run("rules", "list", "--json")
+	if code != 0 {
+		c.tb.Fatalf("rules list: %s", errs)
+	}
+	var l struct {
+		Rules []struct {
+			RuleID string  `json:"rule_id"`
+			Alpha  float64 `json:"alpha"`
+			Beta   float64 `json:"beta"`
+			Text   string  `json:"text"`
+			Status string  `json:"status"`
+		} `json:"rules"`
+	}
+	json.Unmarshal([]byte(out), &l)
+	var b strings.Builder
+	for _, r := range l.Rules {
+		fmt.Fprintf(&b, "%s %s %s alpha=%g beta=%g events=%d;", r.RuleID, r.Text, r.Status, r.Alpha, r.Beta, c.eventCount(r.RuleID))
+	}
+	_, cfg, _ := c.run("config", "show", "--json")
+	return b.String() + cfg
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+	"github.com/spf13/cobra"
+)
+
+func newConfirmCmd(a *app) *cobra.Command {
+	var accept, reject, asNew bool
+	var ruleID, at, status string
+	var limit int
+	c := &cobra.Command{
+		Use:   "confirm [ID ...] (--accept [--rule OTHER] | --reject | --new)",
+		Short: "List pending confirmations, or resolve one or more of them",
+		Long: `Without ids, lists the pending confirmations (corrections whose best match
+scored in the confirm band). With ids, resolves each: --accept records the
+evidence on the top candidate (or on --rule OTHER), --reject closes it, --new
+proposes a candidate rule from its text.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n := 0
+			action := ""
+			for _, f := range []struct {
+				set  bool
+				name string
+			}{{accept, classifier.ActionAccept}, {reject, classifier.ActionReject}, {asNew, classifier.ActionNew}} {
+				if f.set {
+					n++
+					action = f.name
+				}
+			}
+			if len(args) == 0 {
+				if n > 0 || ruleID != "" {
+					return usagef("confirm: give the ids to resolve")
+				}
+				return a.listPending(cmd, status, limit)
+			}
+			if n != 1 {
+				return usagef("confirm: give exactly one of --accept, --reject, --new")
+			}
+			if ruleID != "" && action != classifier.ActionAccept {
+				return usagef("confirm: --rule goes with --accept")
+			}
+			ids := make([]int64, len(args))
+			for i, s := range args {
+				id, err := strconv.ParseInt(s, 10, 64)
+				if err != nil || id <= 0 {
+					return usagef("confirm: %q is not a confirmation id", s)
+				}
+				ids[i] = id
+			}
+			when, err := parseTime("at", at)
+			if err != nil {
+				return err
+			}
+			core, err := a.openCore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if len(ids) == 1 {
+				res, err := core.clf.Confirm(cmd.Context(), ids[0], action, ruleID, when)
+				if err != nil {
+					return err
+				}
+				return a.output(res, func(w io.Writer) { printConfirm(w, ids[0], &res) })
+			}
+			items := core.clf.ConfirmBatch(cmd.Context(), ids, action, ruleID, when)
+			failed := 0
+			for _, it := range items {
+				if it.Error != nil {
+					failed++
+				}
+			}
+			err = a.output(map[string]any{"results": items}, func(w io.Writer) {
+				for _, it := range items {
+					if it.Error != nil {
+						fmt.Fprintf(w, "%d: error: %s\n", it.ID, it.Error.Message)
+					} else {
+						printConfirm(w, it.ID, it.Result)
+					}
+				}
+			})
+			if err == nil && failed > 0 {
+				err = engine.Errorf(engine.EINVALID, "%d of %d confirmations could not be resolved", failed, len(items))
+			}
+			return err
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&accept, "accept", false, "the correction meant the top candidate (or --rule)")
+	f.BoolVar(&reject, "reject", false, "the correction meant none of them; record nothing")
+	f.BoolVar(&asNew, "new", false, "propose a new candidate rule from the correction")
+	f.StringVar(&ruleID, "rule", "", "with --accept: the rule the correction meant")
+	f.StringVar(&at, "at", "", "time of the resolution (RFC 3339)")
+	f.StringVar(&status, "status", engine.PendingOpen, "when listing: pending, accepted, rejected, new_rule or all")
+	f.IntVar(&limit, "limit", 100, "when listing: at most this many")
+	return c
+}
+
+func printConfirm(w io.Writer, id int64, r *classifier.ConfirmResult) {
+	fmt.Fprintf(w, "%d: %s", id, r.Status)
+	if r.RecordResult != nil {
+		fmt.Fprintf(w, " %s %s (alpha %g beta %g)", r.EventType, r.RuleID, r.Alpha, r.Beta)
+	}
+	fmt.Fprintln(w)
+}
+
+func (a *app) listPending(cmd *cobra.Command, status string, limit int) error {
+	if status == "all" {
+		status = ""
+	}
+	db, err := a.openDB(cmd.Context())
+	if err != nil {
+		return err
+	}
+	items, err := db.ListPending(cmd.Context(), status, limit)
+	if err != nil {
+		return err
+	}
+	return a.output(map[string]any{"confirmations": items}, func(w io.Writer) {
+		for _, p := range items {
+			top := ""
+			if len(p.Candidates) > 0 {
+				top = fmt.Sprintf("%s %.4f", p.Candidates[0].RuleID, p.Candidates[0].Score)
+			}
+			fmt.Fprintf(w, "%d  %-9s %-45q %s\n", p.ID, p.Status, p.Text, top)
+		}
+	})
+}

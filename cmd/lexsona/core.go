@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+
+	"context"
+	"github.com/lexsona/lexsona/engine"
+	"log/slog"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/store"
+)
+
+// core is what every command that embeds or classifies needs: the store, the
+// embedder, the registry in force (synced and embedded), and a classifier.
+type core struct {
+	db   *store.DB
+	emb  models.Embedder
+	reg  *registry.Registry
+	sync registry.Summary
+	clf  *classifier.Classifier
+}
+
+// logger writes the CLI's diagnostics (the embedder choice, fallbacks) to
+// stderr, so that stdout stays machine-readable.
+func (a *app) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// openEmbedder opens the embedder the global flags choose (--embedder,
+// --model-dir, --ort-lib), once per command.
+func (a *app) openEmbedder(ctx context.Context) (models.Embedder, error) {
+	if a.emb != nil {
+		return a.emb, nil
+	}
+	emb, err := models.Open(ctx, models.Options{
+		Backend: a.embedder, ModelDir: a.modelDir, OrtLib: a.ortLib, Logger: a.logger(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.emb = emb
+	return emb, nil
+}
+
+// registrySource is a registry file's name and bytes.
+type registrySource struct {
+	name string
+	data []byte
+}
+
+// registryInForce is the registry --registry names, else the one last synced
+// into the store, else the default rule pack.
+func (a *app) registryInForce(ctx context.Context, db *store.DB) (registrySource, error) {
+	if a.registry != "" {
+		data, err := readRegistryFile(a.registry)
+		return registrySource{a.registry, data}, err
+	}
+	name, data, ok, err := db.Registry(ctx)
+	if err != nil || ok {
+		return registrySource{name, data}, err
+	}
+	return registrySource{"default", registry.DefaultYAML()}, nil
+}
+
+// readRegistryFile reads a registry file, refusing one over registry.MaxFileSize.
+func readRegistryFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "cannot read registry %s: %v", path, errors.Unwrap(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, registry.MaxFileSize+1))
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "cannot read registry %s: %v", path, err)
+	}
+	if len(data) > registry.MaxFileSize {
+		return nil, engine.Errorf(engine.ETOOLARGE, "registry %s is larger than %d bytes", path, registry.MaxFileSize)
+	}
+	return data, nil
+}
+
+// syncRegistry parses src, fits a corpus-dependent embedder (lexical) on its
+// texts, runs the precompute job and remembers src in the store as the
+// registry in force. A broken file changes nothing.
+func syncRegistry(ctx context.Context, db *store.DB, emb models.Embedder, src registrySource, progress io.Writer) (*registry.Registry, registry.Summary, error) {
+	reg, err := registry.Parse(src.data, src.name)
+	if err != nil {
+		return nil, registry.Summary{}, err
+	}
+	if f, ok := emb.(models.Fitter); ok {
+		f.Fit(reg.Texts())
+	}
+	sum, err := registry.Sync(ctx, db, emb, reg, registry.SyncOptions{Progress: progress})
+	if err != nil {
+		return nil, sum, err
+	}
+	return reg, sum, db.SaveRegistry(ctx, src.name, src.data)
+}
+
+// openCore opens the store and the embedder, syncs the registry in force (a
+// no-op when nothing changed; the lexical embedder is fitted on its texts
+// first) and builds the classifier.
+func (a *app) openCore(ctx context.Context) (*core, error) {
+	db, err := a.openDB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	emb, err := a.openEmbedder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	src, err := a.registryInForce(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	reg, sum, err := syncRegistry(ctx, db, emb, src, a.stderr)
+	if err != nil {
+		return nil, err
+	}
+	return &core{db: db, emb: emb, reg: reg, sync: sum, clf: classifier.New(db, emb, classifier.Options{})}, nil
+}

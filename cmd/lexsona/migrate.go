@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+func newMigrateCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "migrate",
+		Short: "Create or upgrade the database schema",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := a.openDB(cmd.Context()) // Open applies pending migrations
+			if err != nil {
+				return err
+			}
+			v, err := db.SchemaVersion(cmd.Context())
+			if err != nil {
+				return err
+			}
+			out := map[string]any{"db": db.Path(), "schema_version": v}
+			return a.output(out, func(w io.Writer) {
+				fmt.Fprintf(w, "%s: schema version %d\n", db.Path(), v)
+			})
+		},
+	}
+}

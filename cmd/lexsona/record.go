@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/store"
+	"io"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/spf13/cobra"
+)
+
+func newRecordCmd(a *app) *cobra.Command {
+	var ruleID, text, agentOutput, frame, at, key string
+	var counter bool
+	var sf scopeFlags
+	c := &cobra.Command{
+		Use:   "record --text T [--rule ID] [--counter] [scope flags]",
+		Short: "Record a correction: a reinforcement of a rule, or with --counter a counterexample",
+		Long: `Records a correction. With --rule (or a CORRECT[rule_id]: prefix) it is
+evidence on that rule. Without, the text is classified: an auto match is
+evidence on the matched rule, the confirm band stores a pending confirmation
+(see lexsona confirm), and a text that matches nothing proposes a candidate rule.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			when, err := parseTime("at", at)
+			if err != nil {
+				return err
+			}
+			scope, err := sf.scope()
+			if err != nil {
+				return err
+			}
+			pol := engine.Reinforce
+			if counter {
+				pol = engine.Counter
+			}
+			if ruleID == "" {
+				return a.recordClassified(cmd, classifier.RecordRequest{
+					Text: text, Polarity: pol, Scope: scope, FrameID: frame, AgentOutput: agentOutput,
+					At: when, IdempotencyKey: key,
+				})
+			}
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			res, _, err := db.Record(cmd.Context(), engine.Correction{
+				RuleID: ruleID, Polarity: pol, UserText: text, AgentOutput: agentOutput,
+				FrameID: frame, Scope: scope, At: when, IdempotencyKey: key, Decision: classifier.DecisionExplicit,
+			})
+			if err != nil {
+				return err
+			}
+			out := explicitRecord{RecordResult: res, Decision: classifier.DecisionExplicit}
+			return a.output(out, func(w io.Writer) { printRecord(w, &res) })
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&ruleID, "rule", "", "the rule the correction is about")
+	f.StringVar(&text, "text", "", "the user's correction, as said")
+	f.BoolVar(&counter, "counter", false, "a counterexample (the rule did not hold here) instead of a reinforcement")
+	f.StringVar(&agentOutput, "agent-output", "", "what the agent did that was corrected")
+	f.StringVar(&frame, "frame", "", "Lex frame id this correction belongs to")
+	f.StringVar(&at, "at", "", "time of the correction (RFC 3339), for backfills")
+	f.StringVar(&key, "idempotency-key", "", "a retry with the same key records nothing new")
+	sf.register(f, false)
+	c.MarkFlagRequired("text")
+	return c
+}
+
+// explicitRecord is the output of `record --rule`: the store's result and the decision.
+type explicitRecord struct {
+	store.RecordResult
+	Decision string `json:"decision"`
+}
+
+func printRecord(w io.Writer, res *store.RecordResult) {
+	fmt.Fprintf(w, "%s %s: alpha %g beta %g confidence %.4f active %v (event %d)\n",
+		res.EventType, res.RuleID, res.Alpha, res.Beta, res.Confidence, res.Active, res.EventID)
+	if res.Exception != nil {
+		fmt.Fprintf(w, "proposed exception %s for tag %q after %d counterexamples: accept with `lexsona rules accept %s`\n",
+			res.Exception.Rule.RuleID, res.Exception.Tag, res.Exception.Count, res.Exception.Rule.RuleID)
+	}
+}
+
+// recordClassified classifies the correction and acts on the decision.
+func (a *app) recordClassified(cmd *cobra.Command, req classifier.RecordRequest) error {
+	core, err := a.openCore(cmd.Context())
+	if err != nil {
+		return err
+	}
+	res, _, err := core.clf.Record(cmd.Context(), req)
+	if err != nil {
+		return err
+	}
+	return a.output(res, func(w io.Writer) {
+		switch {
+		case res.PendingID != 0:
+			fmt.Fprintf(w, "confirm: %s scored %.4f — resolve with `lexsona confirm %d --accept` (or --rule OTHER, --reject, --new)\n",
+				res.Candidates[0].RuleID, res.Score, res.PendingID)
+		case res.CreatedRule != nil:
+			fmt.Fprintf(w, "new_rule: proposed candidate %s — review with `lexsona rules show %s`\n", res.CreatedRule.RuleID, res.CreatedRule.RuleID)
+		default:
+			fmt.Fprintf(w, "%s (score %.4f) ", res.Decision, res.Score)
+			printRecord(w, res.RecordResult)
+		}
+	})
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// run executes the CLI with args and returns the exit code. It is main
+// without the process: tests call it directly.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRoot(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil && isCobraUsage(err) {
+		err = usageError{err}
+	}
+	a.close()
+	if err != nil {
+		a.reportError(err)
+	}
+	return exitCode(err)
+}
+
+func newRoot(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "lexsona",
+		Short: "Behavioral memory for AI coding agents",
+		Long: `LexSona turns a user's corrections to an AI coding agent into scoped rules with
+a Bayesian confidence, and prints the rules active for a context as a short
+persona block to inject into the agent's prompt.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.dbPath, "db", defaultDBPath(), "SQLite database file (env LEXSONA_DB)")
+	pf.BoolVar(&a.asJSON, "json", false, "print machine-readable JSON")
+	pf.StringVar(&a.embedder, "embedder", envOr("LEXSONA_EMBEDDER", "auto"), "embedding backend: auto, ort, go or lexical (env LEXSONA_EMBEDDER)")
+	pf.StringVar(&a.modelDir, "model-dir", os.Getenv("LEXSONA_MODEL_DIR"), "all-MiniLM-L6-v2 model folder (env LEXSONA_MODEL_DIR)")
+	pf.StringVar(&a.ortLib, "ort-lib", os.Getenv("LEXSONA_ORT_LIB"), "path of libonnxruntime.so (env LEXSONA_ORT_LIB)")
+	pf.StringVar(&a.registry, "registry", os.Getenv("LEXSONA_REGISTRY"), "YAML rule registry to sync before classifying (env LEXSONA_REGISTRY)")
+
+	root.AddCommand(
+		newMigrateCmd(a), newRulesCmd(a), newRecordCmd(a), newSnapshotCmd(a),
+		newWhyCmd(a), newConfigCmd(a), newRegistryCmd(a), newClassifyCmd(a), newConfirmCmd(a),
+		newEmbedCmd(a), newModelCmd(a),
+	)
+	for _, c := range root.Commands() {
+		markUsage(c)
+	}
+	return root
+}
+
+// markUsage makes flag-parsing errors of every subcommand usage errors.
+func markUsage(c *cobra.Command) {
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	if c.Args == nil {
+		c.Args = noArgs
+	}
+	for _, s := range c.Commands() {
+		markUsage(s)
+	}
+}
+
+// isCobraUsage recognises the invocation errors cobra reports as plain
+// errors (not through the flag error hook).
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"required flag(s)", "unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// scopeFlags are the flags that name a scope: --env, --project, --agent,
+// --tag (repeatable) and --exclude-tag (repeatable).
+type scopeFlags struct {
+	env, project, agent string
+	tags, exclude       []string
+}
+
+func (s *scopeFlags) register(fs *pflag.FlagSet, withExclude bool) {
+	fs.StringVar(&s.env, "env", "", "scope environment (e.g. work, personal)")
+	fs.StringVar(&s.project, "project", "", "scope project")
+	fs.StringVar(&s.agent, "agent", "", "scope agent family (e.g. claude, gpt, copilot)")
+	fs.StringSliceVar(&s.tags, "tag", nil, "context tag (repeatable, or comma-separated)")
+	if withExclude {
+		fs.StringSliceVar(&s.exclude, "exclude-tag", nil, "tag that switches the rule off (repeatable)")
+	}
+}
+
+// scope returns the normalised, validated scope (EINVALID naming a bad value).
+func (s *scopeFlags) scope() (engine.Scope, error) {
+	return engine.ParseScope(engine.Scope{
+		Environment: s.env, Project: s.project, AgentFamily: s.agent,
+		ContextTags: s.tags, ExcludeTags: s.exclude,
+	})
+}

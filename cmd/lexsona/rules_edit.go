@@ -1,0 +1,217 @@
+package main
+
+import (
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+	"github.com/spf13/cobra"
+)
+
+func newRulesEditCmd(a *app) *cobra.Command {
+	var text, category, severity, topic, status, rename, mergeInto, at string
+	var sf scopeFlags
+	c := &cobra.Command{
+		Use:   "edit ID [--text T] [--category C] [--severity S] [scope flags] [--topic K] [--status S] [--rename NEW | --merge-into OTHER]",
+		Short: "Change a rule's definition, rename it, or merge a candidate into another rule",
+		Long: `Change a rule's definition fields. Evidence (alpha, beta, counts) is never
+reset. Scope flags replace the whole scope. --rename moves the rule and its
+history to a new id; --merge-into moves a candidate's events and evidence into
+an existing rule and removes the candidate.`,
+		Args: exactArgs(1, "one rule id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl := cmd.Flags()
+			now, err := parseTime("at", at)
+			if err != nil {
+				return err
+			}
+			if mergeInto != "" {
+				if fl.NFlag() > 0 && (fl.Changed("text") || fl.Changed("rename") || fl.Changed("status")) {
+					return usagef("--merge-into cannot be combined with other changes")
+				}
+				db, err := a.openDB(cmd.Context())
+				if err != nil {
+					return err
+				}
+				r, err := db.MergeRule(cmd.Context(), args[0], mergeInto, now)
+				if err != nil {
+					return err
+				}
+				return a.printRuleNow(cmd, r, now)
+			}
+			var u store.RuleUpdate
+			if fl.Changed("text") {
+				u.Text = &text
+			}
+			if fl.Changed("category") {
+				u.Category = &category
+			}
+			if fl.Changed("topic") {
+				u.Topic = &topic
+			}
+			if fl.Changed("severity") {
+				s, err := engine.ParseSeverity(severity)
+				if err != nil {
+					return err
+				}
+				u.Severity = &s
+			}
+			if fl.Changed("status") {
+				s, err := engine.ParseStatus(status)
+				if err != nil {
+					return err
+				}
+				u.Status = &s
+			}
+			if fl.Changed("rename") {
+				u.RenameTo = &rename
+			}
+			if fl.Changed("env") || fl.Changed("project") || fl.Changed("agent") || fl.Changed("tag") || fl.Changed("exclude-tag") {
+				s, err := sf.scope()
+				if err != nil {
+					return err
+				}
+				u.Scope = &s
+			}
+			if u == (store.RuleUpdate{}) {
+				return usagef("rules edit: nothing to change; give at least one of --text, --category, --severity, scope flags, --topic, --status, --rename, --merge-into")
+			}
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			r, err := db.UpdateRule(cmd.Context(), args[0], u, now)
+			if err != nil {
+				return err
+			}
+			return a.printRuleNow(cmd, r, now)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&text, "text", "", "new text")
+	f.StringVar(&category, "category", "", "new category")
+	f.StringVar(&severity, "severity", "", "new severity: must, should or style")
+	f.StringVar(&topic, "topic", "", "new topic (empty: none)")
+	f.StringVar(&status, "status", "", "new status: active-eligible, candidate or archived")
+	f.StringVar(&rename, "rename", "", "new rule id")
+	f.StringVar(&mergeInto, "merge-into", "", "merge this (candidate) rule into that rule")
+	f.StringVar(&at, "at", "", "time of the change (RFC 3339)")
+	sf.register(f, true)
+	return c
+}
+
+func newRulesArchiveCmd(a *app) *cobra.Command {
+	var at string
+	c := &cobra.Command{
+		Use:   "archive ID",
+		Short: "Archive a rule: never injected again, history kept",
+		Args:  exactArgs(1, "one rule id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			now, err := parseTime("at", at)
+			if err != nil {
+				return err
+			}
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			r, err := db.ArchiveRule(cmd.Context(), args[0], now)
+			if err != nil {
+				return err
+			}
+			return a.printRuleNow(cmd, r, now)
+		},
+	}
+	c.Flags().StringVar(&at, "at", "", "time of the change (RFC 3339)")
+	return c
+}
+
+func newRulesAcceptCmd(a *app) *cobra.Command {
+	var at string
+	c := &cobra.Command{
+		Use:   "accept ID",
+		Short: "Accept a candidate rule; for an exception proposal, also exclude its tag from the original rule",
+		Args:  exactArgs(1, "one rule id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			now, err := parseTime("at", at)
+			if err != nil {
+				return err
+			}
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			r, err := db.GetRule(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			if r.Status != engine.StatusCandidate {
+				return engine.Errorf(engine.EINVALID, "rule %s is %s, not a candidate", r.RuleID, r.Status)
+			}
+			if r.ExceptionOf != "" {
+				_, exc, err := db.AcceptException(cmd.Context(), r.RuleID, now)
+				if err != nil {
+					return err
+				}
+				return a.printRuleNow(cmd, exc, now)
+			}
+			s := engine.StatusActiveEligible
+			r, err = db.UpdateRule(cmd.Context(), r.RuleID, store.RuleUpdate{Status: &s}, now)
+			if err != nil {
+				return err
+			}
+			return a.printRuleNow(cmd, r, now)
+		},
+	}
+	c.Flags().StringVar(&at, "at", "", "time of the change (RFC 3339)")
+	return c
+}
+
+func newRulesRejectCmd(a *app) *cobra.Command {
+	var at string
+	c := &cobra.Command{
+		Use:   "reject ID",
+		Short: "Reject a candidate rule; an exception proposal leaves both rules as they were",
+		Args:  exactArgs(1, "one rule id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			now, err := parseTime("at", at)
+			if err != nil {
+				return err
+			}
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			r, err := db.GetRule(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			if r.Status != engine.StatusCandidate {
+				return engine.Errorf(engine.EINVALID, "rule %s is %s, not a candidate", r.RuleID, r.Status)
+			}
+			if r.ExceptionOf != "" {
+				if err := db.RejectException(cmd.Context(), r.RuleID, now); err != nil {
+					return err
+				}
+			} else if r, err = db.ArchiveRule(cmd.Context(), r.RuleID, now); err != nil {
+				return err
+			}
+			r, err = db.GetRule(cmd.Context(), r.RuleID)
+			if err != nil {
+				return err
+			}
+			return a.printRuleNow(cmd, r, now)
+		},
+	}
+	c.Flags().StringVar(&at, "at", "", "time of the change (RFC 3339)")
+	return c
+}
+
+// printRuleNow prints r assessed at now with the stored config.
+func (a *app) printRuleNow(cmd *cobra.Command, r engine.Rule, now time.Time) error {
+	cfg, err := a.db.Config(cmd.Context())
+	if err != nil {
+		return err
+	}
+	return a.printRule(r, cfg, now)
+}

@@ -1,0 +1,132 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// The benchmarks cycle through testdata/reference/texts.json exactly as
+// scripts/jsref/bench.mjs does for Transformers.js: batch 1 takes one text per
+// call, batch 32 the next 32 (wrapping around). Run with
+//
+//	go test ./models/ -run '^$' -bench . -benchtime 10s
+//
+// on the full-size model (`make bench-model`). Metrics: sent/s, and p50-ms,
+// the median single-text latency, at batch 1.
+
+// benchBatches returns the calls a benchmark makes: texts cycled in slices of size.
+func benchBatches(texts []string, size int) [][]string {
+	var out [][]string
+	next := 0
+	for range len(texts) { // texts.json has a prime count: every offset once
+		b := make([]string, size)
+		for i := range b {
+			b[i] = texts[(next+i)%len(texts)]
+		}
+		next = (next + size) % len(texts)
+		out = append(out, b)
+	}
+	return out
+}
+
+// runBench calls embed on the batches in turn and reports sent/s and, for
+// single texts, the median latency.
+func runBench(b *testing.B, batches [][]string, embed func([]string) error) {
+	for _, batch := range batches[:min(3, len(batches))] { // warm-up
+		if err := embed(batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	lat := make([]time.Duration, 0, b.N)
+	sent := 0
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		batch := batches[i%len(batches)]
+		start := time.Now()
+		if err := embed(batch); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+		sent += len(batch)
+	}
+	b.ReportMetric(float64(sent)/b.Elapsed().Seconds(), "sent/s")
+	if len(batches[0]) == 1 && len(lat) > 0 {
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	}
+}
+
+func BenchmarkEmbed(b *testing.B) {
+	dir := MustFullModel(b)
+	texts := referenceTexts(b)
+	var backends []string
+	if _, why := ortLibForTests(b); why != "" {
+		b.Logf("no ort benchmarks: %s", why)
+	} else {
+		backends = append(backends, "ort")
+	}
+	backends = append(backends, "go", "lexical")
+	for _, backend := range backends {
+		e := MustOpen(b, Options{Backend: backend, ModelDir: dir, CacheSize: -1})
+		texts := texts
+		if l, ok := e.(*Lexical); ok {
+			texts = slices.DeleteFunc(slices.Clone(texts), func(s string) bool { return len(lexWords(s)) == 0 }) // blank texts are errors
+			l.Fit(texts)
+		}
+		for _, size := range []int{1, 32} {
+			b.Run(fmt.Sprintf("%s/batch%d", backend, size), func(b *testing.B) {
+				runBench(b, benchBatches(texts, size), func(batch []string) error {
+					_, err := e.Embed(context.Background(), batch)
+					return err
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkORTBare runs only the ONNX Runtime session, on the very padded
+// sub-batches the ort pipeline would build, tokenized beforehand: the
+// difference to BenchmarkEmbed/ort is the pipeline's own cost (tokenizing,
+// sorting, padding, tensors, pooling).
+func BenchmarkORTBare(b *testing.B) {
+	dir := MustFullModel(b)
+	MustORTLib(b)
+	texts := referenceTexts(b)
+	e := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1}).(*ortEmbedder)
+	for _, size := range []int{1, 32} {
+		var calls [][]Batch
+		for _, batch := range benchBatches(texts, size) {
+			encs, err := e.tok.EncodeBatch(batch)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var subs []Batch
+			if _, err := runSorted(context.Background(), encs, e.maxBatch, func(_ context.Context, idx []int, pb Batch) ([][]float32, error) {
+				subs = append(subs, pb)
+				return make([][]float32, len(idx)), nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+			calls = append(calls, subs)
+		}
+		b.Run(fmt.Sprintf("batch%d", size), func(b *testing.B) {
+			i := 0
+			byCall := make([][]string, len(calls))
+			for k := range calls {
+				byCall[k] = make([]string, size)
+			}
+			runBench(b, byCall, func([]string) error {
+				for _, pb := range calls[i%len(calls)] {
+					if _, _, err := e.run(context.Background(), pb); err != nil {
+						return err
+					}
+				}
+				i++
+				return nil
+			})
+		})
+	}
+}

@@ -1,0 +1,124 @@
+package models
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// countingEmbedder embeds a text as a fixed unit vector and records each
+// batch it was asked for.
+type countingEmbedder struct {
+	mu      sync.Mutex
+	batches [][]string
+	version string
+}
+
+func (c *countingEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	c.mu.Lock()
+	c.batches = append(c.batches, append([]string(nil), texts...))
+	c.mu.Unlock()
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{float32(len(t) % 2), float32((len(t) + 1) % 2)}
+	}
+	return out, nil
+}
+func (c *countingEmbedder) Identity() Identity {
+	return Identity{Name: "counting", SHA256: "00" + c.version, Dims: 2}
+}
+func (c *countingEmbedder) Backend() string { return "counting" }
+func (c *countingEmbedder) Close() error    { return nil }
+func (c *countingEmbedder) Fit([]string)    { c.version += "1" }
+
+func TestCachedHitsAndMisses(t *testing.T) {
+	inner := &countingEmbedder{}
+	c := NewCached(inner, 3)
+	steps := []struct {
+		texts       []string
+		wantBatch   []string // what reaches the inner embedder; nil for none
+		wantEntries int
+		wantHits    uint64
+		wantMisses  uint64
+	}{
+		{[]string{"a", "bb", "a"}, []string{"a", "bb"}, 2, 1, 2},
+		{[]string{"bb", "a"}, nil, 2, 3, 2},
+		{[]string{"ccc", "dddd"}, []string{"ccc", "dddd"}, 3, 3, 4}, // evicts "bb", the least recently used
+		{[]string{"bb"}, []string{"bb"}, 3, 3, 5},
+		{[]string{"dddd"}, nil, 3, 4, 5},
+	}
+	for i, s := range steps {
+		before := len(inner.batches)
+		got := MustEmbed(t, c, s.texts)
+		for j, text := range s.texts {
+			want, _ := inner.Embed(context.Background(), []string{text})
+			inner.batches = inner.batches[:len(inner.batches)-1]
+			if d := cmp.Diff(want[0], got[j]); d != "" {
+				t.Errorf("step %d text %q: %s", i, text, d)
+			}
+		}
+		var batch []string
+		if len(inner.batches) > before {
+			batch = inner.batches[len(inner.batches)-1]
+		}
+		if d := cmp.Diff(s.wantBatch, batch); d != "" {
+			t.Errorf("step %d: inner batch (-want +got):\n%s", i, d)
+		}
+		st := c.Stats()
+		if st.Entries != s.wantEntries || st.Hits != s.wantHits || st.Misses != s.wantMisses || st.Capacity != 3 {
+			t.Errorf("step %d: stats %+v, want entries %d hits %d misses %d", i, st, s.wantEntries, s.wantHits, s.wantMisses)
+		}
+	}
+}
+
+func TestCachedReturnsCopies(t *testing.T) {
+	c := NewCached(&countingEmbedder{}, 10)
+	v := MustEmbed(t, c, []string{"x"})
+	v[0][0] = 42
+	if w := MustEmbed(t, c, []string{"x"}); w[0][0] == 42 {
+		t.Error("a caller's change to a returned vector reached the cache")
+	}
+}
+
+func TestCachedFitInvalidates(t *testing.T) {
+	inner := &countingEmbedder{}
+	c := NewCached(inner, 10)
+	MustEmbed(t, c, []string{"x"})
+	c.Fit(nil)
+	MustEmbed(t, c, []string{"x"})
+	if len(inner.batches) != 2 {
+		t.Errorf("after Fit the text was embedded %d times in all, want 2", len(inner.batches))
+	}
+	if st, ok := StatsOf(c); !ok || st.Misses != 2 || st.Hits != 0 {
+		t.Errorf("StatsOf = %+v, %v", st, ok)
+	}
+	if _, ok := StatsOf(inner); ok {
+		t.Error("StatsOf found a cache in an uncached embedder")
+	}
+}
+
+func TestCachedConcurrent(t *testing.T) {
+	c := NewCached(NewLexical(256), 4)
+	texts := []string{"one", "two", "three", "four", "five", "six"}
+	want := MustEmbed(t, NewLexical(256), texts)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				k := (g + i) % len(texts)
+				got, err := c.Embed(context.Background(), texts[k:])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if d := cmp.Diff(want[k:], got); d != "" {
+					t.Errorf("cached result differs:\n%s", d)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

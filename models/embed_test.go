@@ -1,0 +1,143 @@
+package models
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+type embeddingReference struct {
+	ModelSHA256 string      `json:"model_sha256"`
+	Dims        int         `json:"dims"`
+	Vectors     [][]float64 `json:"vectors"`
+}
+
+// modelBackends opens the tiny model with every model backend: ort (when
+// ONNX Runtime is usable; see MustORTLib) and go. Vectors are uncached.
+func modelBackends(t *testing.T, maxBatch int) []Embedder {
+	t.Helper()
+	dir := MustTinyModel(t)
+	var out []Embedder
+	// A missing library leaves out (or, under LEXSONA_REQUIRE_ORT=1, fails)
+	// only the ort half.
+	if _, why := ortLibForTests(t); why != "" {
+		t.Logf("testing the go backend only: %s", why)
+	} else {
+		out = append(out, MustOpen(t, Options{Backend: "ort", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1}))
+	}
+	return append(out, MustOpen(t, Options{Backend: "go", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1}))
+}
+
+// TestBackendsAgreeWithReference compares ort and go with Transformers.js
+// (float32, onnxruntime-node) and a float64 numpy forward pass of the same
+// generated model, per component.
+func TestBackendsAgreeWithReference(t *testing.T) {
+	texts := referenceTexts(t)
+	for _, name := range []string{"embeddings-tiny.json", "embeddings-tiny-f64.json"} {
+		var ref embeddingReference
+		MustReadJSON(t, filepath.Join("testdata", "reference", name), &ref)
+		if len(ref.Vectors) != len(texts) {
+			t.Fatalf("%s has %d vectors for %d texts", name, len(ref.Vectors), len(texts))
+		}
+		for _, e := range modelBackends(t, 0) {
+			t.Run(name+"/"+e.Backend(), func(t *testing.T) {
+				if id := e.Identity(); id.SHA256 != ref.ModelSHA256 || id.Dims != ref.Dims {
+					t.Fatalf("model %+v, reference made from sha256 %s dims %d: regenerate (make fixtures)", id, ref.ModelSHA256, ref.Dims)
+				}
+				got := MustEmbed(t, e, texts)
+				if d := maxAbsDiff(got, ref.Vectors); d > 1e-5 {
+					t.Errorf("max component difference %.3g, want <= 1e-5", d)
+				} else {
+					t.Logf("max component difference %.3g", d)
+				}
+			})
+		}
+	}
+}
+
+func TestBackendsAgreeWithEachOther(t *testing.T) {
+	texts := referenceTexts(t)
+	bs := modelBackends(t, 0)
+	want := MustEmbed(t, bs[0], texts)
+	for _, e := range bs[1:] {
+		if d := maxAbsDiff(MustEmbed(t, e, texts), want); d > 1e-5 {
+			t.Errorf("%s and %s differ by %.3g", e.Backend(), bs[0].Backend(), d)
+		}
+	}
+}
+
+// TestBatchEqualsOneByOne: sorting, padding and sub-batching do not change
+// a text's vector beyond 1e-6.
+func TestBatchEqualsOneByOne(t *testing.T) {
+	texts := referenceTexts(t)[:32]
+	for _, maxBatch := range []int{32, 5} {
+		for _, e := range modelBackends(t, maxBatch) {
+			t.Run(e.Backend(), func(t *testing.T) {
+				batch := MustEmbed(t, e, texts)
+				for i, text := range texts {
+					one := MustEmbed(t, e, []string{text})
+					if d := maxAbsDiff(one, batch[i:i+1]); d > 1e-6 {
+						t.Errorf("max batch %d, text %d %q: batch and single differ by %.3g", maxBatch, i, text, d)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestConcurrentEmbedding(t *testing.T) {
+	texts := referenceTexts(t)[:16]
+	for _, e := range append(modelBackends(t, 4), NewLexical(0)) {
+		t.Run(e.Backend(), func(t *testing.T) {
+			want := MustEmbed(t, e, texts)
+			var wg sync.WaitGroup
+			for g := range 8 {
+				wg.Go(func() {
+					in := append(append([]string(nil), texts[g:]...), texts[:g]...)
+					got, err := e.Embed(context.Background(), in)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					got = append(got[len(got)-g:], got[:len(got)-g]...)
+					if d := cmp.Diff(want, got); d != "" {
+						t.Errorf("goroutine %d: results differ:\n%s", g, d)
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}
+
+func TestEmbedAfterCloseAndCancel(t *testing.T) {
+	for _, e := range modelBackends(t, 1) {
+		t.Run(e.Backend(), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			_, err := e.Embed(ctx, []string{"a", "b"})
+			wantErr(t, err, engine.EUNAVAILABLE, "cancelled")
+			if err := e.Close(); err != nil {
+				t.Fatal(err)
+			}
+			_, err = e.Embed(context.Background(), []string{"a"})
+			wantErr(t, err, engine.EUNAVAILABLE, "closed")
+			if err := e.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+		})
+	}
+}
+
+func TestEmptyBatch(t *testing.T) {
+	for _, e := range append(modelBackends(t, 0), NewLexical(0)) {
+		if v, err := e.Embed(context.Background(), nil); err != nil || len(v) != 0 {
+			t.Errorf("%s: Embed(nil) = %v, %v", e.Backend(), v, err)
+		}
+	}
+}

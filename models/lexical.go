@@ -1,0 +1,196 @@
+package models
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// LexicalName is the lexical embedder's Identity name. Bump the version when
+// the features or their weighting change, so stored vectors are invalidated.
+const LexicalName = "lexical-v1"
+
+// DefaultLexicalDims is the lexical embedder's default number of hashed buckets.
+const DefaultLexicalDims = 4096
+
+// Fitter is an Embedder whose vectors depend on corpus statistics (the
+// lexical embedder's IDF). Fit replaces those statistics with the given
+// corpus's; the Identity changes with them, so vectors stored before a Fit
+// are invalidated rather than mixed with new ones.
+type Fitter interface {
+	Fit(texts []string)
+}
+
+// Feature families and their share of a vector's squared norm: each family is
+// L2-normalised on its own, scaled by the square root of its share, and the
+// sum normalised again, so long words' many character n-grams cannot drown
+// out the words themselves.
+const (
+	famWord = iota
+	famBigram
+	famChar
+	nFamilies
+)
+
+var famShare = [nFamilies]float64{famWord: 0.5, famBigram: 0.2, famChar: 0.3}
+
+const (
+	charNMin, charNMax = 3, 5
+	stopWeight         = 0.25 // stop words (and n-grams made only of them) count this much
+)
+
+// Lexical is the "lexical" backend: no model, just hashed word unigrams and
+// bigrams plus word-boundary-padded character 3- to 5-grams of the
+// NFKC-normalised, lower-cased text; sublinear TF (1 + ln tf) times smoothed
+// IDF (ln((1+N)/(1+df)) + 1; every IDF is 1 until Fit is called), signed
+// feature hashing into Dims buckets, L2 normalisation. Vectors are dense
+// []float32 so the classifier can take plain dot products; they are
+// deterministic for given parameters and fitted IDF. The Identity's SHA256
+// covers both, so refitting on a changed corpus invalidates stored vectors.
+// It is safe for concurrent use.
+type Lexical struct {
+	dims int
+	mu   sync.RWMutex
+	df   map[uint64]uint32 // feature hash → number of fitted documents holding it
+	docs int
+	id   Identity
+}
+
+// NewLexical returns an unfitted lexical embedder with dims buckets
+// (DefaultLexicalDims when dims <= 0).
+func NewLexical(dims int) *Lexical {
+	if dims <= 0 {
+		dims = DefaultLexicalDims
+	}
+	l := &Lexical{dims: dims}
+	l.id = l.identity()
+	return l
+}
+
+// Fit computes document frequencies over texts (the registry's texts),
+// replacing any earlier fit.
+func (l *Lexical) Fit(texts []string) {
+	df := make(map[uint64]uint32)
+	seen := make(map[uint64]struct{})
+	for _, t := range texts {
+		clear(seen)
+		forEachFeature(t, func(_ int, key uint64, _ float64) { seen[key] = struct{}{} })
+		for k := range seen {
+			df[k]++
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.df, l.docs = df, len(texts)
+	l.id = l.identity()
+}
+
+// identity hashes the parameters and the fitted IDF. Callers hold l.mu (or own l).
+func (l *Lexical) identity() Identity {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s|dims=%d|char=%d-%d|shares=%v|stop=%v/%s|docs=%d|", LexicalName, l.dims, charNMin, charNMax, famShare, stopWeight, strings.Join(stopList, ","), l.docs)
+	keys := make([]uint64, 0, len(l.df))
+	for k := range l.df {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var buf [12]byte
+	for _, k := range keys {
+		binary.LittleEndian.PutUint64(buf[:8], k)
+		binary.LittleEndian.PutUint32(buf[8:], l.df[k])
+		h.Write(buf[:])
+	}
+	return Identity{Name: LexicalName, SHA256: hex.EncodeToString(h.Sum(nil)), Dims: l.dims}
+}
+
+// Embed implements Embedder. An empty, blank or invisible text has no
+// features: that is an EINVALID error naming its index, never a zero vector.
+func (l *Lexical) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, engine.Errorf(engine.EUNAVAILABLE, "embedding cancelled: %v", ctx.Err())
+		}
+		v, err := l.embedOne(t, i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (l *Lexical) embedOne(text string, index int) ([]float32, error) {
+	type feat struct {
+		key uint64
+		w   float64
+	}
+	var fams [nFamilies][]feat
+	forEachFeature(text, func(fam int, key uint64, w float64) { fams[fam] = append(fams[fam], feat{key, w}) })
+	acc := make([]float64, l.dims)
+	var weights []float64
+	for fam, fs := range fams {
+		if len(fs) == 0 {
+			continue
+		}
+		// Sorting makes every sum below run in the same order: vectors are
+		// bit-for-bit deterministic.
+		slices.SortFunc(fs, func(a, b feat) int { return cmp.Compare(a.key, b.key) })
+		uniq := fs[:0]
+		weights = weights[:0]
+		var ss float64
+		for i := 0; i < len(fs); {
+			j := i
+			for j < len(fs) && fs[j].key == fs[i].key {
+				j++
+			}
+			w := fs[i].w * (1 + math.Log(float64(j-i))) * l.idf(fs[i].key)
+			uniq = append(uniq, fs[i])
+			weights = append(weights, w)
+			ss += w * w
+			i = j
+		}
+		scale := math.Sqrt(famShare[fam] / ss)
+		for i, f := range uniq {
+			b := int(f.key % uint64(l.dims))
+			if f.key>>63 == 1 {
+				acc[b] -= weights[i] * scale
+			} else {
+				acc[b] += weights[i] * scale
+			}
+		}
+	}
+	var ss float64
+	for _, x := range acc {
+		ss += x * x
+	}
+	if ss == 0 {
+		return nil, engine.Errorf(engine.EINVALID, "text %d is empty or blank: nothing to embed", index)
+	}
+	return Normalize64(acc, index)
+}
+
+func (l *Lexical) idf(key uint64) float64 {
+	return math.Log(float64(1+l.docs)/float64(1+l.df[key])) + 1
+}
+
+// Identity is lexical-v1, the sha256 of the parameters and fitted IDF, and Dims.
+func (l *Lexical) Identity() Identity {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.id
+}
+
+func (l *Lexical) Backend() string { return "lexical" }
+func (l *Lexical) Close() error    { return nil }

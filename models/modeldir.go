@@ -1,0 +1,178 @@
+package models
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// ModelName is the model LexSona embeds with by default.
+const ModelName = "all-MiniLM-L6-v2"
+
+// fetchHint is what every "the model is not there" message tells the user to do.
+const fetchHint = "run `lexsona model pull` (or `make model`) to download it, or copy the model folder there and pass --model-dir / set LEXSONA_MODEL_DIR"
+
+// DefaultModelDir is where the model lives unless told otherwise:
+// $LEXSONA_MODEL_DIR, else $XDG_DATA_HOME/lexsona/models/all-MiniLM-L6-v2,
+// else ~/.local/share/lexsona/models/all-MiniLM-L6-v2 (./.lexsona/models/…
+// when the home folder is unknown).
+func DefaultModelDir() string {
+	if d := os.Getenv("LEXSONA_MODEL_DIR"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "lexsona", "models", ModelName)
+	}
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		return filepath.Join(h, ".local", "share", "lexsona", "models", ModelName)
+	}
+	return filepath.Join(".lexsona", "models", ModelName)
+}
+
+// ValidateModelDir rejects, with an EINVALID error, a path whose ".."
+// components climb above its own root: above "/" for an absolute path, above
+// the leading run of ".." for a relative one ("../shared/m" is fine,
+// "models/../../etc" is not).
+func ValidateModelDir(dir string) error {
+	if dir == "" {
+		return engine.Errorf(engine.EINVALID, "the model folder path is empty")
+	}
+	if strings.ContainsRune(dir, 0) {
+		return engine.Errorf(engine.EINVALID, "the model folder path %q contains a NUL byte", dir)
+	}
+	parts := strings.Split(filepath.ToSlash(dir), "/")
+	depth, leading := 0, !filepath.IsAbs(dir)
+	for _, p := range parts {
+		switch p {
+		case "", ".":
+		case "..":
+			if leading {
+				continue
+			}
+			depth--
+			if depth < 0 {
+				return engine.Errorf(engine.EINVALID,
+					"the model folder path %q escapes its root: a \"..\" climbs above where the path starts; pass the folder's real path", dir)
+			}
+		default:
+			leading = false
+			depth++
+		}
+	}
+	return nil
+}
+
+// modelFolder is a resolved model folder.
+type modelFolder struct {
+	Dir        string // absolute
+	Model      string // absolute path of the .onnx file
+	Name       string // ModelName for MiniLM-L6, else config.json's _name_or_path base name, else the folder name
+	HiddenSize int    // config.json's hidden_size, 0 when unknown
+}
+
+// errNoModel marks "there is no model here" (as opposed to a broken one), so
+// that auto can fall back to the lexical embedder.
+var errNoModel = errors.New("no model")
+
+type noModelError struct{ e *engine.Error }
+
+func (e noModelError) Error() string   { return e.e.Error() }
+func (e noModelError) Unwrap() []error { return []error{e.e, errNoModel} }
+
+// resolveModelFolder finds the model file in dir: onnx/model_<variant>.onnx
+// for a variant, else model.onnx, else onnx/model.onnx, else the only .onnx
+// file in onnx/. A missing folder or file is an EUNAVAILABLE error that
+// errors.Is errNoModel; a path escaping its root is EINVALID.
+func resolveModelFolder(dir, variant string) (*modelFolder, error) {
+	if err := ValidateModelDir(dir); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "bad model folder path %q: %v", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, noModelError{engine.Errorf(engine.EUNAVAILABLE, "no model folder at %s (%v): %s", abs, statErr(err), fetchHint)}
+	}
+	if !st.IsDir() {
+		return nil, engine.Errorf(engine.EINVALID, "the model folder %s is a file, not a folder: pass the folder that holds model.onnx and tokenizer.json", abs)
+	}
+	var candidates []string
+	if variant != "" {
+		if strings.ContainsAny(variant, `/\`) || strings.Contains(variant, "..") {
+			return nil, engine.Errorf(engine.EINVALID, "bad model variant %q: use a name such as qint8_avx512_vnni", variant)
+		}
+		candidates = []string{"onnx/model_" + variant + ".onnx", "model_" + variant + ".onnx"}
+	} else {
+		candidates = []string{"model.onnx", "onnx/model.onnx"}
+		if m, _ := filepath.Glob(filepath.Join(abs, "onnx", "*.onnx")); len(m) == 1 {
+			candidates = append(candidates, filepath.Join("onnx", filepath.Base(m[0])))
+		}
+	}
+	f := &modelFolder{Dir: abs, Name: filepath.Base(abs)}
+	for _, c := range candidates {
+		p := filepath.Join(abs, filepath.FromSlash(c))
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			f.Model = p
+			break
+		}
+	}
+	if f.Model == "" {
+		return nil, noModelError{engine.Errorf(engine.EUNAVAILABLE, "no %s in the model folder %s: %s",
+			strings.Join(candidates[:2], " or "), abs, fetchHint)}
+	}
+	var cfg struct {
+		NameOrPath string `json:"_name_or_path"`
+		HiddenSize int    `json:"hidden_size"`
+	}
+	if b, err := os.ReadFile(filepath.Join(abs, "config.json")); err == nil && json.Unmarshal(b, &cfg) == nil {
+		switch n := path.Base(filepath.ToSlash(cfg.NameOrPath)); {
+		case strings.Contains(cfg.NameOrPath, "MiniLM-L6"):
+			// The hub's config names the base model (nreimers/MiniLM-L6-H384-uncased).
+			f.Name = ModelName
+		case cfg.NameOrPath != "" && n != "." && n != "/":
+			f.Name = n
+		}
+		f.HiddenSize = cfg.HiddenSize
+	}
+	return f, nil
+}
+
+// sha256Memo avoids rehashing an unchanged model file each time it is opened.
+var sha256Memo sync.Map // key string(path|size|mtime) → hex
+
+// fileSHA256 is the hex sha256 of the file at path. A read failure is an
+// EUNAVAILABLE error naming the path.
+func fileSHA256(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot read %s: %v", path, statErr(err))
+	}
+	key := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
+	if v, ok := sha256Memo.Load(key); ok {
+		return v.(string), nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot read %s: %v", path, statErr(err))
+	}
+	defer fh.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, fh); err != nil {
+		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot read %s: %v", path, err)
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	sha256Memo.Store(key, sum)
+	return sum, nil
+}

@@ -1,0 +1,272 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+
+	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// ortState is the process-wide ONNX Runtime environment: initialised once,
+// from one library, and never destroyed.
+var ortState struct {
+	sync.Mutex
+	lib, version string
+}
+
+// initORT makes sure ONNX Runtime is initialised from lib and returns its
+// version. A library that is missing, unusable or too old is an EUNAVAILABLE
+// error naming the path (see ProbeORTLib); so is asking for a second library
+// once one is loaded.
+func initORT(lib string) (string, error) {
+	version, err := ProbeORTLib(lib)
+	if err != nil {
+		return "", err
+	}
+	ortState.Lock()
+	defer ortState.Unlock()
+	if ort.IsInitialized() {
+		if ortState.lib != "" && !sameFile(ortState.lib, lib) {
+			return "", engine.Errorf(engine.EUNAVAILABLE,
+				"ONNX Runtime is already loaded from %s in this process and cannot also be loaded from %s: use one library (LEXSONA_ORT_LIB)", ortState.lib, lib)
+		}
+		return ort.GetVersion(), nil
+	}
+	ort.SetSharedLibraryPath(lib)
+	if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
+		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot initialise ONNX Runtime %s from %s: %v; %s", version, lib, err, ortHint)
+	}
+	ortState.lib, ortState.version = lib, version
+	return version, nil
+}
+
+// ortVersion is the version of the loaded ONNX Runtime, "" before initORT.
+func ortVersion() string {
+	ortState.Lock()
+	defer ortState.Unlock()
+	return ortState.version
+}
+
+func sameFile(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return a == b
+	}
+	return ra == rb
+}
+
+// ortEmbedder is the "ort" backend: one DynamicAdvancedSession shared by all
+// callers (ONNX Runtime sessions are safe for concurrent Run calls).
+type ortEmbedder struct {
+	mu       sync.RWMutex // Close takes it for writing; Embed for reading
+	sess     *ort.DynamicAdvancedSession
+	tok      *Tokenizer
+	id       Identity
+	inputs   []string // the model's inputs, in the order tensors are passed
+	maxBatch int
+	lib      string
+}
+
+// newORTEmbedder opens folder's model with ONNX Runtime from lib. threads <= 0
+// means runtime.NumCPU() intra-op threads; maxBatch <= 0 means DefaultMaxBatch.
+// A model ONNX Runtime cannot load (a corrupt or truncated model.onnx) is an
+// EUNAVAILABLE error naming the model path.
+func newORTEmbedder(folder *modelFolder, lib string, threads, maxBatch int) (*ortEmbedder, error) {
+	if _, err := initORT(lib); err != nil {
+		return nil, err
+	}
+	tok, err := LoadTokenizer(folder.Dir, MaxSeqLength)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := fileSHA256(folder.Model)
+	if err != nil {
+		return nil, err
+	}
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	opts, err := ort.NewSessionOptions()
+	if err != nil {
+		return nil, fmt.Errorf("onnxruntime session options: %w", err)
+	}
+	defer opts.Destroy()
+	if err := opts.SetIntraOpNumThreads(threads); err != nil {
+		return nil, fmt.Errorf("onnxruntime intra-op threads: %w", err)
+	}
+	if err := opts.SetInterOpNumThreads(1); err != nil {
+		return nil, fmt.Errorf("onnxruntime inter-op threads: %w", err)
+	}
+	ins, outs, err := ort.GetInputOutputInfoWithOptions(folder.Model, opts)
+	if err != nil {
+		return nil, corruptModel(folder.Model, err)
+	}
+	var inputs []string
+	for _, in := range ins {
+		switch in.Name {
+		case "input_ids", "attention_mask", "token_type_ids":
+			inputs = append(inputs, in.Name)
+		default:
+			return nil, engine.Errorf(engine.EUNAVAILABLE, "the model %s has an input %q a BERT sentence encoder does not have: use all-MiniLM-L6-v2's onnx/model.onnx", folder.Model, in.Name)
+		}
+	}
+	if !slices.Contains(inputs, "input_ids") {
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "the model %s has no input_ids input: use all-MiniLM-L6-v2's onnx/model.onnx", folder.Model)
+	}
+	output := ""
+	for _, o := range outs {
+		if o.Name == "last_hidden_state" || (output == "" && len(o.Dimensions) == 3) {
+			output = o.Name
+		}
+	}
+	if output == "" {
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "the model %s has no last_hidden_state output: use all-MiniLM-L6-v2's onnx/model.onnx", folder.Model)
+	}
+	sess, err := ort.NewDynamicAdvancedSession(folder.Model, inputs, []string{output}, opts)
+	if err != nil {
+		return nil, corruptModel(folder.Model, err)
+	}
+	e := &ortEmbedder{sess: sess, tok: tok, inputs: inputs, maxBatch: maxBatch, lib: lib,
+		id: Identity{Name: folder.Name, SHA256: sum}}
+	// One run on [CLS] [SEP] proves the model computes and gives its width.
+	enc, _ := tok.Encode("")
+	b := PadBatch([]Encoding{enc})
+	hidden, dim, err := e.run(context.Background(), b)
+	if err != nil {
+		sess.Destroy()
+		return nil, corruptModel(folder.Model, err)
+	}
+	if _, err := MeanPool(hidden, b.AttentionMask, dim, 0); err != nil {
+		sess.Destroy()
+		return nil, corruptModel(folder.Model, err)
+	}
+	e.id.Dims = dim
+	return e, nil
+}
+
+func corruptModel(path string, err error) error {
+	return engine.Errorf(engine.EUNAVAILABLE, "cannot load the model %s: %v; the file is corrupt or not a sentence-transformers ONNX export: delete it and run `lexsona model pull`", path, err)
+}
+
+// run runs the session on one padded batch and returns last_hidden_state,
+// row-major [Size][SeqLen][dim], and dim. Cancelling ctx terminates the run.
+func (e *ortEmbedder) run(ctx context.Context, b Batch) ([]float32, int, error) {
+	shape := ort.NewShape(int64(b.Size), int64(b.SeqLen))
+	values := make([]ort.Value, len(e.inputs))
+	defer func() {
+		for _, v := range values {
+			if v != nil {
+				v.Destroy()
+			}
+		}
+	}()
+	for i, name := range e.inputs {
+		data := b.InputIDs
+		switch name {
+		case "attention_mask":
+			data = b.AttentionMask
+		case "token_type_ids":
+			data = b.TokenTypeIDs
+		}
+		t, err := ort.NewTensor(shape, data)
+		if err != nil {
+			return nil, 0, fmt.Errorf("onnxruntime input %s: %w", name, err)
+		}
+		values[i] = t
+	}
+	var out ort.Value
+	if d := e.id.Dims; d > 0 {
+		t, err := ort.NewEmptyTensor[float32](ort.NewShape(int64(b.Size), int64(b.SeqLen), int64(d)))
+		if err != nil {
+			return nil, 0, fmt.Errorf("onnxruntime output: %w", err)
+		}
+		out = t
+	}
+	outs := []ort.Value{out}
+	runOpts, err := ort.NewRunOptions()
+	if err != nil {
+		return nil, 0, fmt.Errorf("onnxruntime run options: %w", err)
+	}
+	defer runOpts.Destroy()
+	stop := context.AfterFunc(ctx, func() { runOpts.Terminate() })
+	err = e.sess.RunWithOptions(values, outs, runOpts)
+	stop()
+	if outs[0] != nil {
+		defer outs[0].Destroy()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, engine.Errorf(engine.EUNAVAILABLE, "embedding cancelled: %v", ctx.Err())
+		}
+		return nil, 0, fmt.Errorf("onnxruntime run: %w", err)
+	}
+	t, ok := outs[0].(*ort.Tensor[float32])
+	if !ok {
+		return nil, 0, fmt.Errorf("onnxruntime output is %T, not a float32 tensor", outs[0])
+	}
+	s := t.GetShape()
+	if len(s) != 3 || s[0] != int64(b.Size) || s[1] != int64(b.SeqLen) {
+		return nil, 0, fmt.Errorf("onnxruntime output shape %v, want [%d %d dim]", s, b.Size, b.SeqLen)
+	}
+	data := t.GetData()
+	if e.id.Dims == 0 {
+		data = slices.Clone(data) // auto-allocated output: its memory goes with Destroy
+	}
+	return data, int(s[2]), nil
+}
+
+// Embed implements Embedder. Errors: EINVALID/EINTERNAL from MeanPool naming
+// the text index; EUNAVAILABLE when ctx is cancelled or the embedder closed.
+func (e *ortEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.sess == nil {
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "the ort embedder is closed")
+	}
+	encs, err := e.tok.EncodeBatch(texts)
+	if err != nil {
+		return nil, err
+	}
+	return runSorted(ctx, encs, e.maxBatch, func(ctx context.Context, idx []int, b Batch) ([][]float32, error) {
+		hidden, dim, err := e.run(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		return poolBatch(hidden, b, dim, idx)
+	})
+}
+
+// poolBatch mean-pools and normalises every row of a batch's last_hidden_state.
+func poolBatch(hidden []float32, b Batch, dim int, idx []int) ([][]float32, error) {
+	out := make([][]float32, b.Size)
+	for r := range b.Size {
+		v, err := MeanPool(hidden[r*b.SeqLen*dim:(r+1)*b.SeqLen*dim], b.AttentionMask[r*b.SeqLen:(r+1)*b.SeqLen], dim, idx[r])
+		if err != nil {
+			return nil, err
+		}
+		out[r] = v
+	}
+	return out, nil
+}
+
+func (e *ortEmbedder) Identity() Identity { return e.id }
+func (e *ortEmbedder) Backend() string    { return "ort" }
+
+// Close destroys the session; later Embed calls fail with EUNAVAILABLE.
+func (e *ortEmbedder) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.sess == nil {
+		return nil
+	}
+	err := e.sess.Destroy()
+	e.sess = nil
+	return err
+}

@@ -1,0 +1,220 @@
+package registry
+
+import (
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// decoder turns yaml.v3 nodes into definitions, recording every problem with
+// the line and column of the node it is about.
+type decoder struct {
+	name string
+	ps   problems
+}
+
+var (
+	ruleKeys  = []string{"rule_id", "category", "severity", "template", "examples", "scope", "topic"}
+	scopeKeys = []string{"environment", "project", "agent_family", "context_tags", "exclude_tags"}
+)
+
+// registry decodes the top-level mapping and every rule. It returns an error
+// only for ETOOLARGE; problems are recorded in d.
+func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
+	if root.Kind != yaml.MappingNode {
+		d.ps.add(root.Line, root.Column, "the registry must be a mapping with version and rules, got %s", kindName(root))
+		return nil, nil
+	}
+	f := d.fields(root, "the registry", topKeys)
+	reg := &Registry{name: d.name}
+	if v, ok := f.get("version"); !ok {
+		d.ps.add(root.Line, root.Column, "missing version: want version: %d", CurrentVersion)
+	} else if reg.version, ok = d.version(v.val); !ok {
+		return nil, nil // another version's rules mean something else: stop here
+	}
+	rules, ok := f.get("rules")
+	switch {
+	case !ok:
+		d.ps.add(root.Line, root.Column, "missing rules: want a list of rules")
+		return nil, nil
+	case rules.val.Kind != yaml.SequenceNode:
+		d.ps.add(rules.val.Line, rules.val.Column, "rules must be a list, got %s", kindName(rules.val))
+		return nil, nil
+	case len(rules.val.Content) > MaxRules:
+		return nil, engine.Errorf(engine.ETOOLARGE, "%s:%d:%d: %d rules: at most %d",
+			d.name, rules.val.Line, rules.val.Column, len(rules.val.Content), MaxRules)
+	}
+	items := rules.val.Content
+	reg.defs = make([]engine.Definition, 0, len(items))
+	reg.lines = make([]int, 0, len(items))
+	reg.index = make(map[string]int, len(items))
+	seen := make(map[string]int, len(items)) // rule id → line, valid or not
+	for i, item := range items {
+		def, idNode, ok := d.rule(i+1, item)
+		if idNode != nil {
+			if line, dup := seen[idNode.Value]; dup {
+				d.ps.add(idNode.Line, idNode.Column, "duplicate rule_id %q: already defined at line %d", idNode.Value, line)
+				continue
+			}
+			seen[idNode.Value] = idNode.Line
+		}
+		if !ok {
+			continue
+		}
+		reg.index[def.Rule.RuleID] = len(reg.defs)
+		reg.defs = append(reg.defs, def)
+		reg.lines = append(reg.lines, item.Line)
+	}
+	return reg, nil
+}
+
+var topKeys = []string{"version", "rules"}
+
+// version reads the version value; ok is false when it is not one this
+// build knows.
+func (d *decoder) version(n *yaml.Node) (int, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		d.ps.add(n.Line, n.Column, "version must be an integer, got %s", kindName(n))
+		return 0, false
+	}
+	v, err := strconv.Atoi(n.Value)
+	if err != nil || v != CurrentVersion {
+		d.ps.add(n.Line, n.Column, "unknown version %s: this build reads version %d", n.Value, CurrentVersion)
+		return 0, false
+	}
+	return v, true
+}
+
+// rule decodes the n-th (1-based) rule. idNode is the rule_id value when it
+// is a well-formed id (for duplicate detection even if other fields are bad);
+// ok is false when the rule had any problem.
+func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, idNode *yaml.Node, ok bool) {
+	if m.Kind != yaml.MappingNode {
+		d.ps.add(m.Line, m.Column, "rule %d must be a mapping with rule_id, category, severity and template, got %s", n, kindName(m))
+		return def, nil, false
+	}
+	before := len(d.ps.list) + d.ps.omitted
+	what := "rule " + itoa(n)
+	f := d.fields(m, what, ruleKeys)
+	r := &def.Rule
+	r.Source, r.Status = engine.SourceRegistry, engine.StatusActiveEligible
+
+	if id, ok := d.required(m, f, what, "rule_id"); ok {
+		if err := engine.ValidateRuleID(id.Value); err != nil {
+			d.fail(id, err)
+		} else {
+			r.RuleID, idNode = id.Value, id
+			what = "rule " + id.Value
+		}
+	}
+	if c, ok := d.required(m, f, what, "category"); ok {
+		if err := engine.ValidateCategory(c.Value); err != nil {
+			d.fail(c, err)
+		}
+		r.Category = c.Value
+	}
+	if s, ok := d.required(m, f, what, "severity"); ok {
+		sev, err := engine.ParseSeverity(s.Value)
+		if err != nil {
+			d.fail(s, err)
+		}
+		r.Severity = sev
+	}
+	if t, ok := d.required(m, f, what, "template"); ok {
+		r.Text = strings.TrimSpace(t.Value)
+		if err := engine.ValidateText("template", r.Text, engine.MaxRuleTextLength); err != nil {
+			d.fail(t, err)
+		} else if !hasWord(r.Text) {
+			d.ps.add(t.Line, t.Column, "template has no letter or digit: there is nothing to match a correction against")
+		} else if c, ok := control(r.Text); ok {
+			d.ps.add(t.Line, t.Column, "template has the control character %U", c)
+		}
+	}
+	if e, ok := f.get("examples"); ok {
+		def.Examples = d.examples(e.val, r.Text)
+	}
+	if s, ok := f.get("scope"); ok {
+		r.Scope = d.scope(s.val)
+	}
+	if t, ok := f.get("topic"); ok {
+		if v, ok := d.str(t.val, "topic"); ok && v != "" {
+			r.Topic = strings.ToLower(strings.TrimSpace(v))
+			if err := engine.ValidateScopeValue("topic", r.Topic); err != nil {
+				d.fail(t.val, err)
+			}
+		}
+	}
+	return def, idNode, len(d.ps.list)+d.ps.omitted == before
+}
+
+// required returns the string value node of a field that must be present and
+// non-empty.
+func (d *decoder) required(m *yaml.Node, f fieldSet, what, key string) (*yaml.Node, bool) {
+	p, ok := f.get(key)
+	if !ok {
+		d.ps.add(m.Line, m.Column, "%s: missing %s", what, key)
+		return nil, false
+	}
+	v, ok := d.str(p.val, key)
+	if !ok {
+		return nil, false
+	}
+	if strings.TrimSpace(v) == "" {
+		d.ps.add(p.val.Line, p.val.Column, "%s is empty", key)
+		return nil, false
+	}
+	return p.val, true
+}
+
+// examples decodes an example list: strings, each non-empty, within the text
+// limit, not repeating another example or the template.
+func (d *decoder) examples(n *yaml.Node, template string) []string {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.ps.add(n.Line, n.Column, "examples must be a list of strings, got %s", kindName(n))
+		return nil
+	}
+	if len(n.Content) > MaxExamples {
+		d.ps.add(n.Line, n.Column, "%d examples: at most %d", len(n.Content), MaxExamples)
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	seen := make(map[string]int, len(n.Content))
+	tkey := fold(template)
+	for _, e := range n.Content {
+		v, ok := d.str(e, "example")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if err := engine.ValidateText("example", v, engine.MaxRuleTextLength); err != nil {
+			d.fail(e, err)
+			continue
+		}
+		if !hasWord(v) {
+			d.ps.add(e.Line, e.Column, "example has no letter or digit: there is nothing to match a correction against")
+			continue
+		}
+		if c, ok := control(v); ok {
+			d.ps.add(e.Line, e.Column, "example has the control character %U", c)
+			continue
+		}
+		key := fold(v)
+		if line, dup := seen[key]; dup {
+			d.ps.add(e.Line, e.Column, "example repeated: already given at line %d", line)
+			continue
+		}
+		if key == tkey {
+			d.ps.add(e.Line, e.Column, "example repeats the template")
+			continue
+		}
+		seen[key] = e.Line
+		out = append(out, v)
+	}
+	return out
+}

@@ -1,0 +1,204 @@
+package registry
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Load reads and parses the registry file at path; problems are reported
+// under the path as given. Errors: EINVALID when the file cannot be read (it
+// does not exist, is a directory, is not readable) or is not a valid registry
+// (a *ValidationError listing every problem); ETOOLARGE when it is larger than
+// MaxFileSize or holds more than MaxRules rules.
+func Load(path string) (*Registry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, readError(path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileSize {
+		return nil, tooLarge(path, st.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, readError(path, err)
+	}
+	return Parse(data, path)
+}
+
+func readError(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return engine.Errorf(engine.EINVALID, "registry file %s does not exist", path)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return engine.Errorf(engine.EINVALID, "cannot read registry file %s: %v", path, err)
+}
+
+func tooLarge(name string, size int64) error {
+	return engine.Errorf(engine.ETOOLARGE, "registry %s is %d bytes: at most %d (16 MiB)", name, size, MaxFileSize)
+}
+
+// Parse parses and validates a registry; name (a path, or "default") prefixes
+// every problem. A registry is one YAML document:
+//
+//	version: 1
+//	rules:
+//	  - rule_id: tool.no-sed-for-file-editing
+//	    category: tool_preference
+//	    severity: must
+//	    template: "Never use sed … to edit files"
+//	    examples: ["stop editing files with sed"]
+//	    scope: {environment: work, context_tags: [cli]}
+//	    topic: file-editing
+//
+// Errors: ETOOLARGE when data is over MaxFileSize or holds more than MaxRules
+// rules; otherwise a *ValidationError (code EINVALID) listing every problem
+// found: invalid UTF-8 or characters YAML forbids; YAML syntax; anchors and
+// aliases (refused outright, so a "billion laughs" file costs no more than its
+// size); unknown or repeated keys; wrong types; an unknown version; a missing
+// rules list; malformed or duplicate rule ids; unknown severities; malformed
+// categories; empty or over-long templates and examples, or ones without a
+// letter or digit or with control characters; repeated examples; invalid
+// scope values and topics. A registry with any problem yields no rules at all.
+func Parse(data []byte, name string) (reg *Registry, err error) {
+	if name == "" {
+		name = "registry"
+	}
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(name, int64(len(data)))
+	}
+	d := &decoder{name: name}
+	if line, col, msg := badByte(data); msg != "" {
+		d.ps.add(line, col, "%s", msg)
+		return nil, d.ps.err(name)
+	}
+	root := d.parseDocument(data)
+	if root == nil || !d.noAliases(root) {
+		return nil, d.ps.err(name)
+	}
+	reg, err = d.registry(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.ps.err(name); err != nil {
+		return nil, err
+	}
+	return reg, nil
+}
+
+// badByte finds what yaml.v3 refuses without saying where: the first invalid
+// UTF-8 sequence or character YAML does not allow (C0 controls other than
+// tab, LF and CR; DEL; C1 controls other than NEL; U+FFFE, U+FFFF), and
+// returns its 1-based line and column (in characters) and a message, or "".
+func badByte(data []byte) (line, col int, msg string) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := rune(data[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(data[i:])
+		}
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return line, col, fmt.Sprintf("invalid UTF-8 (byte 0x%02x): a registry is UTF-8 text", data[i])
+		case r == '\n':
+			line, col = line+1, 0
+		case r < 0x20 && r != '\t' && r != '\r', r == 0x7f, r >= 0x80 && r <= 0x9f && r != 0x85, r == 0xfffe, r == 0xffff:
+			return line, col, fmt.Sprintf("the character %U is not allowed in YAML", r)
+		}
+		i += size
+		col++
+	}
+	return 0, 0, ""
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseDocument parses data into a node tree and returns its root node, or
+// nil after recording why there is none. yaml.v3 does not expand aliases when
+// it builds nodes, so this is linear in the input.
+func (d *decoder) parseDocument(data []byte) (root *yaml.Node) {
+	defer func() {
+		if r := recover(); r != nil { // yaml.v3 has panicked on hostile input before
+			root = nil
+			d.ps.add(0, 0, "malformed YAML: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			d.ps.add(0, 0, "the registry is empty: want version: 1 and a rules list")
+		} else {
+			d.syntax(err)
+		}
+		return nil
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		d.syntax(err)
+		return nil
+	default:
+		d.ps.add(next.Line, next.Column, "a second YAML document: a registry is a single document")
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		d.ps.add(doc.Line, doc.Column, "malformed YAML document")
+		return nil
+	}
+	return doc.Content[0]
+}
+
+// syntax records a yaml.v3 parse error, taking its line out of the message.
+func (d *decoder) syntax(err error) {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		d.ps.add(line, 0, "YAML syntax: %s", m[2])
+		return
+	}
+	msg := err.Error()
+	if len(msg) > 6 && msg[:6] == "yaml: " {
+		msg = msg[6:]
+	}
+	d.ps.add(0, 0, "YAML syntax: %s", msg)
+}
+
+// noAliases walks the whole tree (iteratively: yaml.v3 allows nesting 10,000
+// deep) and reports every anchor and alias. Refusing them outright is what
+// makes a YAML bomb harmless: nothing is ever expanded.
+func (d *decoder) noAliases(root *yaml.Node) bool {
+	ok := true
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Anchor != "" {
+			ok = false
+			d.ps.add(n.Line, n.Column, "anchor &%s: anchors and aliases are not allowed in a registry", n.Anchor)
+		}
+		if n.Kind == yaml.AliasNode {
+			ok = false
+			d.ps.add(n.Line, n.Column, "alias *%s: anchors and aliases are not allowed in a registry", n.Value)
+			continue // never follow n.Alias
+		}
+		for i := len(n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, n.Content[i])
+		}
+	}
+	return ok
+}

@@ -1,0 +1,76 @@
+// Package registry reads the YAML rule registry (and the default rule pack
+// embedded in the binary) into engine definitions, and precomputes the
+// embeddings of every template and example with Sync.
+package registry
+
+import (
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Limits on what a registry may hold. A file over MaxFileSize or with more
+// than MaxRules rules is refused with ETOOLARGE before anything else is
+// checked; the other limits are reported as validation problems.
+const (
+	MaxFileSize = 16 << 20 // bytes
+	MaxRules    = 50_000
+	MaxExamples = 64 // per rule
+)
+
+// CurrentVersion is the only registry format version this build reads.
+const CurrentVersion = 1
+
+// Registry is a parsed, valid rule registry. It is immutable and safe for
+// concurrent use.
+type Registry struct {
+	name    string
+	version int
+	defs    []engine.Definition // file order
+	lines   []int               // line of each rule's entry
+	index   map[string]int      // rule id → position in defs
+}
+
+// Name is the name the registry was parsed under (the path for Load,
+// "default" for the default pack).
+func (r *Registry) Name() string { return r.name }
+
+// Version is the format version the file declared.
+func (r *Registry) Version() int { return r.version }
+
+// Len is the number of rules.
+func (r *Registry) Len() int { return len(r.defs) }
+
+// Definitions returns the rules in file order as engine definitions: source
+// registry, status active-eligible, Text the template, scope normalised,
+// evidence fields zero (the store keeps evidence; a definition never resets
+// it). The slice is a copy; the tag and example slices are shared and must
+// not be modified.
+func (r *Registry) Definitions() []engine.Definition {
+	out := make([]engine.Definition, len(r.defs))
+	copy(out, r.defs)
+	return out
+}
+
+// Lookup returns the definition of id and the line it starts on.
+func (r *Registry) Lookup(id string) (def engine.Definition, line int, ok bool) {
+	i, ok := r.index[id]
+	if !ok {
+		return engine.Definition{}, 0, false
+	}
+	return r.defs[i], r.lines[i], true
+}
+
+// Texts returns every text the registry embeds — each rule's template
+// followed by its examples, in file order — for fitting a lexical
+// embedder's IDF on the registry's vocabulary.
+func (r *Registry) Texts() []string {
+	n := len(r.defs)
+	for _, d := range r.defs {
+		n += len(d.Examples)
+	}
+	out := make([]string, 0, n)
+	for _, d := range r.defs {
+		out = append(out, d.Rule.Text)
+		out = append(out, d.Examples...)
+	}
+	return out
+}

@@ -1,0 +1,298 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/store"
+)
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// MustOpenDB opens a store in a temp dir, closed when tb ends.
+func MustOpenDB(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "t.db"))
+	if err != nil {
+		tb.Fatalf("store.Open: %v", err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// MustLexical opens the lexical embedder through models.Open, fitted on texts.
+func MustLexical(tb testing.TB, texts []string) *models.Lexical {
+	tb.Helper()
+	e, err := models.Open(context.Background(), models.Options{Backend: "lexical", CacheSize: -1})
+	if err != nil {
+		tb.Fatalf("models.Open(lexical): %v", err)
+	}
+	lex, ok := e.(*models.Lexical)
+	if !ok {
+		tb.Fatalf("models.Open(lexical) returned %T", e)
+	}
+	lex.Fit(texts)
+	return lex
+}
+
+// MustParse parses a registry or fails tb.
+func MustParse(tb testing.TB, data, name string) *Registry {
+	tb.Helper()
+	reg, err := Parse([]byte(data), name)
+	if err != nil {
+		tb.Fatalf("Parse(%s): %v", name, err)
+	}
+	return reg
+}
+
+// hooked wraps an embedder, counting calls and texts, running hook before
+// each call and after once it has returned.
+type hooked struct {
+	models.Embedder
+	calls, texts int
+	hook         func(call int) error
+	after        func(call int)
+}
+
+func (h *hooked) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	h.calls++
+	h.texts += len(texts)
+	if h.hook != nil {
+		if err := h.hook(h.calls); err != nil {
+			return nil, err
+		}
+	}
+	vecs, err := h.Embedder.Embed(ctx, texts)
+	if h.after != nil {
+		h.after(h.calls)
+	}
+	return vecs, err
+}
+
+func mustSync(t *testing.T, db *store.DB, emb models.Embedder, reg *Registry, want Summary) {
+	t.Helper()
+	got, err := Sync(context.Background(), db, emb, reg, SyncOptions{Now: t0})
+	if err != nil {
+		t.Fatalf("Sync: %v", err)
+	}
+	want.Embedder, want.Model = "lexical", emb.Identity().ID()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+}
+
+// edited is the default pack with tool.use-ripgrep's template changed,
+// style.no-emoji removed and code.new (a template and two examples) added.
+func edited(t *testing.T) *Registry {
+	src := string(defaultYAML)
+	start := strings.Index(src, "  - rule_id: style.no-emoji\n")
+	end := start + strings.Index(src[start:], "\n\n") + 2
+	src = src[:start] + src[end:]
+	src = strings.Replace(src, `template: "Search the codebase with rg (ripgrep), not grep -r or find piped into grep"`,
+		`template: "Search with rg, never grep -r"`, 1)
+	src += "\n  - rule_id: code.new\n    category: code_style\n    severity: style\n    template: Name things plainly\n    examples: [\"what does foo2 mean\", \"use real names\"]\n"
+	return MustParse(t, src, "edited.yaml")
+}
+
+// TestSyncLifecycle: add, no-op, update (evidence kept) + archive + add,
+// no-op again, then restore.
+func TestSyncLifecycle(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	reg := Default()
+	emb := MustLexical(t, reg.Texts())
+	n := len(reg.Texts())
+
+	mustSync(t, db, emb, reg, Summary{Added: reg.Len(), Embedded: n})
+	mustSync(t, db, emb, reg, Summary{Skipped: n})
+
+	if _, _, err := db.Record(ctx, engine.Correction{RuleID: "tool.use-ripgrep", Polarity: engine.Reinforce,
+		UserText: "rg please", At: t0}); err != nil {
+		t.Fatalf("Record: %v", err)
+	}
+	before, _ := db.GetRule(ctx, "tool.use-ripgrep")
+
+	// 5 texts of style.no-emoji leave, 3 of code.new arrive; ripgrep's new
+	// template and code.new's texts are the 4 to embed.
+	mustSync(t, db, emb, edited(t), Summary{Added: 1, Updated: 1, Archived: 1, Embedded: 4, Skipped: n - 6})
+	mustSync(t, db, emb, edited(t), Summary{Skipped: n - 2})
+
+	after, err := db.GetRule(ctx, "tool.use-ripgrep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Text != "Search with rg, never grep -r" || after.Alpha != before.Alpha || after.Beta != before.Beta ||
+		after.Reinforcements != 1 {
+		t.Errorf("updated rule %+v: want the new text and the evidence of %+v", after, before)
+	}
+	if r, err := db.GetRule(ctx, "style.no-emoji"); err != nil || r.Status != engine.StatusArchived {
+		t.Errorf("removed rule: %+v, %v: want it archived, not deleted", r, err)
+	}
+
+	// Back to the default: ripgrep changes back (its old template vector went
+	// with the old text), no-emoji is restored with its vectors, code.new archived.
+	mustSync(t, db, emb, reg, Summary{Updated: 2, Archived: 1, Embedded: 1, Skipped: n - 1})
+	if r, _ := db.GetRule(ctx, "style.no-emoji"); r.Status != engine.StatusActiveEligible {
+		t.Errorf("restored rule has status %s", r.Status)
+	}
+}
+
+// TestSyncResume cancels the job after its first batch: that batch is kept,
+// and the next run embeds only the rest.
+func TestSyncResume(t *testing.T) {
+	db := MustOpenDB(t)
+	reg := Default()
+	lex := MustLexical(t, reg.Texts())
+	n := len(reg.Texts())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancelled once the first batch is embedded: that batch is still stored.
+	emb := &hooked{Embedder: lex, after: func(int) { cancel() }}
+	sum, err := Sync(ctx, db, emb, reg, SyncOptions{BatchSize: 8, Now: t0})
+	if engine.ErrorCode(err) != engine.EUNAVAILABLE || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Sync: %v: want EUNAVAILABLE wrapping context.Canceled", err)
+	}
+	if sum.Added != reg.Len() || sum.Embedded != 8 || emb.calls != 1 {
+		t.Errorf("interrupted run: %+v after %d calls: want %d added, 8 embedded, 1 call", sum, emb.calls, reg.Len())
+	}
+	mustSync(t, db, lex, reg, Summary{Embedded: n - 8, Skipped: 8})
+	stored, err := db.LoadEmbeddings(context.Background(), lex.Identity().ID())
+	if err != nil || len(stored) != n {
+		t.Errorf("%d vectors stored (%v): want %d", len(stored), err, n)
+	}
+}
+
+// TestSyncEmbedderFailure: a failing embedder stops the job with its error,
+// keeping the batches before it.
+func TestSyncEmbedderFailure(t *testing.T) {
+	db := MustOpenDB(t)
+	reg := Default()
+	lex := MustLexical(t, reg.Texts())
+	boom := engine.Errorf(engine.EUNAVAILABLE, "model crashed")
+	emb := &hooked{Embedder: lex, hook: func(call int) error {
+		if call == 3 {
+			return boom
+		}
+		return nil
+	}}
+	sum, err := Sync(context.Background(), db, emb, reg, SyncOptions{BatchSize: 10, Now: t0})
+	if !errors.Is(err, boom) || engine.ErrorCode(err) != engine.EUNAVAILABLE {
+		t.Fatalf("Sync: %v: want the embedder's error", err)
+	}
+	if sum.Embedded != 20 {
+		t.Errorf("embedded %d before the failure: want 20", sum.Embedded)
+	}
+	mustSync(t, db, lex, reg, Summary{Embedded: len(reg.Texts()) - 20, Skipped: 20})
+}
+
+// TestSyncSharedText: a phrasing two rules share is embedded once and
+// stored for both.
+func TestSyncSharedText(t *testing.T) {
+	db := MustOpenDB(t)
+	reg := MustParse(t, `version: 1
+rules:
+  - {rule_id: a.one, category: c, severity: must, template: Use pnpm, examples: [not like that]}
+  - {rule_id: a.two, category: c, severity: must, template: Use uv, examples: [not like that]}
+`, "shared.yaml")
+	emb := &hooked{Embedder: MustLexical(t, reg.Texts())}
+	sum, err := Sync(context.Background(), db, emb, reg, SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Embedded != 4 || emb.texts != 3 {
+		t.Errorf("embedded %d rows from %d texts: want 4 from 3", sum.Embedded, emb.texts)
+	}
+}
+
+// TestSyncProgressOffTerminal: a writer that is not a terminal gets nothing,
+// so --json output on a pipe stays clean.
+func TestSyncProgressOffTerminal(t *testing.T) {
+	reg := Default()
+	lex := MustLexical(t, reg.Texts())
+	var buf bytes.Buffer
+	if _, err := Sync(context.Background(), MustOpenDB(t), lex, reg, SyncOptions{Progress: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "progress"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := Sync(context.Background(), MustOpenDB(t), lex, reg, SyncOptions{Progress: f}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.Stat(); buf.Len() != 0 || st.Size() != 0 {
+		t.Errorf("progress written off a terminal: %q, file %d bytes", buf.String(), st.Size())
+	}
+}
+
+// TestSyncNilRegistry syncs the default pack.
+func TestSyncNilRegistry(t *testing.T) {
+	reg := Default()
+	sum, err := Sync(context.Background(), MustOpenDB(t), MustLexical(t, reg.Texts()), nil, SyncOptions{})
+	if err != nil || sum.Added != reg.Len() {
+		t.Errorf("Sync(nil registry) = %+v, %v: want the default pack added", sum, err)
+	}
+}
+
+// BenchmarkSync10000 embeds and stores the 40,000 texts of 10,000 rules in a
+// fresh store, with the lexical embedder at its default 4,096 dimensions and
+// at 384 (MiniLM's size, so the store's share is comparable to the real model's).
+func BenchmarkSync10000(b *testing.B) {
+	reg, err := Parse(generate(10_000), "big.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, dims := range []int{models.DefaultLexicalDims, 384} {
+		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
+			lex := models.NewLexical(dims)
+			lex.Fit(reg.Texts())
+			ctx := context.Background()
+			for b.Loop() {
+				b.StopTimer()
+				db := MustOpenDB(b)
+				b.StartTimer()
+				sum, err := Sync(ctx, db, lex, reg, SyncOptions{})
+				if err != nil || sum.Embedded != 40_000 {
+					b.Fatalf("Sync: %+v, %v", sum, err)
+				}
+				b.StopTimer()
+				db.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/40_000, "ns/text")
+		})
+	}
+}
+
+// BenchmarkSyncNoop10000 is what every command given --registry pays when
+// nothing changed.
+func BenchmarkSyncNoop10000(b *testing.B) {
+	reg, err := Parse(generate(10_000), "big.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lex := MustLexical(b, reg.Texts())
+	ctx := context.Background()
+	db := MustOpenDB(b)
+	if _, err := Sync(ctx, db, lex, reg, SyncOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		sum, err := Sync(ctx, db, lex, reg, SyncOptions{})
+		if err != nil || sum.Embedded+sum.Added+sum.Updated != 0 {
+			b.Fatalf("Sync: %+v, %v", sum, err)
+		}
+	}
+}

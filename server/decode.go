@@ -1,0 +1,178 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// readBody reads the whole request body (bounded by limitsMiddleware). A
+// body over the limit is ETOOLARGE, an empty one EINVALID.
+func readBody(c echo.Context) ([]byte, error) {
+	b, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, engine.Errorf(engine.ETOOLARGE, "request body is larger than the %d-byte limit", mbe.Limit)
+		}
+		return nil, engine.Errorf(engine.EINVALID, "cannot read the request body: %v", err)
+	}
+	return b, nil
+}
+
+// checkContentType accepts a JSON media type or none at all.
+func checkContentType(c echo.Context, want ...string) error {
+	ct := c.Request().Header.Get(echo.HeaderContentType)
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil {
+		for _, w := range want {
+			if mt == w || (w == "application/json" && strings.HasSuffix(mt, "+json")) {
+				return nil
+			}
+		}
+	}
+	return engine.Errorf(engine.EINVALID, "Content-Type %q is not accepted here: send %s", ct, strings.Join(want, " or "))
+}
+
+// decodeJSON decodes the request body into v: one JSON value, valid UTF-8,
+// no unknown fields (unless lenient), nothing after it; then it runs the
+// struct's validate tags. Every failure is an EINVALID (or ETOOLARGE) error
+// with a message naming what was wrong.
+func (s *Server) decodeJSON(c echo.Context, v any, lenient bool) error {
+	if err := checkContentType(c, "application/json"); err != nil {
+		return err
+	}
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	return s.decodeBytes(body, v, lenient)
+}
+
+// decodeBytes is decodeJSON on a byte slice (the MCP tools share it).
+func (s *Server) decodeBytes(body []byte, v any, lenient bool) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return engine.Errorf(engine.EINVALID, "request body is empty: want a JSON object")
+	}
+	if !utf8.Valid(body) {
+		return engine.Errorf(engine.EINVALID, "request body is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if !lenient {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return engine.Errorf(engine.EINVALID, "request body is not valid JSON: data after the JSON value")
+	}
+	return s.validate(v)
+}
+
+// jsonError explains a decoding error without Go type names.
+func jsonError(err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return engine.Errorf(engine.EINVALID, "request body is not valid JSON: %v (at byte %d)", se, se.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return engine.Errorf(engine.EINVALID, "request body is not valid JSON: it ends too early")
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			return engine.Errorf(engine.EINVALID, "request body is a JSON %s: want a JSON object", te.Value)
+		}
+		return engine.Errorf(engine.EINVALID, "field %q is a JSON %s: want %s", field, te.Value, jsonKind(te.Type))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return engine.Errorf(engine.EINVALID, "request body has an unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	return engine.Errorf(engine.EINVALID, "request body is not valid JSON: %v", err)
+}
+
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "an object"
+}
+
+// newValidator returns a validator that names fields by their JSON names.
+func newValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			return ""
+		}
+		if name == "" {
+			return f.Name
+		}
+		return name
+	})
+	return v
+}
+
+// validate runs v's validate tags and turns the first failure into an
+// EINVALID error naming the field.
+func (s *Server) validate(v any) error {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		return nil
+	}
+	err := s.validator.Struct(v)
+	if err == nil {
+		return nil
+	}
+	var ves validator.ValidationErrors
+	if !errors.As(err, &ves) || len(ves) == 0 {
+		return engine.Errorf(engine.EINVALID, "request body is not valid: %v", err)
+	}
+	fe := ves[0]
+	field := fe.Namespace()
+	if _, rest, ok := strings.Cut(field, "."); ok {
+		field = rest // drop the struct's own name
+	}
+	switch fe.Tag() {
+	case "required":
+		return engine.Errorf(engine.EINVALID, "field %q is required", field)
+	case "oneof":
+		return engine.Errorf(engine.EINVALID, "field %q is %v: want one of %s", field, fe.Value(), strings.ReplaceAll(fe.Param(), " ", ", "))
+	case "max":
+		return engine.Errorf(engine.EINVALID, "field %q is too long: at most %s", field, fe.Param())
+	case "min":
+		return engine.Errorf(engine.EINVALID, "field %q is too short: at least %s", field, fe.Param())
+	}
+	return engine.Errorf(engine.EINVALID, "field %q fails the %s check", field, fmt.Sprint(fe.Tag()))
+}

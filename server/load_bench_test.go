@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/store"
+)
+
+// The load benchmark's model and library: the full-size generated model
+// (`make bench-model`) and the ONNX Runtime `make ort` installs.
+var (
+	benchModelDir = filepath.Join("..", ".cache", "models", "minilm-random")
+	benchOrtLib   = filepath.Join("..", ".cache", "ort", "libonnxruntime.so.1")
+)
+
+// Bounds of one benchmark run, whatever -benchtime asks: the load stays on
+// loopback and stops at maxBenchRequests or maxBenchTime.
+const (
+	benchClients     = 64
+	maxBenchRequests = 20000
+	maxBenchTime     = 60 * time.Second
+)
+
+// benchTexts are distinct corrections, so no request is a cache hit.
+func benchTexts(n int) []string {
+	verbs := []string{"stop using", "don't run", "please avoid", "never call", "quit using", "no more"}
+	tools := []string{"sed on the config files", "npm install in this repo", "grep -r over node_modules", "pip install globally",
+		"git push --force on main", "print debugging in the handlers", "emoji in commit messages", "any in typescript types"}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s %s, this is request %d of the load test", verbs[i%len(verbs)], tools[(i/len(verbs))%len(tools)], i)
+	}
+	return out
+}
+
+// benchEnv is the store and ort embedder shared by the sub-benchmarks.
+type benchEnv struct {
+	db  *store.DB
+	emb models.Embedder
+}
+
+func openBenchEnv(b *testing.B) *benchEnv {
+	b.Helper()
+	for _, p := range []string{filepath.Join(benchModelDir, "model.onnx"), benchOrtLib} {
+		if _, err := os.Stat(p); err != nil {
+			b.Skipf("load benchmark needs %s (run `make bench-model` and `make ort`): %v", p, err)
+		}
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	emb, err := models.Open(ctx, models.Options{Backend: "ort", ModelDir: benchModelDir, OrtLib: benchOrtLib, CacheSize: -1, Logger: discardLogger()})
+	if err != nil {
+		b.Skipf("load benchmark: the ort embedder does not open: %v", err)
+	}
+	b.Cleanup(func() { emb.Close() })
+	if _, err := registry.Sync(ctx, db, emb, registry.Default(), registry.SyncOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	return &benchEnv{db: db, emb: emb}
+}
+
+// BenchmarkHTTPClassifyLoad: 64 concurrent clients on POST /v1/classify over
+// loopback with the full-size model, micro-batching on and off, against the
+// offline batch-32 embedding throughput of the same embedder in the same
+// run. Run it with a bounded count, e.g.
+//
+//	go test ./server/ -run '^$' -bench HTTPClassifyLoad -benchtime 3000x
+func BenchmarkHTTPClassifyLoad(b *testing.B) {
+	env := openBenchEnv(b)
+	var offline float64
+	b.Run("offline_batch32", func(b *testing.B) {
+		texts := benchTexts(32)
+		ctx := context.Background()
+		if _, err := env.emb.Embed(ctx, texts); err != nil { // warm up
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		start := time.Now()
+		for i := 0; b.Loop(); i++ {
+			for j := range texts {
+				texts[j] = fmt.Sprintf("offline text %d-%d about sed and npm", i, j)
+			}
+			if _, err := env.emb.Embed(ctx, texts); err != nil {
+				b.Fatal(err)
+			}
+		}
+		offline = float64(32*b.N) / time.Since(start).Seconds()
+		b.ReportMetric(offline, "texts/s")
+	})
+	for _, batching := range []bool{true, false} {
+		b.Run(fmt.Sprintf("clients=%d/batching=%v", benchClients, batching), func(b *testing.B) {
+			rps, p50, p99, n := runLoad(b, env, batching)
+			b.ReportMetric(rps, "req/s")
+			b.ReportMetric(float64(p50.Microseconds())/1000, "p50_ms")
+			b.ReportMetric(float64(p99.Microseconds())/1000, "p99_ms")
+			if offline > 0 {
+				b.ReportMetric(rps/offline, "x_offline")
+			}
+			b.Logf("%d requests, %d clients, batching %v: %.1f req/s, p50 %v, p99 %v; offline batch-32 %.1f texts/s (GOMAXPROCS %d)",
+				n, benchClients, batching, rps, p50.Round(time.Microsecond), p99.Round(time.Microsecond), offline, runtime.GOMAXPROCS(0))
+		})
+	}
+}
+
+// runLoad serves env on a free loopback port and sends b.N classify
+// requests (at most maxBenchRequests, within maxBenchTime) from benchClients
+// concurrent clients. It returns throughput and latency percentiles.
+func runLoad(b *testing.B, env *benchEnv, batching bool) (rps float64, p50, p99 time.Duration, sent int) {
+	s, err := New(Config{Addr: "127.0.0.1:0", DB: env.db, Embedder: env.emb, NoBatching: !batching,
+		Logger: discardLogger(), QueueSize: 4096, ClassifierOptions: classifier.Options{CalibrationDir: b.TempDir()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		b.Fatal(err)
+	}
+	srv := &http.Server{Handler: s.Handler()}
+	go srv.Serve(s.ln)
+	defer func() { srv.Close(); s.Close() }()
+	base := "http://" + s.Addr() + "/v1/classify"
+	tr := &http.Transport{MaxIdleConns: benchClients, MaxIdleConnsPerHost: benchClients, MaxConnsPerHost: benchClients}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	n := min(b.N, maxBenchRequests)
+	texts := benchTexts(n)
+	// Warm up: one request per client, so connections exist and the index is built.
+	var wg sync.WaitGroup
+	for i := range benchClients {
+		wg.Go(func() { classifyOnce(b, client, base, fmt.Sprintf("warm-up request %d about sed", i)) })
+	}
+	wg.Wait()
+
+	var next atomic.Int64
+	lat := make([]time.Duration, n)
+	deadline := time.Now().Add(maxBenchTime)
+	b.ResetTimer()
+	start := time.Now()
+	for range benchClients {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n || time.Now().After(deadline) {
+					return
+				}
+				t0 := time.Now()
+				classifyOnce(b, client, base, texts[i])
+				lat[i] = time.Since(t0)
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	done := slices.DeleteFunc(lat, func(d time.Duration) bool { return d == 0 })
+	slices.Sort(done)
+	if len(done) == 0 {
+		b.Fatal("no request completed")
+	}
+	return float64(len(done)) / elapsed.Seconds(), done[len(done)/2], done[len(done)*99/100], len(done)
+}
+
+func classifyOnce(b *testing.B, c *http.Client, url, text string) {
+	resp, err := c.Post(url, "application/json", strings.NewReader(`{"text":"`+text+`"}`))
+	if err != nil {
+		b.Error(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b.Errorf("status %d: %s", resp.StatusCode, body)
+	}
+}

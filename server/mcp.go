@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// MCPName is the server name announced to MCP clients.
+const MCPName = "lexsona"
+
+// Version is the version announced to MCP clients and in the OpenAPI document.
+const Version = "0.1.0"
+
+const mcpInstructions = `LexSona is the user's behavioral memory for coding agents.
+When the user corrects you ("don't use sed, use the replace tool"), call record_correction with their words and the current project/environment.
+At the start of a task, call get_persona for the current context and follow the rules it returns.
+classify_correction shows which rule a correction would map to without recording it; explain_rule shows a rule's evidence.
+When record_correction answers with decision "confirm" and a pending_id, ask the user which rule they meant and call resolve_confirmation.`
+
+// ServeMCP serves the Model Context Protocol on in/out (newline-delimited
+// JSON-RPC, as `lexsona mcp` does over stdin/stdout) until the client
+// disconnects or ctx is cancelled; it then returns nil (or the session's
+// error). cfg is the same as New's (DB and Embedder required; Addr, keys,
+// limits and batching are not used: one client, one request at a time). The
+// store is left open for the caller to close; nothing is written to out but
+// protocol messages (logs go to cfg.Logger).
+func ServeMCP(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
+	cfg.NoBatching = true
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	t := &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	err = s.MCPServer().Run(ctx, t)
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	return engine.Errorf(engine.EUNAVAILABLE, "MCP session ended: %v", err)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// MCPServer returns an MCP server with LexSona's tools over s's core, for
+// any transport (ServeMCP uses stdio; tests use in-memory transports).
+func (s *Server) MCPServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: MCPName, Title: "LexSona", Version: Version},
+		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: s.log})
+	s.addMCPTools(srv)
+	return srv
+}
+
+// toolError turns an error into what a tool call shows: "code: message",
+// with internal errors logged and reduced to "internal: internal error".
+func (s *Server) toolError(tool string, err error) error {
+	code := engine.ErrorCode(err)
+	if code == engine.EINTERNAL {
+		s.log.Error("internal error in MCP tool", "tool", tool, "err", err.Error())
+	}
+	return errors.New(code + ": " + engine.ErrorMessage(err))
+}

@@ -1,0 +1,212 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSession connects the SDK's own client to s's MCP server over in-memory
+// transports.
+func mcpSession(t *testing.T, s *Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := t.Context()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCPServer().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "lexsona-test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatalf("client connect (initialize): %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// callTool calls a tool and returns its text and structured content.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (text string, structured map[string]any, isErr bool) {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text += tc.Text
+		}
+	}
+	if res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &structured)
+	}
+	return text, structured, res.IsError
+}
+
+func TestMCPTools(t *testing.T) {
+	e := newTestEnv(t, nil)
+	cs := mcpSession(t, e.srv)
+	if info := cs.InitializeResult(); info == nil || info.ServerInfo.Name != MCPName || info.Instructions == "" {
+		t.Fatalf("initialize: %+v", info)
+	}
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+		if tool.Description == "" || tool.InputSchema == nil {
+			t.Errorf("tool %s has no description or schema", tool.Name)
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(schema), `"type":"object"`) || !strings.Contains(string(schema), `"additionalProperties":false`) {
+			t.Errorf("tool %s schema: %s", tool.Name, schema)
+		}
+	}
+	slices.Sort(names)
+	want := []string{"classify_correction", "explain_rule", "get_persona", "list_rules", "record_correction", "resolve_confirmation"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+
+	for _, c := range []struct {
+		name  string
+		tool  string
+		args  map[string]any
+		isErr bool
+		check func(t *testing.T, text string, s map[string]any)
+	}{
+		{"classify", "classify_correction", map[string]any{"text": textAuto, "project": "api"}, false, func(t *testing.T, _ string, s map[string]any) {
+			if s["decision"] != "auto_match" || s["rule_id"] != ruleSed {
+				t.Errorf("classify: %v", s)
+			}
+		}},
+		{"classify empty", "classify_correction", map[string]any{"text": " "}, true, func(t *testing.T, text string, _ map[string]any) {
+			if !strings.HasPrefix(text, "invalid: correction text is empty") {
+				t.Errorf("error text %q", text)
+			}
+		}},
+		{"classify missing text", "classify_correction", map[string]any{}, true, nil},
+		{"classify unknown argument", "classify_correction", map[string]any{"text": "x", "projekt": "api"}, true, nil},
+		{"record", "record_correction", map[string]any{"text": textAuto, "project": "api", "rule_id": ruleSed}, false, func(t *testing.T, _ string, s map[string]any) {
+			if s["decision"] != "explicit" || s["event_type"] != "reinforcement" {
+				t.Errorf("record: %v", s)
+			}
+		}},
+		{"record counterexample", "record_correction", map[string]any{"text": "sed is fine here", "rule_id": ruleSed, "polarity": -1, "context_tags": []string{"migration"}}, false, func(t *testing.T, _ string, s map[string]any) {
+			if s["event_type"] != "counterexample" {
+				t.Errorf("record: %v", s)
+			}
+		}},
+		{"record bad polarity", "record_correction", map[string]any{"text": "x", "polarity": 2}, true, nil},
+		{"record unknown rule", "record_correction", map[string]any{"text": "x", "rule_id": "tool.unknown"}, true, func(t *testing.T, text string, _ map[string]any) {
+			if !strings.HasPrefix(text, "not_found:") || !strings.Contains(text, "tool.unknown") {
+				t.Errorf("error text %q", text)
+			}
+		}},
+		{"record bad scope", "record_correction", map[string]any{"text": textAuto, "project": "my project"}, true, nil},
+		{"persona prompt", "get_persona", map[string]any{"project": "api"}, false, func(t *testing.T, text string, _ map[string]any) {
+			if !strings.HasPrefix(text, "## LexSona Behavioral Rules (scope: */api/*)") {
+				t.Errorf("prompt %q", text)
+			}
+		}},
+		{"persona json", "get_persona", map[string]any{"project": "api", "format": "json", "max": 5}, false, func(t *testing.T, _ string, s map[string]any) {
+			if _, ok := s["rules"]; !ok || s["prompt"] == nil {
+				t.Errorf("snapshot %v", s)
+			}
+		}},
+		{"persona bad format", "get_persona", map[string]any{"format": "xml"}, true, nil},
+		{"list rules", "list_rules", map[string]any{"category": "tool_preference", "limit": 2}, false, func(t *testing.T, _ string, s map[string]any) {
+			if rs, _ := s["rules"].([]any); len(rs) != 2 || s["next_after"] == nil {
+				t.Errorf("list: %v", s)
+			}
+		}},
+		{"list rules by scope", "list_rules", map[string]any{"project": "api", "context_tags": []string{"go"}}, false, nil},
+		{"list rules bad status", "list_rules", map[string]any{"status": "live"}, true, nil},
+		{"explain", "explain_rule", map[string]any{"rule_id": ruleSed}, false, func(t *testing.T, _ string, s map[string]any) {
+			h, _ := s["history"].([]any)
+			r, _ := s["rule"].(map[string]any)
+			if len(h) != 3 || r["rule_id"] != ruleSed {
+				t.Errorf("explain: %d events, rule %v", len(h), r["rule_id"])
+			}
+		}},
+		{"explain unknown", "explain_rule", map[string]any{"rule_id": "tool.unknown"}, true, nil},
+		{"explain malformed", "explain_rule", map[string]any{"rule_id": "NOT AN ID"}, true, nil},
+		{"resolve unknown", "resolve_confirmation", map[string]any{"id": 12345, "action": "accept"}, true, nil},
+		{"resolve bad action", "resolve_confirmation", map[string]any{"id": 1, "action": "maybe"}, true, nil},
+		{"resolve bad id", "resolve_confirmation", map[string]any{"id": -1, "action": "reject"}, true, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text, s, isErr := callTool(t, cs, c.tool, c.args)
+			if isErr != c.isErr {
+				t.Fatalf("isError %v, want %v: %s", isErr, c.isErr, text)
+			}
+			if isErr && (strings.Contains(text, "store:") || strings.Contains(text, "sql")) {
+				t.Errorf("internal detail in a tool error: %s", text)
+			}
+			if c.check != nil {
+				c.check(t, text, s)
+			}
+		})
+	}
+
+	// The confirm band, then resolve_confirmation.
+	_, s, isErr := callTool(t, cs, "record_correction", map[string]any{"text": textConfirm})
+	if isErr || s["decision"] != "confirm" {
+		t.Fatalf("record in the confirm band: %v", s)
+	}
+	id := s["pending_id"]
+	_, s, isErr = callTool(t, cs, "resolve_confirmation", map[string]any{"id": id, "action": "accept", "rule_id": "tool.use-ripgrep"})
+	if isErr || s["status"] != "accepted" || s["rule_id"] != "tool.use-ripgrep" {
+		t.Errorf("resolve: %v", s)
+	}
+	text, _, isErr := callTool(t, cs, "resolve_confirmation", map[string]any{"id": id, "action": "reject"})
+	if !isErr || !strings.Contains(text, "already resolved") {
+		t.Errorf("resolving twice: %s", text)
+	}
+}
+
+// TestServeMCP drives ServeMCP (what `lexsona mcp` runs on stdin/stdout)
+// through pipes with the SDK's client, then disconnects.
+func TestServeMCP(t *testing.T) {
+	db := MustOpenStore(t)
+	emb := MustLexical(t, db)
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- ServeMCP(context.Background(), Config{DB: db, Embedder: emb, Logger: discardLogger()}, serverIn, serverOut)
+		serverOut.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "pipe-test", Version: "1"}, nil).
+		Connect(t.Context(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, s, isErr := callTool(t, cs, "classify_correction", map[string]any{"text": textAuto})
+	if isErr || s["rule_id"] != ruleSed {
+		t.Errorf("classify over the pipe: %v", s)
+	}
+	cs.Close()
+	clientOut.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ServeMCP after the client left: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeMCP did not return after the client disconnected")
+	}
+	// The store is the caller's, still open.
+	if err := db.Writable(t.Context()); err != nil {
+		t.Errorf("store closed by ServeMCP: %v", err)
+	}
+}

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/store"
+)
+
+// metrics are the service's Prometheus metrics, on a private registry (so
+// tests can build many servers, and nothing leaks in from other packages).
+type metrics struct {
+	reg        *prometheus.Registry
+	latency    *prometheus.HistogramVec
+	batchSize  prometheus.Histogram
+	queueWait  prometheus.Histogram
+	decisions  *prometheus.CounterVec
+	embedTexts prometheus.Counter
+}
+
+func newMetrics(db *store.DB, emb models.Embedder, b *Batcher) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "lexsona_http_request_duration_seconds",
+		Help:    "HTTP request latency by route, method and status.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+	}, []string{"route", "method", "status"})
+	m.batchSize = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "lexsona_embedding_batch_size",
+		Help:    "Texts per coalesced model call.",
+		Buckets: []float64{1, 2, 4, 8, 12, 16, 24, 32, 64},
+	})
+	m.queueWait = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "lexsona_embedding_queue_wait_seconds",
+		Help:    "Time an embedding request waited before its batch started.",
+		Buckets: []float64{.0001, .0005, .001, .002, .005, .01, .025, .05, .1, .25, 1},
+	})
+	m.decisions = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "lexsona_classifier_decisions_total",
+		Help: "Classifications by decision band (auto_match, confirm, new_rule, explicit).",
+	}, []string{"decision"})
+	m.embedTexts = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "lexsona_embeddings_texts_total",
+		Help: "Texts embedded through POST /v1/embeddings.",
+	})
+	m.reg.MustRegister(m.latency, m.batchSize, m.queueWait, m.decisions, m.embedTexts,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if b != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "lexsona_embedding_queue_length", Help: "Embedding requests waiting for a batch.",
+		}, func() float64 { return float64(b.QueueLen()) }))
+	}
+	if _, ok := models.StatsOf(emb); ok {
+		stat := func(f func(models.CacheStats) float64) func() float64 {
+			return func() float64 { s, _ := models.StatsOf(emb); return f(s) }
+		}
+		m.reg.MustRegister(
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "lexsona_embedding_cache_hits_total", Help: "Texts answered from the embedding cache."},
+				stat(func(s models.CacheStats) float64 { return float64(s.Hits) })),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "lexsona_embedding_cache_misses_total", Help: "Texts the model had to embed."},
+				stat(func(s models.CacheStats) float64 { return float64(s.Misses) })),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "lexsona_embedding_cache_entries", Help: "Embeddings held in the cache."},
+				stat(func(s models.CacheStats) float64 { return float64(s.Entries) })),
+		)
+	}
+	if db != nil {
+		m.reg.MustRegister(&ruleCollector{db: db})
+	}
+	return m
+}
+
+// observeBatch is the Batcher's Observe hook.
+func (m *metrics) observeBatch(n int, waits []time.Duration) {
+	m.batchSize.Observe(float64(n))
+	for _, w := range waits {
+		m.queueWait.Observe(w.Seconds())
+	}
+}
+
+// observeRequest records one request's latency under its route pattern (not
+// its URL, so ids do not explode the label set).
+func (m *metrics) observeRequest(route, method string, status int, d time.Duration) {
+	m.latency.WithLabelValues(route, method, strconv.Itoa(status)).Observe(d.Seconds())
+}
+
+// handler serves the registry in the Prometheus text format.
+func (m *metrics) handler() echo.HandlerFunc {
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+	return echo.WrapHandler(h)
+}
+
+// ruleCollector counts rules by state (active, provisional, inactive,
+// candidate, archived, dormant, stale_weak) at scrape time.
+type ruleCollector struct {
+	db *store.DB
+}
+
+var ruleCountDesc = prometheus.NewDesc("lexsona_rules", "Rules by state, assessed at scrape time.", []string{"state"}, nil)
+
+func (rc *ruleCollector) Describe(ch chan<- *prometheus.Desc) { ch <- ruleCountDesc }
+
+func (rc *ruleCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cfg, err := rc.db.Config(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(ruleCountDesc, err)
+		return
+	}
+	rules, err := rc.db.ListRules(ctx, store.RuleFilter{})
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(ruleCountDesc, err)
+		return
+	}
+	counts := map[string]int{"active": 0, "provisional": 0, "inactive": 0, "candidate": 0, "archived": 0, "dormant": 0, "stale_weak": 0}
+	now := time.Now()
+	for i := range rules {
+		counts[engine.Assess(&rules[i], cfg, now).State(&rules[i])]++
+	}
+	for state, n := range counts {
+		ch <- prometheus.MustNewConstMetric(ruleCountDesc, prometheus.GaugeValue, float64(n), state)
+	}
+}

@@ -1,0 +1,176 @@
+package server
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// query reads typed query parameters and keeps the first error, so a handler
+// can read them all and check once. Every error is EINVALID and names the
+// parameter.
+type query struct {
+	v   url.Values
+	err error
+}
+
+func newQuery(v url.Values) *query {
+	q := &query{v: v}
+	for k, vals := range v {
+		if !utf8.ValidString(k) {
+			q.fail(engine.Errorf(engine.EINVALID, "a query parameter name is not valid UTF-8"))
+		}
+		for _, s := range vals {
+			if !utf8.ValidString(s) {
+				q.fail(engine.Errorf(engine.EINVALID, "query parameter %q is not valid UTF-8", k))
+			}
+		}
+	}
+	return q
+}
+
+func (q *query) fail(err error) {
+	if q.err == nil {
+		q.err = err
+	}
+}
+
+// has reports whether any of names is present (even empty).
+func (q *query) has(names ...string) bool {
+	for _, n := range names {
+		if _, ok := q.v[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// str returns the last value of name, trimmed ("" when absent). A repeated
+// parameter that is not a list is an error.
+func (q *query) str(name string) string {
+	vals := q.v[name]
+	if len(vals) > 1 {
+		q.fail(engine.Errorf(engine.EINVALID, "query parameter %q is given %d times: give it once", name, len(vals)))
+	}
+	if len(vals) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(vals[len(vals)-1])
+}
+
+// list returns name's values split on commas (repeats are joined), empties dropped.
+func (q *query) list(name string) []string {
+	var out []string
+	for _, v := range q.v[name] {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// intIn returns name as an integer in [min, max], def when absent or empty.
+func (q *query) intIn(name string, def, min, max int) int {
+	s := q.str(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < min || n > max {
+		q.fail(engine.Errorf(engine.EINVALID, "query parameter %s=%q: want a whole number from %d to %d", name, clip(s), min, max))
+		return def
+	}
+	return n
+}
+
+// int64Min returns name as an int64 ≥ min, def when absent or empty.
+func (q *query) int64Min(name string, def, min int64) int64 {
+	s := q.str(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < min {
+		q.fail(engine.Errorf(engine.EINVALID, "query parameter %s=%q: want a whole number ≥ %d", name, clip(s), min))
+		return def
+	}
+	return n
+}
+
+// bool returns name as a boolean (true/false/1/0), false when absent.
+func (q *query) bool(name string) bool {
+	s := q.str(name)
+	if s == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		q.fail(engine.Errorf(engine.EINVALID, "query parameter %s=%q: want true or false", name, clip(s)))
+	}
+	return b
+}
+
+// time returns name as an RFC 3339 time, now when absent.
+func (q *query) time(name string, now time.Time) time.Time {
+	s := q.str(name)
+	if s == "" {
+		return now
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		q.fail(engine.Errorf(engine.EINVALID, "query parameter %s=%q is not an RFC 3339 time (like 2025-11-22T10:00:00Z)", name, clip(s)))
+		return now
+	}
+	return t.UTC()
+}
+
+// oneOf returns name's value when it is one of allowed, def when absent.
+func (q *query) oneOf(name, def string, allowed ...string) string {
+	s := q.str(name)
+	if s == "" {
+		return def
+	}
+	for _, a := range allowed {
+		if s == a {
+			return s
+		}
+	}
+	q.fail(engine.Errorf(engine.EINVALID, "query parameter %s=%q: want one of %s", name, clip(s), strings.Join(allowed, ", ")))
+	return def
+}
+
+// scopeParams are the query parameters that name a scope.
+var scopeParams = []string{"environment", "project", "agent_family", "context_tags"}
+
+// scope returns the normalised, validated scope named by environment,
+// project, agent_family and context_tags (comma-separated or repeated).
+func (q *query) scope() engine.Scope {
+	s, err := engine.ParseScope(engine.Scope{
+		Environment: q.str("environment"), Project: q.str("project"), AgentFamily: q.str("agent_family"),
+		ContextTags: q.list("context_tags"),
+	})
+	if err != nil {
+		q.fail(err)
+	}
+	return s
+}
+
+// clip shortens a value quoted in an error message.
+func clip(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	n := 61
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

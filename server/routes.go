@@ -1,0 +1,71 @@
+package server
+
+import (
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// routeOpt adjusts one route's limits.
+type routeOpt func(s *Server, key string)
+
+// withBodyLimit gives a route its own body limit.
+func withBodyLimit(n int64) routeOpt {
+	return func(s *Server, key string) { s.routeBodyLimit[key] = n }
+}
+
+// withTimeout gives a route its own time limit.
+func withTimeout(d time.Duration) routeOpt {
+	return func(s *Server, key string) { s.routeTimeout[key] = d }
+}
+
+// add registers a route and remembers it (for metrics labels and the
+// OpenAPI test). Limits are keyed by the route pattern.
+func (s *Server) add(method, path string, h echo.HandlerFunc, opts ...routeOpt) {
+	s.echo.Add(method, path, h)
+	s.routes[method+" "+path] = true
+	for _, o := range opts {
+		o(s, path)
+	}
+}
+
+// knownRoute reports whether the request matched a registered route.
+func (s *Server) knownRoute(c echo.Context) bool {
+	return s.routes[c.Request().Method+" "+c.Path()]
+}
+
+// quietPaths are logged at debug level when they succeed (probes, scrapes).
+var quietPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+
+func (s *Server) newEcho() *echo.Echo {
+	e := echo.New()
+	s.echo = e
+	e.Debug = false
+	e.HideBanner = true
+	e.HidePort = true
+	e.Logger.SetOutput(io.Discard)
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.authMiddleware, s.limitsMiddleware)
+
+	s.add(http.MethodGet, "/healthz", s.handleHealthz)
+	s.add(http.MethodGet, "/readyz", s.handleReadyz)
+	s.add(http.MethodGet, "/metrics", s.metrics.handler())
+	s.add(http.MethodGet, "/openapi.json", handleOpenAPI)
+
+	s.add(http.MethodPost, "/v1/classify", s.handleClassify)
+	s.add(http.MethodPost, "/v1/corrections", s.handleRecord)
+	s.add(http.MethodGet, "/v1/confirmations", s.handleListConfirmations)
+	s.add(http.MethodPost, "/v1/confirmations/:id", s.handleConfirm)
+	s.add(http.MethodGet, "/v1/persona", s.handlePersona)
+	s.add(http.MethodGet, "/v1/why", s.handleWhy)
+	s.add(http.MethodGet, "/v1/rules", s.handleListRules)
+	s.add(http.MethodGet, "/v1/rules/:id", s.handleGetRule)
+	s.add(http.MethodPatch, "/v1/rules/:id", s.handlePatchRule)
+	s.add(http.MethodGet, "/v1/rules/:id/history", s.handleHistory)
+	s.add(http.MethodPost, "/v1/registry/sync", s.handleRegistrySync,
+		withBodyLimit(s.cfg.RegistryBodyLimit), withTimeout(s.cfg.SyncTimeout))
+	s.add(http.MethodPost, "/v1/embeddings", s.handleEmbeddings)
+	return e
+}

@@ -1,0 +1,167 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+)
+
+// ClassifyRequest is the body of POST /v1/classify.
+type ClassifyRequest struct {
+	Text  string       `json:"text" validate:"required"`
+	Scope engine.Scope `json:"scope"`
+}
+
+// classifyText classifies a correction without writing anything and counts
+// the decision.
+func (s *Server) classifyText(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
+	res, err := s.cls.Classify(ctx, text, scope)
+	if err != nil {
+		return res, err
+	}
+	if res.Candidates == nil {
+		res.Candidates = []engine.Candidate{}
+	}
+	s.metrics.decisions.WithLabelValues(res.Decision).Inc()
+	return res, nil
+}
+
+func (s *Server) handleClassify(c echo.Context) error {
+	var req ClassifyRequest
+	if err := s.decodeJSON(c, &req, false); err != nil {
+		return err
+	}
+	res, err := s.classifyText(c.Request().Context(), req.Text, req.Scope)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// MaxEmbeddingInputs bounds the texts of one POST /v1/embeddings request.
+const MaxEmbeddingInputs = 2048
+
+// EmbeddingsRequest is the OpenAI-compatible body of POST /v1/embeddings.
+// Input is a string or an array of strings; Model, when set, must name the
+// served model; EncodingFormat is "float" (default) or "base64"; Dimensions,
+// when set, must equal the model's. Other OpenAI fields (user) are ignored.
+type EmbeddingsRequest struct {
+	Input          json.RawMessage `json:"input"`
+	Model          string          `json:"model"`
+	EncodingFormat string          `json:"encoding_format" validate:"omitempty,oneof=float base64"`
+	Dimensions     int             `json:"dimensions"`
+	User           string          `json:"user"`
+}
+
+// EmbeddingsResponse is the OpenAI-compatible answer.
+type EmbeddingsResponse struct {
+	Object string          `json:"object"`
+	Data   []EmbeddingItem `json:"data"`
+	Model  string          `json:"model"`
+	Usage  EmbeddingUsage  `json:"usage"`
+}
+
+// EmbeddingItem is one input's vector: []float32, or a base64 string of
+// little-endian float32s with encoding_format "base64".
+type EmbeddingItem struct {
+	Object    string `json:"object"`
+	Index     int    `json:"index"`
+	Embedding any    `json:"embedding"`
+}
+
+// EmbeddingUsage counts tokens, estimated (about one per four bytes): the
+// embedders do not report their token counts.
+type EmbeddingUsage struct {
+	PromptTokens int `json:"prompt_tokens"`
+	TotalTokens  int `json:"total_tokens"`
+}
+
+// embeddingInputs decodes "input": a string or an array of strings.
+func embeddingInputs(raw json.RawMessage) ([]string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, engine.Errorf(engine.EINVALID, `field "input" is required: a string or an array of strings`)
+	}
+	var one string
+	if raw[0] == '"' {
+		if err := json.Unmarshal(raw, &one); err != nil {
+			return nil, engine.Errorf(engine.EINVALID, `field "input" is not a valid JSON string`)
+		}
+		return []string{one}, nil
+	}
+	var many []string
+	if err := json.Unmarshal(raw, &many); err != nil || raw[0] != '[' {
+		return nil, engine.Errorf(engine.EINVALID, `field "input" must be a string or an array of strings (token arrays are not supported)`)
+	}
+	if len(many) == 0 {
+		return nil, engine.Errorf(engine.EINVALID, `field "input" is an empty array: give at least one text`)
+	}
+	if len(many) > MaxEmbeddingInputs {
+		return nil, engine.Errorf(engine.ETOOLARGE, `field "input" has %d texts: at most %d`, len(many), MaxEmbeddingInputs)
+	}
+	return many, nil
+}
+
+func (s *Server) handleEmbeddings(c echo.Context) error {
+	var req EmbeddingsRequest
+	if err := s.decodeJSON(c, &req, true); err != nil {
+		return err
+	}
+	texts, err := embeddingInputs(req.Input)
+	if err != nil {
+		return err
+	}
+	id := s.cfg.Embedder.Identity()
+	switch req.Model {
+	case "", id.Name, id.ID(), s.cfg.Embedder.Backend():
+	default:
+		return engine.Errorf(engine.EINVALID, "model %q is not served here: this server embeds with %s", clip(req.Model), id.Name)
+	}
+	if req.Dimensions != 0 && req.Dimensions != id.Dims {
+		return engine.Errorf(engine.EINVALID, "dimensions %d: the model %s has %d dimensions and cannot change them", req.Dimensions, id.Name, id.Dims)
+	}
+	tokens := 0
+	for i, t := range texts {
+		if err := engine.ValidateText("input text "+itoa(i), t, 0); err != nil {
+			return err
+		}
+		tokens += engine.EstimateTokens(t)
+	}
+	vecs, err := s.emb.Embed(c.Request().Context(), texts)
+	if err != nil {
+		return err
+	}
+	if len(vecs) != len(texts) {
+		return engine.Errorf(engine.EINTERNAL, "embedder returned %d vectors for %d texts", len(vecs), len(texts))
+	}
+	s.metrics.embedTexts.Add(float64(len(texts)))
+	out := EmbeddingsResponse{Object: "list", Data: make([]EmbeddingItem, len(vecs)), Model: id.Name,
+		Usage: EmbeddingUsage{PromptTokens: tokens, TotalTokens: tokens}}
+	for i, v := range vecs {
+		var emb any = v
+		if req.EncodingFormat == "base64" {
+			emb = encodeBase64(v)
+		}
+		out.Data[i] = EmbeddingItem{Object: "embedding", Index: i, Embedding: emb}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// encodeBase64 packs v as little-endian float32s in standard base64, as
+// OpenAI's encoding_format "base64" does.
+func encodeBase64(v []float32) string {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}

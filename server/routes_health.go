@@ -1,0 +1,52 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Health is the answer of GET /healthz and GET /readyz.
+type Health struct {
+	Status   string `json:"status"`
+	Embedder string `json:"embedder,omitempty"`
+	Model    string `json:"model,omitempty"`
+}
+
+// GET /healthz: 200 while the process serves.
+func (s *Server) handleHealthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, Health{Status: "ok"})
+}
+
+// ready reports nil when the store takes a write lock and the embedder is
+// loaded; otherwise an EUNAVAILABLE error saying which is not.
+func (s *Server) ready(ctx context.Context) error {
+	if s.stopping.Load() {
+		return engine.Errorf(engine.EUNAVAILABLE, "shutting down")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := s.db.Writable(ctx); err != nil {
+		// The store's message names the file and the driver's error: log it,
+		// answer without it (the probe is open to anyone).
+		s.log.Warn("readiness: the store is not writable", "err", err.Error())
+		return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable")
+	}
+	if id := s.cfg.Embedder.Identity(); id.Dims <= 0 {
+		return engine.Errorf(engine.EUNAVAILABLE, "the embedder is not loaded")
+	}
+	return nil
+}
+
+// GET /readyz: 200 when ready, 503 with the reason otherwise.
+func (s *Server) handleReadyz(c echo.Context) error {
+	if err := s.ready(c.Request().Context()); err != nil {
+		return err
+	}
+	id := s.cfg.Embedder.Identity()
+	return c.JSON(http.StatusOK, Health{Status: "ready", Embedder: s.cfg.Embedder.Backend(), Model: id.ID()})
+}

@@ -1,0 +1,475 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Texts whose decision with the lexical embedder and the test bands
+// (auto 0.6, confirm 0.35) is known.
+const (
+	textAuto    = "stop editing files with sed"
+	textConfirm = "use the tool for files"
+	textNewRule = "you broke the thing"
+	ruleSed     = "tool.no-sed-for-file-editing"
+)
+
+// routeCase is one request and what must come back. route is the OpenAPI
+// path the answer is checked against (its status must be documented there,
+// and a JSON body must match its schema).
+type routeCase struct {
+	name   string
+	req    request
+	route  string
+	status int
+	code   string // the error code, for statuses ≥ 400
+	msg    string // a substring of the error message
+	check  func(t *testing.T, r response)
+}
+
+func runCases(t *testing.T, e *testEnv, cases []routeCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(c.req)
+			mustStatus(t, r, c.status)
+			if c.status >= 400 {
+				eb := r.errorBody(t)
+				if eb.Code != c.code {
+					t.Errorf("error code %q, want %q (message %q)", eb.Code, c.code, eb.Message)
+				}
+				if !strings.Contains(eb.Message, c.msg) {
+					t.Errorf("error message %q does not contain %q", eb.Message, c.msg)
+				}
+			}
+			if c.route != "" {
+				checkDoc(t, c.req.method, c.route, r)
+			}
+			if c.check != nil {
+				c.check(t, r)
+			}
+		})
+	}
+}
+
+func post(path, body string) request { return request{method: http.MethodPost, path: path, body: body} }
+func get(path string) request        { return request{method: http.MethodGet, path: path} }
+
+func TestClassifyRoute(t *testing.T) {
+	e := newTestEnv(t, nil)
+	const rt = "/v1/classify"
+	decision := func(want, rule string) func(*testing.T, response) {
+		return func(t *testing.T, r response) {
+			var full map[string]any
+			r.json(t, &full)
+			if full["decision"] != want || (rule != "" && full["rule_id"] != rule) {
+				t.Errorf("decision %v rule %v, want %s %s", full["decision"], full["rule_id"], want, rule)
+			}
+		}
+	}
+	runCases(t, e, []routeCase{
+		{"auto match", post(rt, `{"text":"`+textAuto+`"}`), rt, 200, "", "", decision("auto_match", ruleSed)},
+		{"with scope", post(rt, `{"text":"`+textAuto+`","scope":{"project":"API","context_tags":["Go"]}}`), rt, 200, "", "", decision("auto_match", ruleSed)},
+		{"confirm band", post(rt, `{"text":"`+textConfirm+`"}`), rt, 200, "", "", decision("confirm", ruleSed)},
+		{"new rule", post(rt, `{"text":"`+textNewRule+`"}`), rt, 200, "", "", decision("new_rule", "")},
+		{"explicit", post(rt, `{"text":"CORRECT[tool.use-ripgrep]: grep again"}`), rt, 200, "", "", decision("explicit", "tool.use-ripgrep")},
+		{"explicit unknown rule", post(rt, `{"text":"CORRECT[tool.unknown]: x"}`), rt, 404, "not_found", "tool.unknown", nil},
+		{"explicit malformed id", post(rt, `{"text":"CORRECT[Bad Id]: x"}`), rt, 400, "invalid", "rule id", nil},
+		{"empty body", post(rt, ""), rt, 400, "invalid", "request body is empty", nil},
+		{"malformed JSON", post(rt, `{"text": }`), rt, 400, "invalid", "not valid JSON", nil},
+		{"truncated JSON", post(rt, `{"text": "a`), rt, 400, "invalid", "not valid JSON", nil},
+		{"trailing data", post(rt, `{"text":"a"} {}`), rt, 400, "invalid", "data after the JSON value", nil},
+		{"array body", post(rt, `["a"]`), rt, 400, "invalid", "want a JSON object", nil},
+		{"wrong type", post(rt, `{"text": 5}`), rt, 400, "invalid", `field "text" is a JSON number: want a string`, nil},
+		{"wrong scope type", post(rt, `{"text": "a", "scope": "api"}`), rt, 400, "invalid", `field "scope"`, nil},
+		{"unknown field", post(rt, `{"text": "a", "txet": "b"}`), rt, 400, "invalid", `unknown field "txet"`, nil},
+		{"missing text", post(rt, `{}`), rt, 400, "invalid", `field "text" is required`, nil},
+		{"null text", post(rt, `{"text": null}`), rt, 400, "invalid", `field "text" is required`, nil},
+		{"whitespace text", post(rt, `{"text": "  \n\t "}`), rt, 400, "invalid", "correction text is empty", nil},
+		{"no letters", post(rt, `{"text": "?!?!"}`), rt, 400, "invalid", "no letters or digits", nil},
+		{"invalid UTF-8", post(rt, "{\"text\": \"caf\xe9\"}"), rt, 400, "invalid", "not valid UTF-8", nil},
+		{"bad scope value", post(rt, `{"text": "a", "scope": {"project": "my project!"}}`), rt, 400, "invalid", "scope project", nil},
+		{"NaN", post(rt, `{"text": NaN}`), rt, 400, "invalid", "not valid JSON", nil},
+		{"SQL metacharacters", post(rt, `{"text": "'; DROP TABLE persona_rules; --", "scope": {"project": "x"}}`), rt, 200, "", "", nil},
+		{"wrong content type", request{method: "POST", path: rt, body: `{"text":"a"}`, header: map[string]string{"Content-Type": "text/html"}},
+			rt, 400, "invalid", "Content-Type", nil},
+		{"json suffix content type", request{method: "POST", path: rt, body: `{"text":"` + textAuto + `"}`, header: map[string]string{"Content-Type": "application/vnd.api+json; charset=utf-8"}},
+			rt, 200, "", "", nil},
+		{"body over the limit", post(rt, `{"text":"`+strings.Repeat("a", 1<<20)+`"}`), rt, 413, "too_large", "1048576", nil},
+	})
+	// Nothing above wrote anything.
+	if r := e.get("/v1/rules/" + ruleSed); !strings.Contains(string(r.body), `"reinforcements":0`) {
+		t.Errorf("classify recorded something: %s", r.body)
+	}
+}
+
+func TestCorrectionsRoute(t *testing.T) {
+	e := newTestEnv(t, nil)
+	const rt = "/v1/corrections"
+	field := func(name string, want any) func(*testing.T, response) {
+		return func(t *testing.T, r response) {
+			var m map[string]any
+			r.json(t, &m)
+			if fmt.Sprint(m[name]) != fmt.Sprint(want) {
+				t.Errorf("%s = %v, want %v (%s)", name, m[name], want, r.body)
+			}
+		}
+	}
+	runCases(t, e, []routeCase{
+		{"auto match", post(rt, `{"text":"`+textAuto+`","scope":{"project":"api"}}`), rt, 201, "", "", field("event_type", "reinforcement")},
+		{"explicit rule", post(rt, `{"text":"grep again","rule_id":"tool.use-ripgrep"}`), rt, 201, "", "", field("decision", "explicit")},
+		{"counterexample", post(rt, `{"text":"sed is fine in this migration","rule_id":"`+ruleSed+`","polarity":-1,"scope":{"context_tags":["migration"]}}`),
+			rt, 201, "", "", field("event_type", "counterexample")},
+		{"confirm band", post(rt, `{"text":"`+textConfirm+`"}`), rt, 201, "", "", field("decision", "confirm")},
+		{"new rule", post(rt, `{"text":"`+textNewRule+`"}`), rt, 201, "", "", field("decision", "new_rule")},
+		{"backfill", post(rt, `{"text":"`+textAuto+`","at":"2026-01-01T10:00:00Z"}`), rt, 201, "", "", nil},
+		{"frame and agent output", post(rt, `{"text":"`+textAuto+`","frame_id":"f-1","agent_output":"sed -i s/a/b/ x.go"}`), rt, 201, "", "", nil},
+		{"unknown rule", post(rt, `{"text":"x","rule_id":"tool.unknown"}`), rt, 404, "not_found", "tool.unknown", nil},
+		{"malformed rule id", post(rt, `{"text":"x","rule_id":"Tool Unknown"}`), rt, 400, "invalid", "rule id", nil},
+		{"polarity 0", post(rt, `{"text":"x","polarity":0}`), rt, 400, "invalid", "polarity 0", nil},
+		{"polarity 2", post(rt, `{"text":"x","polarity":2}`), rt, 400, "invalid", "polarity 2", nil},
+		{"polarity 1.5", post(rt, `{"text":"x","polarity":1.5}`), rt, 400, "invalid", `field "polarity"`, nil},
+		{"polarity string", post(rt, `{"text":"x","polarity":"1"}`), rt, 400, "invalid", `field "polarity"`, nil},
+		{"huge polarity", post(rt, `{"text":"x","polarity":1e400}`), rt, 400, "invalid", "polarity", nil},
+		{"bad time", post(rt, `{"text":"x","at":"yesterday"}`), rt, 400, "invalid", "RFC 3339", nil},
+		{"long frame id", post(rt, `{"text":"`+textAuto+`","frame_id":"`+strings.Repeat("f", 300)+`"}`), rt, 400, "invalid", "frame id", nil},
+		{"empty text", post(rt, `{"text":""}`), rt, 400, "invalid", "required", nil},
+		{"empty idempotency key", request{method: "POST", path: rt, body: `{"text":"x"}`, header: map[string]string{IdempotencyHeader: " "}},
+			rt, 400, "invalid", "Idempotency-Key header is empty", nil},
+		{"long idempotency key", request{method: "POST", path: rt, body: `{"text":"` + textAuto + `"}`, header: map[string]string{IdempotencyHeader: strings.Repeat("k", 300)}},
+			rt, 400, "invalid", "idempotency key", nil},
+	})
+	// An archived rule takes no corrections.
+	mustStatus(t, e.do(request{method: http.MethodPatch, path: "/v1/rules/tool.use-ripgrep", body: `{"status":"archived"}`}), 200)
+	runCases(t, e, []routeCase{
+		{"archived rule", post(rt, `{"text":"x","rule_id":"tool.use-ripgrep"}`), rt, 400, "invalid", "archived", nil},
+	})
+	// The evidence is there: 1 auto match + backfill + frame = 3 reinforcements, 1 counterexample.
+	v, err := e.srv.getRule(t.Context(), ruleSed, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Reinforcements != 3 || v.CounterExamples != 1 || v.Alpha != 5 || v.Beta != 6 {
+		t.Errorf("rule after corrections: reinforcements %d counter %d alpha %g beta %g, want 3 1 5 6",
+			v.Reinforcements, v.CounterExamples, v.Alpha, v.Beta)
+	}
+}
+
+func TestConfirmationsRoutes(t *testing.T) {
+	e := newTestEnv(t, nil)
+	var rec struct {
+		PendingID int64 `json:"pending_id"`
+	}
+	r := e.post("/v1/corrections", `{"text":"`+textConfirm+`","scope":{"project":"api"}}`)
+	mustStatus(t, r, 201)
+	r.json(t, &rec)
+	r2 := e.post("/v1/corrections", `{"text":"sed is bad for files"}`)
+	mustStatus(t, r2, 201)
+	var rec2 struct {
+		PendingID int64 `json:"pending_id"`
+	}
+	r2.json(t, &rec2)
+	if rec.PendingID == 0 || rec2.PendingID == 0 {
+		t.Fatalf("no pending ids: %s / %s", r.body, r2.body)
+	}
+	const list, one = "/v1/confirmations", "/v1/confirmations/{id}"
+	p1, p2 := fmt.Sprint("/v1/confirmations/", rec.PendingID), fmt.Sprint("/v1/confirmations/", rec2.PendingID)
+	count := func(n int) func(*testing.T, response) {
+		return func(t *testing.T, r response) {
+			var l ConfirmationList
+			r.json(t, &l)
+			if len(l.Confirmations) != n {
+				t.Errorf("%d confirmations, want %d: %s", len(l.Confirmations), n, r.body)
+			}
+		}
+	}
+	runCases(t, e, []routeCase{
+		{"list pending", get(list), list, 200, "", "", count(2)},
+		{"list limit", get(list + "?limit=1"), list, 200, "", "", count(1)},
+		{"list bad status", get(list + "?status=open"), list, 400, "invalid", "status", nil},
+		{"list limit 0", get(list + "?limit=0"), list, 400, "invalid", "limit", nil},
+		{"list limit huge", get(list + "?limit=99999999999999999999"), list, 400, "invalid", "limit", nil},
+		{"bad id", post("/v1/confirmations/abc", `{"action":"accept"}`), one, 400, "invalid", "confirmation id", nil},
+		{"zero id", post("/v1/confirmations/0", `{"action":"accept"}`), one, 400, "invalid", "confirmation id", nil},
+		{"unknown id", post("/v1/confirmations/999999", `{"action":"accept"}`), one, 404, "not_found", "999999", nil},
+		{"missing action", post(p1, `{}`), one, 400, "invalid", `field "action" is required`, nil},
+		{"bad action", post(p1, `{"action":"maybe"}`), one, 400, "invalid", "want one of accept, reject, new", nil},
+		{"reject with rule", post(p1, `{"action":"reject","rule_id":"tool.use-ripgrep"}`), one, 400, "invalid", "only be named when accepting", nil},
+		{"accept unknown rule", post(p1, `{"action":"accept","rule_id":"tool.unknown"}`), one, 404, "not_found", "tool.unknown", nil},
+		{"accept", post(p1, `{"action":"accept"}`), one, 200, "", "", nil},
+		{"accept again", post(p1, `{"action":"accept"}`), one, 400, "invalid", "already resolved", nil},
+		{"reject", post(p2, `{"action":"reject"}`), one, 200, "", "", nil},
+		{"list pending after", get(list), list, 200, "", "", count(0)},
+		{"list all", get(list + "?status=all"), list, 200, "", "", count(2)},
+		{"list accepted", get(list + "?status=accepted"), list, 200, "", "", count(1)},
+	})
+}
+
+func TestPersonaAndWhyRoutes(t *testing.T) {
+	e := newTestEnv(t, nil)
+	// Make the sed rule active for project api: tool_preference needs n ≥ 3 and c ≥ 0.6.
+	for range 10 {
+		mustStatus(t, e.post("/v1/corrections", `{"text":"`+textAuto+`","rule_id":"`+ruleSed+`","scope":{"project":"api"}}`), 201)
+	}
+	const rt, why = "/v1/persona", "/v1/why"
+	hasRule := func(want bool) func(*testing.T, response) {
+		return func(t *testing.T, r response) {
+			if got := strings.Contains(string(r.body), ruleSed); got != want {
+				t.Errorf("persona has %s: %v, want %v: %s", ruleSed, got, want, r.body)
+			}
+		}
+	}
+	runCases(t, e, []routeCase{
+		{"json", get(rt + "?project=api"), rt, 200, "", "", hasRule(true)},
+		{"prompt", get(rt + "?project=api&format=prompt"), rt, 200, "", "", func(t *testing.T, r response) {
+			if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/markdown") {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if !strings.HasPrefix(string(r.body), "## LexSona Behavioral Rules") || !strings.Contains(string(r.body), ruleSed) {
+				t.Errorf("prompt %q", r.body)
+			}
+		}},
+		{"tags and agent", get(rt + "?environment=work&project=api&agent_family=claude&context_tags=go,cli&context_tags=ci"), rt, 200, "", "", hasRule(true)},
+		{"max", get(rt + "?max=1"), rt, 200, "", "", nil},
+		{"far future is dormant", get(rt + "?now=2030-01-01T00:00:00Z"), rt, 200, "", "", hasRule(false)},
+		{"include dormant", get(rt + "?now=2030-01-01T00:00:00Z&include_dormant=true"), rt, 200, "", "", nil},
+		{"bad format", get(rt + "?format=xml"), rt, 400, "invalid", "format", nil},
+		{"negative max", get(rt + "?max=-1"), rt, 400, "invalid", "max", nil},
+		{"huge max", get(rt + "?max=10001"), rt, 400, "invalid", "max", nil},
+		{"max not a number", get(rt + "?max=ten"), rt, 400, "invalid", "max", nil},
+		{"bad now", get(rt + "?now=tomorrow"), rt, 400, "invalid", "RFC 3339", nil},
+		{"bad project", get(rt + "?project=API%21"), rt, 400, "invalid", "scope project", nil},
+		{"bad tag", get(rt + "?context_tags=ok,%3Cscript%3E"), rt, 400, "invalid", "context tag", nil},
+		{"repeated project", get(rt + "?project=a&project=b"), rt, 400, "invalid", "given 2 times", nil},
+		{"bad bool", get(rt + "?include_dormant=maybe"), rt, 400, "invalid", "include_dormant", nil},
+		{"invalid UTF-8", get(rt + "?project=%ff"), rt, 400, "invalid", "UTF-8", nil},
+		{"why", get(why + "?project=api"), why, 200, "", "", func(t *testing.T, r response) {
+			var w WhyScope
+			r.json(t, &w)
+			if len(w.Winners) != 1 || w.Winners[0] != ruleSed || len(w.Decisions) == 0 {
+				t.Errorf("why: %s", r.body)
+			}
+		}},
+		{"why bad scope", get(why + "?environment=%20%20x%20y"), why, 400, "invalid", "scope environment", nil},
+	})
+}
+
+func TestRulesRoutes(t *testing.T) {
+	e := newTestEnv(t, nil)
+	const list, one, hist = "/v1/rules", "/v1/rules/{id}", "/v1/rules/{id}/history"
+	patch := func(id, body string) request {
+		return request{method: http.MethodPatch, path: "/v1/rules/" + id, body: body}
+	}
+	n := func(want int) func(*testing.T, response) {
+		return func(t *testing.T, r response) {
+			var l RuleList
+			r.json(t, &l)
+			if len(l.Rules) != want {
+				t.Errorf("%d rules, want %d", len(l.Rules), want)
+			}
+		}
+	}
+	for range 3 {
+		mustStatus(t, e.post("/v1/corrections", `{"text":"`+textAuto+`","rule_id":"`+ruleSed+`"}`), 201)
+	}
+	var all RuleList
+	e.get(list).json(t, &all)
+	if len(all.Rules) < 10 {
+		t.Fatalf("only %d rules", len(all.Rules))
+	}
+	runCases(t, e, []routeCase{
+		{"list", get(list), list, 200, "", "", n(len(all.Rules))},
+		{"page", get(list + "?limit=2"), list, 200, "", "", func(t *testing.T, r response) {
+			var l RuleList
+			r.json(t, &l)
+			if len(l.Rules) != 2 || l.NextAfter != l.Rules[1].RuleID {
+				t.Fatalf("page: %d rules, next_after %q", len(l.Rules), l.NextAfter)
+			}
+			var next RuleList
+			e.get(list+"?limit=2&after="+l.NextAfter).json(t, &next)
+			if len(next.Rules) != 2 || next.Rules[0].RuleID <= l.NextAfter {
+				t.Errorf("next page starts at %s", next.Rules[0].RuleID)
+			}
+		}},
+		{"category", get(list + "?category=tool_preference"), list, 200, "", "", nil},
+		{"status", get(list + "?status=candidate"), list, 200, "", "", n(0)},
+		{"source", get(list + "?source=registry"), list, 200, "", "", n(len(all.Rules))},
+		{"bad category", get(list + "?category=Tool%20Pref"), list, 400, "invalid", "category", nil},
+		{"bad status", get(list + "?status=live"), list, 400, "invalid", "status", nil},
+		{"bad source", get(list + "?source=internet"), list, 400, "invalid", "source", nil},
+		{"limit 0", get(list + "?limit=0"), list, 400, "invalid", "limit", nil},
+		{"limit huge", get(list + "?limit=10001"), list, 400, "invalid", "limit", nil},
+		{"get", get("/v1/rules/" + ruleSed), one, 200, "", "", func(t *testing.T, r response) {
+			var v engine.RuleView
+			r.json(t, &v)
+			if v.RuleID != ruleSed || v.Reinforcements != 3 || v.Alpha != 5 || v.State != "provisional" {
+				t.Errorf("rule: %s", r.body)
+			}
+		}},
+		{"get unknown", get("/v1/rules/tool.unknown"), one, 404, "not_found", "tool.unknown", nil},
+		{"get malformed", get("/v1/rules/Not%20An%20Id"), one, 400, "invalid", "malformed rule id", nil},
+		{"get bad now", get("/v1/rules/" + ruleSed + "?now=x"), one, 400, "invalid", "now", nil},
+		{"patch", patch(ruleSed, `{"severity":"should","topic":"","scope":{"project":"api"}}`), one, 200, "", "", func(t *testing.T, r response) {
+			var v engine.RuleView
+			r.json(t, &v)
+			if v.Severity != "should" || v.Topic != "" || v.Scope.Project != "api" || v.Alpha != 5 {
+				t.Errorf("patched: %s", r.body)
+			}
+		}},
+		{"patch nothing", patch(ruleSed, `{}`), one, 400, "invalid", "nothing to update", nil},
+		{"patch bad severity", patch(ruleSed, `{"severity":"critical"}`), one, 400, "invalid", "severity", nil},
+		{"patch bad status", patch(ruleSed, `{"status":"gone"}`), one, 400, "invalid", "status", nil},
+		{"patch empty text", patch(ruleSed, `{"text":"  "}`), one, 400, "invalid", "text", nil},
+		{"patch bad scope", patch(ruleSed, `{"scope":{"project":"a b"}}`), one, 400, "invalid", "scope project", nil},
+		{"patch unknown field", patch(ruleSed, `{"alpha":100}`), one, 400, "invalid", `unknown field "alpha"`, nil},
+		{"patch unknown rule", patch("tool.unknown", `{"severity":"must"}`), one, 404, "not_found", "tool.unknown", nil},
+		{"patch malformed id", patch("BAD", `{"severity":"must"}`), one, 400, "invalid", "rule id", nil},
+		{"history", get("/v1/rules/" + ruleSed + "/history"), hist, 200, "", "", func(t *testing.T, r response) {
+			var h History
+			r.json(t, &h)
+			// creation, 3 reinforcements, the patch's manual override
+			if len(h.Events) != 5 || h.Events[0].EventType != engine.EventCreation || h.NextAfter != 0 {
+				t.Errorf("history: %s", r.body)
+			}
+			for i := 1; i < len(h.Events); i++ {
+				if h.Events[i].EventID <= h.Events[i-1].EventID {
+					t.Errorf("events not oldest first")
+				}
+			}
+		}},
+		{"history page", get("/v1/rules/" + ruleSed + "/history?limit=2&after=0"), hist, 200, "", "", func(t *testing.T, r response) {
+			var h History
+			r.json(t, &h)
+			if len(h.Events) != 2 || h.NextAfter != h.Events[1].EventID {
+				t.Errorf("page: %s", r.body)
+			}
+		}},
+		{"history max limit", get("/v1/rules/" + ruleSed + "/history?limit=10000"), hist, 200, "", "", nil},
+		{"history limit 0", get("/v1/rules/" + ruleSed + "/history?limit=0"), hist, 400, "invalid", "limit", nil},
+		{"history limit negative", get("/v1/rules/" + ruleSed + "/history?limit=-5"), hist, 400, "invalid", "limit", nil},
+		{"history limit huge", get("/v1/rules/" + ruleSed + "/history?limit=10001"), hist, 400, "invalid", "limit", nil},
+		{"history limit text", get("/v1/rules/" + ruleSed + "/history?limit=lots"), hist, 400, "invalid", "limit", nil},
+		{"history after negative", get("/v1/rules/" + ruleSed + "/history?after=-1"), hist, 400, "invalid", "after", nil},
+		{"history unknown", get("/v1/rules/tool.unknown/history"), hist, 404, "not_found", "tool.unknown", nil},
+	})
+}
+
+func TestRegistrySyncRoute(t *testing.T) {
+	e := newTestEnv(t, func(c *Config) { c.RegistryBodyLimit = 64 << 10 })
+	const rt = "/v1/registry/sync"
+	yaml := func(body string) request {
+		return request{method: http.MethodPost, path: rt, body: body, header: map[string]string{"Content-Type": "application/yaml"}}
+	}
+	good := "version: 1\nrules:\n  - rule_id: tool.use-just\n    category: tool_preference\n    severity: should\n    template: \"Run tasks with just, not make\"\n    examples: [\"use just not make\"]\n"
+	runCases(t, e, []routeCase{
+		{"sync", yaml(good), rt, 200, "", "", func(t *testing.T, r response) {
+			var s struct{ Added, Archived, Embedded int }
+			r.json(t, &s)
+			if s.Added != 1 || s.Archived == 0 || s.Embedded == 0 {
+				t.Errorf("summary %s", r.body)
+			}
+		}},
+		{"sync again is a no-op", yaml(good), rt, 200, "", "", func(t *testing.T, r response) {
+			if !strings.Contains(string(r.body), `"added":0`) || !strings.Contains(string(r.body), `"embedded":0`) {
+				t.Errorf("summary %s", r.body)
+			}
+		}},
+		{"invalid registry", yaml("version: 1\nrules:\n  - rule_id: Bad Id\n    category: x\n    severty: must\n"), rt, 400, "invalid", "", func(t *testing.T, r response) {
+			if p := r.errorBody(t).Problems; len(p) < 2 || p[0].Line == 0 {
+				t.Errorf("problems %+v", p)
+			}
+		}},
+		{"not YAML", yaml("{{{{"), rt, 400, "invalid", "", nil},
+		{"empty", yaml(""), rt, 400, "invalid", "empty", nil},
+		{"wrong content type", request{method: http.MethodPost, path: rt, body: good, header: map[string]string{"Content-Type": "image/png"}}, rt, 400, "invalid", "Content-Type", nil},
+		{"too large", yaml(strings.Repeat("#", 65<<10)), rt, 413, "too_large", "65536", nil},
+	})
+	// The synced rule classifies.
+	r := e.post("/v1/classify", `{"text":"use just not make"}`)
+	if !strings.Contains(string(r.body), "tool.use-just") {
+		t.Errorf("classify after sync: %s", r.body)
+	}
+}
+
+func TestEmbeddingsRoute(t *testing.T) {
+	e := newTestEnv(t, nil)
+	const rt = "/v1/embeddings"
+	items := func(n int, base64 bool) func(*testing.T, response) {
+		return func(t *testing.T, r response) {
+			var out struct {
+				Object string
+				Data   []struct {
+					Object    string
+					Index     int
+					Embedding any
+				}
+				Model string
+				Usage EmbeddingUsage
+			}
+			r.json(t, &out)
+			if out.Object != "list" || len(out.Data) != n || out.Usage.TotalTokens == 0 || out.Model == "" {
+				t.Fatalf("embeddings: %.300s", r.body)
+			}
+			for i, d := range out.Data {
+				if d.Index != i || d.Object != "embedding" {
+					t.Errorf("item %d: %+v", i, d)
+				}
+				_, isStr := d.Embedding.(string)
+				if isStr != base64 {
+					t.Errorf("item %d: embedding is %T", i, d.Embedding)
+				}
+				if v, ok := d.Embedding.([]any); ok && len(v) != e.emb.Identity().Dims {
+					t.Errorf("item %d: %d dims", i, len(v))
+				}
+			}
+		}
+	}
+	id := e.emb.Identity()
+	runCases(t, e, []routeCase{
+		{"string", post(rt, `{"input":"stop using sed"}`), rt, 200, "", "", items(1, false)},
+		{"array", post(rt, `{"input":["stop using sed","pnpm not npm","use rg"],"model":"`+id.Name+`","user":"u1"}`), rt, 200, "", "", items(3, false)},
+		{"base64", post(rt, `{"input":["a b c"],"encoding_format":"base64"}`), rt, 200, "", "", items(1, true)},
+		{"dimensions", post(rt, fmt.Sprintf(`{"input":"x y","dimensions":%d}`, id.Dims)), rt, 200, "", "", items(1, false)},
+		{"missing input", post(rt, `{"model":"x"}`), rt, 400, "invalid", `"input" is required`, nil},
+		{"empty array", post(rt, `{"input":[]}`), rt, 400, "invalid", "empty array", nil},
+		{"token array", post(rt, `{"input":[1,2,3]}`), rt, 400, "invalid", "token arrays are not supported", nil},
+		{"number", post(rt, `{"input":5}`), rt, 400, "invalid", "string or an array of strings", nil},
+		{"empty text", post(rt, `{"input":["ok",""]}`), rt, 400, "invalid", "input text 1 is empty", nil},
+		{"other model", post(rt, `{"input":"x","model":"text-embedding-3-small"}`), rt, 400, "invalid", "not served here", nil},
+		{"other dimensions", post(rt, `{"input":"x","dimensions":3}`), rt, 400, "invalid", "dimensions", nil},
+		{"bad encoding", post(rt, `{"input":"x","encoding_format":"int8"}`), rt, 400, "invalid", "encoding_format", nil},
+		{"too many", post(rt, `{"input":[`+strings.Repeat(`"a",`, MaxEmbeddingInputs)+`"a"]}`), rt, 413, "too_large", "2048", nil},
+	})
+}
+
+func TestHealthAndFallbacks(t *testing.T) {
+	e := newTestEnv(t, nil)
+	runCases(t, e, []routeCase{
+		{"healthz", get("/healthz"), "/healthz", 200, "", "", nil},
+		{"readyz", get("/readyz"), "/readyz", 200, "", "", nil},
+		{"metrics", get("/metrics"), "/metrics", 200, "", "", func(t *testing.T, r response) {
+			if !strings.Contains(string(r.body), "lexsona_rules{") {
+				t.Errorf("no rule counts in /metrics")
+			}
+		}},
+		{"unknown route", get("/v2/nothing"), "", 404, "not_found", "no such endpoint", nil},
+		{"unknown v1 route", get("/v1/nothing"), "", 404, "not_found", "no such endpoint", nil},
+		{"wrong method", request{method: http.MethodDelete, path: "/v1/rules/" + ruleSed}, "", 405, "method_not_allowed", "not allowed", nil},
+		{"GET on a POST route", get("/v1/classify"), "", 405, "method_not_allowed", "not allowed", nil},
+	})
+	if r := e.get("/healthz"); r.header.Get("X-Request-Id") == "" {
+		t.Errorf("no X-Request-Id")
+	}
+	r := e.do(request{method: "GET", path: "/healthz", header: map[string]string{"X-Request-Id": "client-id_1.2"}})
+	if got := r.header.Get("X-Request-Id"); got != "client-id_1.2" {
+		t.Errorf("client request id not kept: %q", got)
+	}
+	r = e.do(request{method: "GET", path: "/healthz", header: map[string]string{"X-Request-Id": "bad id\twith spaces"}})
+	if got := r.header.Get("X-Request-Id"); got == "" || strings.Contains(got, " ") {
+		t.Errorf("bad client request id kept: %q", got)
+	}
+}

@@ -1,0 +1,239 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+// startServer runs a server on a free loopback port; stop cancels it and
+// returns Run's error and how long the shutdown took.
+func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *store.DB, stop func() (error, time.Duration)) {
+	t.Helper()
+	db = MustOpenStore(t)
+	emb := MustLexical(t, db)
+	cfg := Config{Addr: "127.0.0.1:0", DB: db, Embedder: emb, Logger: discardLogger(),
+		ClassifierOptions: classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: t.TempDir()}}
+	if edit != nil {
+		edit(&cfg)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.Addr(), "127.0.0.1:") || strings.HasSuffix(s.Addr(), ":0") {
+		t.Fatalf("Addr() = %q", s.Addr())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	var once sync.Once
+	var runErr error
+	var took time.Duration
+	stop = func() (error, time.Duration) {
+		once.Do(func() {
+			start := time.Now()
+			cancel()
+			select {
+			case runErr = <-done:
+			case <-time.After(15 * time.Second):
+				t.Fatal("Run did not return within 15 s of cancellation")
+			}
+			took = time.Since(start)
+		})
+		return runErr, took
+	}
+	t.Cleanup(func() { stop() })
+	return s, "http://" + s.Addr(), db, stop
+}
+
+func TestRunServesAndShutsDownDurably(t *testing.T) {
+	_, base, db, stop := startServer(t, nil)
+	client := &http.Client{Timeout: 10 * time.Second}
+	if r, err := client.Get(base + "/readyz"); err != nil || r.StatusCode != 200 {
+		t.Fatalf("readyz: %v %v", r, err)
+	}
+	var mu sync.Mutex
+	acked := map[int64]string{} // event id → rule
+	rules := []string{ruleSed, "tool.use-ripgrep", "tool.pnpm-not-npm", "tool.uv-not-pip"}
+	var wg sync.WaitGroup
+	stopSending := make(chan struct{})
+	for c := range 8 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stopSending:
+					return
+				default:
+				}
+				rule := rules[(c+i)%len(rules)]
+				body := fmt.Sprintf(`{"text":"correction %d-%d","rule_id":%q}`, c, i, rule)
+				resp, err := client.Post(base+"/v1/corrections", "application/json", strings.NewReader(body))
+				if err != nil {
+					return // the server went away: fine, this one was not acknowledged
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 201 {
+					if resp.StatusCode != 503 {
+						t.Errorf("status %d: %s", resp.StatusCode, b)
+					}
+					return
+				}
+				var res struct {
+					EventID int64  `json:"event_id"`
+					RuleID  string `json:"rule_id"`
+				}
+				if err := json.Unmarshal(b, &res); err != nil || res.EventID == 0 {
+					t.Errorf("ack %s: %v", b, err)
+					return
+				}
+				mu.Lock()
+				acked[res.EventID] = res.RuleID
+				mu.Unlock()
+			}
+		})
+	}
+	time.Sleep(300 * time.Millisecond)
+	err, took := stop() // shut down while clients are still sending
+	close(stopSending)
+	wg.Wait()
+	if err != nil {
+		t.Errorf("Run: %v", err)
+	}
+	if took > 10*time.Second {
+		t.Errorf("shutdown took %v, over 10 s", took)
+	}
+	if len(acked) < 10 {
+		t.Fatalf("only %d corrections acknowledged", len(acked))
+	}
+	// Run closed the store: reopen it and find every acknowledged event.
+	if err := db.Writable(context.Background()); err == nil {
+		t.Errorf("the store is still open after Run returned")
+	}
+	db2, err := store.Open(context.Background(), db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	found := map[int64]bool{}
+	perRule := map[string]int{}
+	for _, rule := range rules {
+		evs, err := db2.History(context.Background(), rule, 0, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range evs {
+			if ev.EventType == engine.EventReinforcement {
+				found[ev.EventID] = true
+				perRule[rule]++
+			}
+		}
+		r, err := db2.GetRule(context.Background(), rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Reinforcements != perRule[rule] || r.Alpha != 2+float64(perRule[rule]) {
+			t.Errorf("%s: %d reinforcements, alpha %g, but %d events", rule, r.Reinforcements, r.Alpha, perRule[rule])
+		}
+	}
+	for id, rule := range acked {
+		if !found[id] {
+			t.Errorf("acknowledged event %d on %s is not in the database", id, rule)
+		}
+	}
+	t.Logf("%d acknowledged corrections, all durable; shutdown took %v", len(acked), took.Round(time.Millisecond))
+}
+
+// TestShutdownDrainsInFlight: a request in flight when shutdown starts
+// (waiting on the model) completes with its answer.
+func TestShutdownDrainsInFlight(t *testing.T) {
+	var g *gatedEmbedder
+	s, base, _, stop := startServer(t, func(c *Config) {
+		g = &gatedEmbedder{Embedder: c.Embedder, entered: make(chan struct{}, 8), gate: make(chan struct{})}
+		c.Embedder = g
+	})
+	type result struct {
+		status int
+		err    error
+	}
+	res := make(chan result, 1)
+	go func() {
+		r, err := http.Post(base+"/v1/corrections", "application/json", strings.NewReader(`{"text":"`+textAuto+`"}`))
+		if err != nil {
+			res <- result{0, err}
+			return
+		}
+		r.Body.Close()
+		res <- result{r.StatusCode, nil}
+	}()
+	<-g.entered
+	stopped := make(chan error, 1)
+	go func() { err, _ := stop(); stopped <- err }()
+	time.Sleep(100 * time.Millisecond) // shutdown has begun
+	if err := s.ready(context.Background()); engine.ErrorCode(err) != engine.EUNAVAILABLE {
+		t.Errorf("ready during shutdown: %v", err)
+	}
+	if _, err := http.Get(base + "/healthz"); err == nil {
+		t.Errorf("new connections are still accepted during shutdown")
+	}
+	close(g.gate)
+	r := <-res
+	if r.err != nil || r.status != 201 {
+		t.Errorf("in-flight request: %d %v", r.status, r.err)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+func TestShutdownTimesOut(t *testing.T) {
+	var g *gatedEmbedder
+	_, base, _, stop := startServer(t, func(c *Config) {
+		g = &gatedEmbedder{Embedder: c.Embedder, entered: make(chan struct{}, 8), gate: make(chan struct{})}
+		c.Embedder, c.ShutdownTimeout = g, 200*time.Millisecond
+	})
+	go http.Post(base+"/v1/classify", "application/json", strings.NewReader(`{"text":"`+textAuto+`"}`))
+	<-g.entered
+	go func() { time.Sleep(time.Second); close(g.gate) }() // the model answers late
+	err, took := stop()
+	if err != nil {
+		t.Errorf("Run: %v", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("shutdown took %v", took)
+	}
+}
+
+func TestStartBadAddr(t *testing.T) {
+	db := MustOpenStore(t)
+	s, err := New(Config{Addr: "256.0.0.1:99999", DB: db, Embedder: &countingEmbedder{}, Logger: discardLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Run(context.Background()); engine.ErrorCode(err) != engine.EUNAVAILABLE {
+		t.Errorf("Run on a bad address: %v", err)
+	}
+}
+
+func TestNewNeedsDBAndEmbedder(t *testing.T) {
+	if _, err := New(Config{}); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("New without a store: %v", err)
+	}
+	if _, err := New(Config{DB: MustOpenStore(t)}); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("New without an embedder: %v", err)
+	}
+}

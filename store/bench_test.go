@@ -1,0 +1,235 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// benchFixtureVersion names the layout of the cached benchmark database;
+// change it whenever buildFixture changes.
+const benchFixtureVersion = "v3"
+
+var benchScope = engine.Scope{Environment: "work", Project: "api", AgentFamily: "claude", ContextTags: []string{"cli", "go"}}
+
+// buildFixture fills db with nRules rules that all apply in benchScope (a
+// mix of wildcard and specific scopes, severities, categories and topics),
+// each with eventsPerRule events (a creation and a mix of reinforcements and
+// counterexamples), inserted in one transaction with prepared statements.
+func buildFixture(tb testing.TB, db *DB, nRules, eventsPerRule int) {
+	tb.Helper()
+	sevs := []engine.Severity{engine.SeverityMust, engine.SeverityShould, engine.SeverityStyle}
+	cats := []string{"tool_preference", "code_style", "security_policy", "communication_style", "general"}
+	scopes := []engine.Scope{{}, {Environment: "work"}, {Environment: "work", Project: "api"},
+		{Project: "api", AgentFamily: "claude"}, {Environment: "work", ContextTags: []string{"cli"}}, {ExcludeTags: []string{"php"}}}
+	err := db.Write(context.Background(), func(tx *Tx) error {
+		ins, err := tx.prepared(qRuleInsert)
+		if err != nil {
+			return err
+		}
+		ev, err := tx.prepared(qEventInsert)
+		if err != nil {
+			return err
+		}
+		now := fmtTime(t0)
+		for i := 0; i < nRules; i++ {
+			id := fmt.Sprintf("bench.rule-%05d", i)
+			s := scopes[i%len(scopes)]
+			var topic any
+			if i%4 == 0 {
+				topic = fmt.Sprintf("topic-%d", i%500)
+			}
+			alpha, beta := 2.0, 5.0
+			at := t0.Add(-time.Duration(i) * time.Hour)
+			if _, err := ins.Exec(id, cats[i%len(cats)], string(sevs[i%3]), "Benchmark rule "+id, nullStr(s.Environment),
+				nullStr(s.Project), nullStr(s.AgentFamily), tagsJSON(s.ContextTags), tagsJSON(s.ExcludeTags), topic,
+				alpha, beta, 0, 0, fmtTime(at), fmtTime(at), "active-eligible", nil, "user", nil, nil, nil, now, now); err != nil {
+				return err
+			}
+			if _, err := ev.Exec(id, "creation", nil, nil, nil, "{}", nil, nil, nil, nil, "bench", alpha, beta, fmtTime(at)); err != nil {
+				return err
+			}
+			reinf, counter := 0, 0
+			for k := 1; k < eventsPerRule; k++ {
+				typ := "reinforcement"
+				if (i+k)%(3+i%7) == 0 {
+					typ, beta, counter = "counterexample", beta+1, counter+1
+				} else {
+					alpha, reinf = alpha+1, reinf+1
+				}
+				at = at.Add(time.Minute)
+				if _, err := ev.Exec(id, typ, "please stop doing that", nil, nil, "{}", nil, nil, nil, nil, nil, alpha, beta, fmtTime(at)); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.exec(qRuleEvidence, alpha, beta, reinf, counter, fmtTime(t0.Add(-time.Duration(i)*time.Hour)), fmtTime(at), now, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatalf("build fixture: %v", err)
+	}
+}
+
+// bigFixture returns the path of the 10,000-rule, 1,000,000-event database,
+// built once and cached under os.TempDir (keyed by fixture and schema
+// version; delete it to rebuild). Building takes tens of seconds.
+func bigFixture(b *testing.B) string {
+	b.Helper()
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("lexsona-bench-%s-schema%d.db", benchFixtureVersion, LatestSchemaVersion()))
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	tmp := filepath.Join(b.TempDir(), "fixture.db")
+	start := time.Now()
+	db, err := Open(context.Background(), tmp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	buildFixture(b, db, 10000, 100)
+	if err := db.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("built %s in %v", path, time.Since(start).Round(time.Millisecond))
+	return path
+}
+
+func BenchmarkSnapshot(b *testing.B) {
+	ctx := context.Background()
+	req := engine.SnapshotRequest{Scope: benchScope, Now: t0}
+	for _, size := range []struct {
+		name string
+		open func(b *testing.B) *DB
+	}{
+		{"rules=100", func(b *testing.B) *DB {
+			db := MustOpen(b)
+			buildFixture(b, db, 100, 100)
+			return db
+		}},
+		{"rules=10000,events=1000000", func(b *testing.B) *DB {
+			db, err := Open(ctx, bigFixture(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { db.Close() })
+			return db
+		}},
+	} {
+		b.Run(size.name, func(b *testing.B) {
+			db := size.open(b)
+			snap, err := db.Snapshot(ctx, req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("%d rules injected, %d truncated, %d conflict losers", len(snap.Rules), snap.Truncated, len(snap.Losers))
+			// cached: nothing changed since the last snapshot. after-correction:
+			// one correction was recorded since (the cache reads that one rule).
+			// cold: the cache is emptied first (all rules are read).
+			for _, mode := range []string{"cached", "after-correction", "cold"} {
+				b.Run(mode, func(b *testing.B) {
+					b.ReportAllocs()
+					i := 0
+					var cpu time.Duration
+					for b.Loop() {
+						switch mode {
+						case "cold":
+							db.cache.reset()
+						case "after-correction":
+							b.StopTimer()
+							i++
+							if _, _, err := db.Record(ctx, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
+								Polarity: engine.Reinforce, UserText: "again", At: t0}); err != nil {
+								b.Fatal(err)
+							}
+							b.StartTimer()
+						}
+						c0 := cpuNow()
+						if _, err := db.Snapshot(ctx, req); err != nil {
+							b.Fatal(err)
+						}
+						cpu += cpuNow() - c0
+					}
+					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkRecord measures corrections per second on one rule of 100
+// (serial) and from concurrent clients spread over the 100 rules (parallel).
+func BenchmarkRecord(b *testing.B) {
+	ctx := context.Background()
+	for _, mode := range []string{"serial", "parallel"} {
+		b.Run(mode, func(b *testing.B) {
+			db := MustOpen(b)
+			buildFixture(b, db, 100, 10)
+			b.ReportAllocs()
+			start, cpu0 := time.Now(), cpuNow()
+			if mode == "serial" {
+				i := 0
+				for b.Loop() {
+					i++
+					if _, _, err := db.Record(ctx, engine.Correction{RuleID: "bench.rule-00042", Polarity: engine.Reinforce,
+						UserText: "use the replace tool", At: t0.Add(time.Duration(i) * time.Second)}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			} else {
+				b.RunParallel(func(pb *testing.PB) {
+					i := 0
+					for pb.Next() {
+						i++
+						if _, _, err := db.Record(ctx, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
+							Polarity: engine.Reinforce, UserText: "use the replace tool", At: t0}); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "corrections/s")
+			b.ReportMetric(float64((cpuNow()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// BenchmarkSyncDefinitions measures a first sync of 10,000 registry
+// definitions (each with a template and an example) into an empty store.
+func BenchmarkSyncDefinitions(b *testing.B) {
+	defs := make([]engine.Definition, 10000)
+	for i := range defs {
+		defs[i] = engine.Definition{Rule: engine.Rule{RuleID: fmt.Sprintf("reg.r%05d", i), Category: "tool_preference",
+			Severity: engine.SeverityShould, Text: fmt.Sprintf("Rule number %d", i)}, Examples: []string{fmt.Sprintf("example %d", i)}}
+	}
+	b.ReportAllocs()
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		db, err := Open(context.Background(), filepath.Join(b.TempDir(), "sync.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		c0 := cpuNow()
+		if _, err := db.SyncDefinitions(context.Background(), defs, t0); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cpuNow() - c0
+		b.StopTimer()
+		db.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(defs)), "definitions/op")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

@@ -1,0 +1,243 @@
+// Package store keeps LexSona's state in one SQLite file (modernc.org/sqlite,
+// pure Go): rules and their append-only events, rule texts and their
+// embeddings, config overrides, pending confirmations and idempotency keys.
+//
+// Concurrency: all writes go through one connection (SetMaxOpenConns(1)) and
+// every write transaction starts with BEGIN IMMEDIATE, so writers of this
+// process queue in Go instead of racing for SQLite's lock, and no update is
+// lost. Reads use a separate pool of query_only connections; in WAL mode they
+// never block the writer. busy_timeout covers other processes sharing the file.
+//
+// Errors are *engine.Error values with an engine code where the caller can act
+// on them (EINVALID, ENOTFOUND, ECONFLICT, EUNAVAILABLE, ETOOLARGE); anything
+// else is an internal error wrapped with %w.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/migrations"
+)
+
+// busyTimeoutMS is how long a connection waits for another process's lock
+// before SQLite gives up with SQLITE_BUSY.
+const busyTimeoutMS = 10000
+
+// DB is an open LexSona database. It is safe for concurrent use.
+type DB struct {
+	path  string
+	write *sql.DB // exactly one connection; transactions BEGIN IMMEDIATE
+	read  *sql.DB // query_only pool
+	wstmt map[string]*sql.Stmt
+	rstmt map[string]*sql.Stmt
+	cache rulesCache
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// dsn returns the modernc.org/sqlite data source name for path. The pragmas
+// ride in the DSN so that every pooled connection gets them; the driver runs
+// busy_timeout first. The writer sets WAL (persistent in the file) and takes
+// the write lock at BEGIN (_txlock=immediate); readers are query_only.
+func dsn(path string, writer bool) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	if !strings.HasPrefix(u.Path, "/") {
+		u.Path = "/" + u.Path // Windows drive paths: file:///C:/...
+	}
+	q := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)", busyTimeoutMS)
+	if writer {
+		q += "&_pragma=journal_mode(WAL)&_txlock=immediate"
+	} else {
+		q += "&_pragma=query_only(1)&_pragma=cache_size(-16384)"
+	}
+	return u.String() + "?" + q
+}
+
+// Open opens (creating it and its parent directory if needed) the database at
+// path, applies the embedded migrations and returns it ready for use. Errors:
+// EINVALID for an empty path; EUNAVAILABLE when the directory or file cannot
+// be created or opened, when the file is not a SQLite database, or when its
+// schema is newer than this build knows (upgrade lexsona).
+func Open(ctx context.Context, path string) (*DB, error) {
+	if strings.TrimSpace(path) == "" {
+		return nil, engine.Errorf(engine.EINVALID, "database path is empty")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "database path %q: %v", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot create the database directory %s: %v", filepath.Dir(abs), err)
+	}
+	db := &DB{path: abs}
+	if db.write, err = openPool(ctx, abs, true, 1); err != nil {
+		return nil, err
+	}
+	if err := migrate(ctx, db.write, migrations.FS); err != nil {
+		db.write.Close()
+		return nil, err
+	}
+	n := max(4, runtime.GOMAXPROCS(0))
+	if db.read, err = openPool(ctx, abs, false, n); err != nil {
+		db.write.Close()
+		return nil, err
+	}
+	if err := db.prepare(ctx); err != nil {
+		db.read.Close()
+		db.write.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openPool(ctx context.Context, path string, writer bool, conns int) (*sql.DB, error) {
+	p, err := sql.Open("sqlite", dsn(path, writer))
+	if err != nil {
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot open database %s: %v", path, err)
+	}
+	p.SetMaxOpenConns(conns)
+	p.SetMaxIdleConns(conns)
+	p.SetConnMaxLifetime(0)
+	p.SetConnMaxIdleTime(0)
+	// A query, not just a ping: it makes SQLite read the header, so a file
+	// that is not a database fails here.
+	var n int
+	if err := p.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+		p.Close()
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot open database %s: %v", path, err)
+	}
+	return p, nil
+}
+
+// prepare prepares every statement registered with sqlq on both pools.
+func (db *DB) prepare(ctx context.Context) error {
+	db.wstmt = make(map[string]*sql.Stmt, len(queries))
+	db.rstmt = make(map[string]*sql.Stmt, len(queries))
+	for _, q := range queries {
+		w, err := db.write.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("store: prepare %q: %w", q, err)
+		}
+		r, err := db.read.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("store: prepare %q: %w", q, err)
+		}
+		db.wstmt[q], db.rstmt[q] = w, r
+	}
+	return nil
+}
+
+// Path returns the absolute path of the database file.
+func (db *DB) Path() string { return db.path }
+
+// Close checkpoints the write-ahead log into the database file (PRAGMA
+// wal_checkpoint(TRUNCATE)) and closes both pools. Calling it again returns
+// the first call's result. Its error is internal.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		for _, m := range []map[string]*sql.Stmt{db.rstmt, db.wstmt} {
+			for _, s := range m {
+				s.Close()
+			}
+		}
+		errs := []error{db.read.Close()}
+		// Another process's reader can make a TRUNCATE checkpoint wait: give
+		// it one second, not the full busy timeout, so shutdown stays prompt.
+		// A checkpoint that cannot finish is completed by the next one.
+		_, _ = db.write.Exec("PRAGMA busy_timeout = 1000")
+		if _, err := db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			errs = append(errs, fmt.Errorf("store: checkpoint: %w", err))
+		}
+		errs = append(errs, db.write.Close())
+		db.closeErr = errors.Join(errs...)
+	})
+	return db.closeErr
+}
+
+// Writable reports whether the write lock can be taken now (BEGIN IMMEDIATE;
+// ROLLBACK), for readiness probes. Its error is EUNAVAILABLE.
+func (db *DB) Writable(ctx context.Context) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return engine.Errorf(engine.EUNAVAILABLE, "database %s is not writable: %v", db.path, err)
+	}
+	return dbErr("release the write lock", tx.Rollback())
+}
+
+// Write runs fn in one write transaction (BEGIN IMMEDIATE on the single write
+// connection) and commits it when fn returns nil; when fn returns an error or
+// panics, everything it wrote is rolled back and the error is returned as is.
+// fn must not call DB methods that write (they would wait for the connection
+// fn holds); reading through DB methods is fine but sees only committed data.
+// Errors from the store itself: EUNAVAILABLE when another process holds the
+// lock past busy_timeout, context errors, internal errors.
+func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return dbErr("begin a write transaction", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = sqlTx.Rollback()
+		}
+	}()
+	tx := &Tx{runner: runner{ctx: ctx, tx: sqlTx, stmts: db.wstmt}, db: db}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	done = true
+	if err := sqlTx.Commit(); err != nil {
+		return dbErr("commit", err)
+	}
+	return nil
+}
+
+// readTx runs fn in one read transaction on the read pool, so that all its
+// queries see the same committed state.
+func (db *DB) readTx(ctx context.Context, fn func(r runner) error) error {
+	sqlTx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return dbErr("begin a read transaction", err)
+	}
+	defer sqlTx.Rollback()
+	return fn(runner{ctx: ctx, tx: sqlTx, stmts: db.rstmt})
+}
+
+// reader returns a runner on the read pool, outside any transaction.
+func (db *DB) reader(ctx context.Context) runner {
+	return runner{ctx: ctx, pool: db.read, stmts: db.rstmt}
+}
+
+// dbErr turns an unexpected database error into what callers see: an
+// *engine.Error passes through, SQLITE_BUSY (another process held the lock
+// past busy_timeout) becomes EUNAVAILABLE, anything else is wrapped as
+// internal; nil stays nil.
+func dbErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY {
+		return engine.Errorf(engine.EUNAVAILABLE, "the database is locked by another process: try again")
+	}
+	return fmt.Errorf("store: %s: %w", op, err)
+}

@@ -1,0 +1,113 @@
+package store
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+func TestEmbeddingsRoundTrip(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	mustSync(t, db, def("reg.a", "Rule A", "say a"), def("reg.b", "Rule B"))
+	if n, err := db.CountTexts(ctx); err != nil || n != 3 {
+		t.Fatalf("CountTexts = %d, %v; want 3", n, err)
+	}
+	miss, err := db.MissingEmbeddings(ctx, "mini@abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(miss) != 3 || miss[0].RuleID != "reg.a" || miss[2].RuleID != "reg.b" {
+		t.Fatalf("missing %+v", miss)
+	}
+	v0 := mustVersion(t, db)
+	vecs := [][]float32{{0.5, -1.25, float32(math.Pi)}, {1, 0, 0}, {0, 1e-30, -0}}
+	// Interrupted after the first batch: the rest is still missing.
+	if err := db.PutEmbeddings(ctx, "mini@abc", miss[:1], vecs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if rest, _ := db.MissingEmbeddings(ctx, "mini@abc"); !cmp.Equal(rest, miss[1:]) {
+		t.Errorf("after one batch, missing %+v", rest)
+	}
+	if err := db.PutEmbeddings(ctx, "mini@abc", miss[1:], vecs[1:]); err != nil {
+		t.Fatal(err)
+	}
+	if v := mustVersion(t, db); v <= v0 {
+		t.Errorf("EmbeddingsVersion %d did not move from %d", v, v0)
+	}
+	if rest, _ := db.MissingEmbeddings(ctx, "mini@abc"); len(rest) != 0 {
+		t.Errorf("still missing %+v", rest)
+	}
+	if other, _ := db.MissingEmbeddings(ctx, "other@1"); len(other) != 3 {
+		t.Errorf("another model misses %d texts, want 3", len(other))
+	}
+	got, err := db.LoadEmbeddings(ctx, "mini@abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []StoredEmbedding
+	for i, m := range miss {
+		want = append(want, StoredEmbedding{RuleID: m.RuleID, Kind: m.Kind, SHA256: m.SHA256, Vector: vecs[i]})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LoadEmbeddings (-want +got):\n%s", diff)
+	}
+
+	// Archived rules' vectors are not loaded; the version moves.
+	v1 := mustVersion(t, db)
+	if _, err := db.ArchiveRule(ctx, "reg.b", t0); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.LoadEmbeddings(ctx, "mini@abc"); len(got) != 2 {
+		t.Errorf("loaded %d vectors after archiving reg.b, want 2", len(got))
+	}
+	if mustVersion(t, db) == v1 {
+		t.Error("archiving did not move EmbeddingsVersion")
+	}
+	// Recording evidence does not.
+	v2 := mustVersion(t, db)
+	MustRecord(t, db, engine.Correction{RuleID: "reg.a"})
+	if mustVersion(t, db) != v2 {
+		t.Error("a correction moved EmbeddingsVersion")
+	}
+}
+
+func TestPutEmbeddingsBadInput(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	mustSync(t, db, def("reg.a", "Rule A", "say a"))
+	miss, _ := db.MissingEmbeddings(ctx, "m@1")
+	if err := db.PutEmbeddings(ctx, "m@1", miss[:1], [][]float32{{1, 2, 3}}); err != nil {
+		t.Fatal(err)
+	}
+	n := mustCount(t, db)
+	for _, tc := range []struct {
+		name  string
+		model string
+		items []RuleText
+		vecs  [][]float32
+	}{
+		{"length mismatch", "m@1", miss, [][]float32{{1, 2, 3}}},
+		{"dims differ from stored", "m@1", miss[1:], [][]float32{{1, 2}}},
+		{"dims differ in batch", "m@2", miss, [][]float32{{1, 2}, {1, 2, 3}}},
+		{"empty vector", "m@2", miss[:1], [][]float32{{}}},
+		{"NaN", "m@2", miss[:1], [][]float32{{float32(math.NaN())}}},
+		{"no model", "", miss[:1], [][]float32{{1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCode(t, db.PutEmbeddings(ctx, tc.model, tc.items, tc.vecs), engine.EINVALID)
+			if mustCount(t, db) != n {
+				t.Error("wrote")
+			}
+		})
+	}
+	// A text removed since it was listed is skipped, not an error.
+	gone := RuleText{RuleID: "reg.a", Kind: KindExample, Text: "old", SHA256: textSHA256("old")}
+	if err := db.PutEmbeddings(ctx, "m@1", []RuleText{gone}, [][]float32{{1, 2, 3}}); err != nil || mustCount(t, db) != n {
+		t.Errorf("vanished text: %v", err)
+	}
+}

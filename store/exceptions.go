@@ -1,0 +1,177 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+var (
+	qCounterTags  = sqlq(`SELECT tag, n FROM counterexample_tags WHERE rule_id = ?`)
+	qProposedTags = sqlq(`SELECT exception_tag FROM persona_rules WHERE exception_of = ?1 AND exception_tag IS NOT NULL
+	UNION SELECT tag FROM exception_rejections WHERE parent_id = ?1`)
+	qRejectException = sqlq(`INSERT INTO exception_rejections (parent_id, tag, rejected_at) VALUES (?, ?, ?)
+	ON CONFLICT (parent_id, tag) DO NOTHING`)
+	qUnrejectException = sqlq(`DELETE FROM exception_rejections WHERE parent_id = ? AND tag = ?`)
+)
+
+// proposeException runs engine.DetectExceptionPatternCounts over the context
+// tags of rule's counterexamples (counted by a trigger as they are recorded)
+// and inserts the proposed candidate rule with its creation event. Tags
+// already proposed for rule (whatever became of the proposal) or rejected are
+// skipped. A proposal whose id is taken or invalid (too long) is dropped: it
+// must never make the correction fail. Proposals get no rule text, so the
+// classifier never matches corrections to them.
+func (t *Tx) proposeException(rule *engine.Rule, cfg engine.Config, at time.Time) (*engine.ExceptionProposal, error) {
+	counts := map[string]int{}
+	hit := false
+	if err := t.scan(qCounterTags, []any{rule.RuleID}, func(sc scanner) error {
+		var tag string
+		var n int
+		err := sc.Scan(&tag, &n)
+		counts[tag] = n
+		hit = hit || n >= cfg.ExceptionMinCount
+		return err
+	}); err != nil || !hit {
+		return nil, err
+	}
+	skip := map[string]bool{}
+	if err := t.scan(qProposedTags, []any{rule.RuleID}, func(sc scanner) error {
+		var tag string
+		err := sc.Scan(&tag)
+		skip[tag] = true
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	p := engine.DetectExceptionPatternCounts(rule, counts, skip, cfg, at)
+	if p == nil {
+		return nil, nil
+	}
+	p.Rule.Source = engine.SourceCorrection
+	if checkRule(&p.Rule) != nil {
+		return nil, nil
+	}
+	if taken, err := ruleExists(t.runner, p.Rule.RuleID); err != nil || taken {
+		return nil, err
+	}
+	if err := t.insertRuleRow(&p.Rule, "", ""); err != nil {
+		return nil, err
+	}
+	ev := engine.Event{
+		RuleID: p.Rule.RuleID, EventType: engine.EventCreation, Scope: p.Rule.Scope, Alpha: p.Rule.Alpha, Beta: p.Rule.Beta, At: at,
+		Detail: fmt.Sprintf("proposed as an exception to %s: %d of its counterexamples came in %s contexts", rule.RuleID, p.Count, p.Tag),
+	}
+	if _, err := t.insertEvent(&ev); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// scan runs q and calls fn for each row.
+func (r runner) scan(q string, args []any, fn func(sc scanner) error) error {
+	rows, err := r.query(q, args...)
+	if err != nil {
+		return dbErr("query", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return dbErr("scan", err)
+		}
+	}
+	return dbErr("query", rows.Err())
+}
+
+// exceptionOf loads an exception proposal and checks that it is one.
+func exceptionOf(tx *Tx, id string) (engine.Rule, error) {
+	exc, err := tx.GetRule(id)
+	if err != nil {
+		return exc, err
+	}
+	if exc.ExceptionOf == "" || exc.ExceptionTag == "" {
+		return exc, engine.Errorf(engine.EINVALID, "rule %s is not an exception proposal", id)
+	}
+	if exc.Status != engine.StatusCandidate {
+		return exc, engine.Errorf(engine.EINVALID, "exception %s is %s, not a candidate waiting for a decision", id, exc.Status)
+	}
+	return exc, nil
+}
+
+// AcceptException accepts a proposed exception in one transaction
+// (engine.AcceptException): its parent gains the tag in its exclude_tags, the
+// exception becomes active-eligible, and each gets a manual_override event.
+// It returns both rules as saved. Errors: EINVALID for a malformed id, a rule
+// that is not an exception proposal or not a candidate any more; ENOTFOUND
+// for an unknown exception or a parent that no longer exists.
+func (db *DB) AcceptException(ctx context.Context, exceptionID string, at time.Time) (parent, exc engine.Rule, err error) {
+	at = nowIfZero(at)
+	err = db.Write(ctx, func(tx *Tx) error {
+		var err error
+		if exc, err = exceptionOf(tx, exceptionID); err != nil {
+			return err
+		}
+		if parent, err = tx.GetRule(exc.ExceptionOf); err != nil {
+			return err
+		}
+		if err := engine.AcceptException(&parent, &exc); err != nil {
+			return err
+		}
+		for _, s := range []struct {
+			r      *engine.Rule
+			detail string
+		}{
+			{&parent, fmt.Sprintf("exception %s accepted: %s added to exclude_tags", exc.RuleID, exc.ExceptionTag)},
+			{&exc, fmt.Sprintf("accepted as an exception to %s in %s contexts", parent.RuleID, exc.ExceptionTag)},
+		} {
+			if err := tx.SaveRule(*s.r); err != nil {
+				return err
+			}
+			if _, err := tx.AppendEvent(engine.Event{RuleID: s.r.RuleID, EventType: engine.EventManualOverride,
+				Detail: s.detail, Alpha: s.r.Alpha, Beta: s.r.Beta, At: at}); err != nil {
+				return err
+			}
+		}
+		_, err = tx.exec(qUnrejectException, parent.RuleID, exc.ExceptionTag)
+		return dbErr("accept exception", err)
+	})
+	if err != nil {
+		return engine.Rule{}, engine.Rule{}, err
+	}
+	return parent, exc, nil
+}
+
+// RejectException records that the user rejected a proposed exception, so
+// that (parent, tag) is never proposed again, and notes it in a
+// manual_override event on the proposal. Both rules stay as they were.
+// Rejecting it again is a no-op. Errors: as AcceptException's.
+func (db *DB) RejectException(ctx context.Context, exceptionID string, at time.Time) error {
+	at = nowIfZero(at)
+	return db.Write(ctx, func(tx *Tx) error {
+		exc, err := exceptionOf(tx, exceptionID)
+		if err != nil {
+			return err
+		}
+		res, err := tx.exec(qRejectException, exc.ExceptionOf, exc.ExceptionTag, fmtTime(at))
+		if err != nil {
+			return dbErr("reject exception", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		_, err = tx.AppendEvent(engine.Event{RuleID: exc.RuleID, EventType: engine.EventManualOverride,
+			Detail: fmt.Sprintf("rejected: %s keeps applying in %s contexts", exc.ExceptionOf, exc.ExceptionTag),
+			Alpha:  exc.Alpha, Beta: exc.Beta, At: at})
+		return err
+	})
+}
+
+// nowIfZero returns at, or now when at is zero.
+func nowIfZero(at time.Time) time.Time {
+	if at.IsZero() {
+		return time.Now().UTC()
+	}
+	return at.UTC()
+}

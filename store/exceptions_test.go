@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// counter records a counterexample on id in a context with the given tags.
+func counter(t *testing.T, db *DB, id string, i int, tags ...string) RecordResult {
+	t.Helper()
+	return MustRecord(t, db, engine.Correction{RuleID: id, Polarity: engine.Counter, UserText: "sed is fine here",
+		Scope: engine.Scope{ContextTags: tags}, At: t0.Add(time.Duration(i) * time.Hour)})
+}
+
+func TestExceptionProposal(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	parent := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{Environment: "work"})
+	if r := counter(t, db, parent.RuleID, 1, "migration", "php"); r.Exception != nil {
+		t.Fatalf("proposal after one counterexample: %+v", r.Exception)
+	}
+	counter(t, db, parent.RuleID, 2, "migration")
+	counter(t, db, parent.RuleID, 3, "php")
+	res := counter(t, db, parent.RuleID, 4, "migration", "cli")
+	p := res.Exception
+	if p == nil {
+		t.Fatal("no proposal after three counterexamples tagged migration")
+	}
+	wantID := "tool.no-sed.except-migration"
+	if p.ParentID != parent.RuleID || p.Tag != "migration" || p.Count != 3 || p.Rule.RuleID != wantID {
+		t.Errorf("proposal %+v", p)
+	}
+	exc, err := db.GetRule(ctx, wantID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(p.Rule, exc); diff != "" {
+		t.Errorf("stored exception differs from the proposal (-proposal +stored):\n%s", diff)
+	}
+	if exc.Status != engine.StatusCandidate || exc.ExceptionOf != parent.RuleID || exc.Alpha != 5 ||
+		!cmp.Equal(exc.Scope, engine.Scope{Environment: "work", ContextTags: []string{"migration"}}) {
+		t.Errorf("exception rule %+v", exc)
+	}
+	if texts, _ := db.RuleTexts(ctx, wantID); len(texts) != 0 {
+		t.Errorf("an exception proposal got texts to embed: %+v", texts)
+	}
+	// php reaches 3 next: it is proposed; migration never again.
+	if r := counter(t, db, parent.RuleID, 5, "migration"); r.Exception != nil {
+		t.Errorf("migration proposed twice: %+v", r.Exception)
+	}
+	if r := counter(t, db, parent.RuleID, 6, "php"); r.Exception == nil || r.Exception.Tag != "php" {
+		t.Errorf("php not proposed: %+v", r.Exception)
+	}
+
+	before, _ := db.GetRule(ctx, parent.RuleID)
+	gotParent, gotExc, err := db.AcceptException(ctx, wantID, t0.Add(7*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantParent := before
+	wantParent.Scope.ExcludeTags = []string{"migration"}
+	if diff := cmp.Diff(wantParent, gotParent); diff != "" {
+		t.Errorf("parent after accept (-want +got):\n%s", diff)
+	}
+	if gotExc.Status != engine.StatusActiveEligible {
+		t.Errorf("exception after accept: %+v", gotExc)
+	}
+	if stored, _ := db.GetRule(ctx, parent.RuleID); !cmp.Equal(stored, gotParent) {
+		t.Errorf("stored parent %+v, returned %+v", stored, gotParent)
+	}
+	for _, id := range []string{parent.RuleID, wantID} {
+		h, _ := db.History(ctx, id, 0, 0)
+		if last := h[len(h)-1]; last.EventType != engine.EventManualOverride {
+			t.Errorf("%s: last event %+v, want manual_override", id, last)
+		}
+	}
+	_, _, err = db.AcceptException(ctx, wantID, t0)
+	wantCode(t, err, engine.EINVALID) // not a candidate any more
+	_, _, err = db.AcceptException(ctx, parent.RuleID, t0)
+	wantCode(t, err, engine.EINVALID) // not an exception proposal
+	_, _, err = db.AcceptException(ctx, "tool.none", t0)
+	wantCode(t, err, engine.ENOTFOUND)
+}
+
+func TestRejectException(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	parent := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
+	var res RecordResult
+	for i := 0; i < 3; i++ {
+		res = counter(t, db, parent.RuleID, i, "migration")
+	}
+	if res.Exception == nil {
+		t.Fatal("no proposal")
+	}
+	id := res.Exception.Rule.RuleID
+	p0, _ := db.GetRule(ctx, parent.RuleID)
+	e0, _ := db.GetRule(ctx, id)
+	if err := db.RejectException(ctx, id, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	p1, _ := db.GetRule(ctx, parent.RuleID)
+	e1, _ := db.GetRule(ctx, id)
+	if diff := cmp.Diff([]engine.Rule{p0, e0}, []engine.Rule{p1, e1}); diff != "" {
+		t.Errorf("reject changed the rules (-before +after):\n%s", diff)
+	}
+	n := mustCount(t, db)
+	if err := db.RejectException(ctx, id, t0); err != nil || mustCount(t, db) != n {
+		t.Errorf("second reject: %v, or it wrote", err)
+	}
+	// The rejected pair is never proposed again, even once the proposal is gone.
+	if _, err := db.UpdateRule(ctx, id, RuleUpdate{Status: ptr(engine.StatusArchived)}, t0); err != nil {
+		t.Fatal(err)
+	}
+	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
+		t.Errorf("rejected exception proposed again: %+v", r.Exception)
+	}
+	wantCode(t, db.RejectException(ctx, parent.RuleID, t0), engine.EINVALID)
+}

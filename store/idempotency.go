@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// MaxIdempotencyKeyLength bounds an idempotency key.
+const MaxIdempotencyKeyLength = 256
+
+var (
+	qIdemGet    = sqlq(`SELECT request_sha256, response FROM idempotency_keys WHERE key = ?`)
+	qIdemInsert = sqlq(`INSERT INTO idempotency_keys (key, request_sha256, response, created_at) VALUES (?, ?, ?, ?)`)
+)
+
+func validateIdempotencyKey(key string) error {
+	if key == "" {
+		return engine.Errorf(engine.EINVALID, "idempotency key is empty")
+	}
+	if len(key) > MaxIdempotencyKeyLength {
+		return engine.Errorf(engine.EINVALID, "idempotency key is %d bytes long: at most %d", len(key), MaxIdempotencyKeyLength)
+	}
+	if !utf8.ValidString(key) {
+		return engine.Errorf(engine.EINVALID, "idempotency key is not valid UTF-8")
+	}
+	return nil
+}
+
+// RequestSHA256 returns the hex sha256 of v's JSON encoding: the request
+// fingerprint stored with an idempotency key.
+func RequestSHA256(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("store: fingerprint request: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// LookupIdempotency looks key up. When it was stored with the same request
+// fingerprint, it decodes the stored response into out and reports true (the
+// caller replays it and writes nothing); when it is unknown it reports false.
+// Errors: EINVALID for an empty or over-long key, ECONFLICT when the key was
+// used with a different request.
+func (t *Tx) LookupIdempotency(key, requestSHA256 string, out any) (bool, error) {
+	if err := validateIdempotencyKey(key); err != nil {
+		return false, err
+	}
+	var sum, resp string
+	err := t.queryRow(qIdemGet, key).Scan(&sum, &resp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, dbErr("look up idempotency key", err)
+	}
+	if sum != requestSHA256 {
+		return false, engine.Errorf(engine.ECONFLICT, "idempotency key %q was already used with a different request", key)
+	}
+	if err := json.Unmarshal([]byte(resp), out); err != nil {
+		return false, fmt.Errorf("store: stored response of idempotency key %q: %w", key, err)
+	}
+	return true, nil
+}
+
+// SaveIdempotency stores resp (as JSON) under key with the request's
+// fingerprint; it commits or rolls back with the transaction, so the key
+// exists exactly when the work it answers for does. Errors: EINVALID for an
+// empty or over-long key, ECONFLICT when the key exists.
+func (t *Tx) SaveIdempotency(key, requestSHA256 string, resp any) error {
+	if err := validateIdempotencyKey(key); err != nil {
+		return err
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return fmt.Errorf("store: encode response for idempotency key %q: %w", key, err)
+	}
+	var sum, old string
+	if err := t.queryRow(qIdemGet, key).Scan(&sum, &old); err == nil {
+		return engine.Errorf(engine.ECONFLICT, "idempotency key %q was already used", key)
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return dbErr("look up idempotency key", err)
+	}
+	_, err = t.exec(qIdemInsert, key, requestSHA256, string(b), fmtTime(time.Now()))
+	return dbErr("save idempotency key", err)
+}
+
+// PruneIdempotencyKeys deletes the keys stored before the given time (after
+// which a retry with one of them is recorded anew) and returns how many.
+// Errors: internal only.
+func (db *DB) PruneIdempotencyKeys(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`DELETE FROM idempotency_keys WHERE created_at < ?`, fmtTime(before))
+		if err != nil {
+			return dbErr("prune idempotency keys", err)
+		}
+		n, err = res.RowsAffected()
+		return dbErr("prune idempotency keys", err)
+	})
+	return n, err
+}

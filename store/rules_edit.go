@@ -1,0 +1,251 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+var (
+	qRuleRename = sqlq(`UPDATE persona_rules SET rule_id = ? WHERE rule_id = ?`)
+	qRuleDelete = sqlq(`DELETE FROM persona_rules WHERE rule_id = ?`)
+	qEventsMove = sqlq(`UPDATE persona_events SET rule_id = ? WHERE rule_id = ?`)
+	qTextsCopy  = sqlq(`INSERT INTO rule_texts (rule_id, kind, text, text_sha256, created_at)
+	SELECT ?1, CASE kind WHEN 'template' THEN 'correction' ELSE kind END, text, text_sha256, created_at
+	FROM rule_texts WHERE rule_id = ?2 ORDER BY text_sha256 ON CONFLICT (rule_id, text_sha256) DO NOTHING`)
+	qEmbeddingsMove = sqlq(`UPDATE OR IGNORE persona_embeddings SET rule_id = ? WHERE rule_id = ?`)
+)
+
+// CreateRule validates r and stores it with a creation event and r.Text as
+// its template text. Zero Alpha and Beta get the configured prior, zero times
+// now, an empty Status active-eligible, an empty Source user. It returns the
+// rule as stored. Errors: EINVALID or ETOOLARGE naming a bad field (id,
+// category, severity, text, scope…), ECONFLICT when the id exists.
+func (db *DB) CreateRule(ctx context.Context, r engine.Rule) (engine.Rule, error) {
+	var out engine.Rule
+	err := db.Write(ctx, func(tx *Tx) error {
+		if r.Alpha == 0 && r.Beta == 0 {
+			cfg, err := tx.Config()
+			if err != nil {
+				return err
+			}
+			r.Alpha, r.Beta = cfg.AlphaPrior, cfg.BetaPrior
+		}
+		src := r.Source
+		if src == "" {
+			src = engine.SourceUser
+		}
+		if _, err := tx.InsertRule(r, engine.Event{Detail: "created (source: " + src + ")"}); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.GetRule(r.RuleID)
+		return err
+	})
+	return out, err
+}
+
+// RuleUpdate lists the definition fields UpdateRule changes; nil fields stay.
+// An empty Topic clears it.
+type RuleUpdate struct {
+	Text, Category, Topic *string
+	Severity              *engine.Severity
+	Scope                 *engine.Scope
+	Status                *engine.Status
+	RenameTo              *string
+}
+
+// UpdateRule changes a rule's definition in one transaction and appends one
+// manual_override event describing every change; its evidence is untouched. A
+// rename moves its events, texts, embeddings and exception links to the new
+// id; a new text replaces its template text. An update that changes nothing
+// returns the rule without writing. Errors: EINVALID when u sets nothing or a
+// field is bad, ENOTFOUND for an unknown rule, ECONFLICT when RenameTo exists.
+// On error nothing is written.
+func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.Time) (engine.Rule, error) {
+	if u == (RuleUpdate{}) {
+		return engine.Rule{}, engine.Errorf(engine.EINVALID, "nothing to update: give a text, category, severity, scope, topic, status or new id")
+	}
+	at = nowIfZero(at)
+	var out engine.Rule
+	err := db.Write(ctx, func(tx *Tx) error {
+		old, err := tx.GetRule(id)
+		if err != nil {
+			return err
+		}
+		r := old
+		var changes []string
+		change := func(field, from, to string) {
+			if from != to {
+				changes = append(changes, fmt.Sprintf("%s: %q → %q", field, from, to))
+			}
+		}
+		if u.Text != nil {
+			r.Text = strings.TrimSpace(*u.Text)
+			change("text", old.Text, r.Text)
+		}
+		if u.Category != nil {
+			r.Category = strings.TrimSpace(*u.Category)
+			change("category", old.Category, r.Category)
+		}
+		if u.Topic != nil {
+			r.Topic = strings.TrimSpace(*u.Topic)
+			change("topic", old.Topic, r.Topic)
+		}
+		if u.Severity != nil {
+			sev, err := engine.ParseSeverity(string(*u.Severity))
+			if err != nil {
+				return err
+			}
+			r.Severity = sev
+			change("severity", string(old.Severity), string(r.Severity))
+		}
+		if u.Scope != nil {
+			if r.Scope, err = engine.ParseScope(*u.Scope); err != nil {
+				return err
+			}
+			change("scope", scopeJSON(old.Scope), scopeJSON(r.Scope))
+		}
+		if u.Status != nil {
+			if r.Status, err = engine.ParseStatus(string(*u.Status)); err != nil {
+				return err
+			}
+			change("status", string(old.Status), string(r.Status))
+		}
+		if u.RenameTo != nil && *u.RenameTo != old.RuleID {
+			if err := engine.ValidateRuleID(*u.RenameTo); err != nil {
+				return err
+			}
+			if taken, err := ruleExists(tx.runner, *u.RenameTo); err != nil || taken {
+				if err == nil {
+					err = engine.Errorf(engine.ECONFLICT, "cannot rename %s to %s: rule %s exists", old.RuleID, *u.RenameTo, *u.RenameTo)
+				}
+				return err
+			}
+			r.RuleID = *u.RenameTo
+			changes = append(changes, fmt.Sprintf("renamed from %s to %s", old.RuleID, r.RuleID))
+		}
+		if err := checkRule(&r); err != nil {
+			return err
+		}
+		if len(changes) == 0 {
+			out = old
+			return nil
+		}
+		if r.RuleID != old.RuleID {
+			// Cascades to events, texts, embeddings, rejections and exception links.
+			if _, err := tx.exec(qRuleRename, r.RuleID, old.RuleID); err != nil {
+				return dbErr("rename rule", err)
+			}
+		}
+		if err := tx.SaveRule(r); err != nil {
+			return err
+		}
+		if r.Text != old.Text && r.ExceptionOf == "" {
+			if err := tx.replaceTexts(r.RuleID, []string{KindTemplate}, []ruleText{{KindTemplate, r.Text}}); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.AppendEvent(engine.Event{RuleID: r.RuleID, EventType: engine.EventManualOverride,
+			Detail: "edited: " + strings.Join(changes, "; "), Alpha: r.Alpha, Beta: r.Beta, At: at}); err != nil {
+			return err
+		}
+		out, err = tx.GetRule(r.RuleID)
+		return err
+	})
+	return out, err
+}
+
+// MergeRule merges a candidate rule into an existing one in one transaction:
+// the candidate's events move to into, its texts become into's correction
+// texts (with their embeddings), its reinforcements and counterexamples are
+// added to into's alpha, beta and counts, the candidate is deleted and into
+// gets a manual_override event. It returns into as saved. Errors: EINVALID
+// when from is not a candidate (or is an exception proposal), into is
+// archived, or both are the same rule; ENOTFOUND for an unknown rule.
+func (db *DB) MergeRule(ctx context.Context, fromID, intoID string, at time.Time) (engine.Rule, error) {
+	at = nowIfZero(at)
+	var out engine.Rule
+	err := db.Write(ctx, func(tx *Tx) error {
+		from, err := tx.GetRule(fromID)
+		if err != nil {
+			return err
+		}
+		into, err := tx.GetRule(intoID)
+		if err != nil {
+			return err
+		}
+		switch {
+		case from.RuleID == into.RuleID:
+			return engine.Errorf(engine.EINVALID, "cannot merge rule %s into itself", from.RuleID)
+		case from.Status != engine.StatusCandidate:
+			return engine.Errorf(engine.EINVALID, "only a candidate can be merged into another rule: %s is %s", from.RuleID, from.Status)
+		case from.ExceptionOf != "":
+			return engine.Errorf(engine.EINVALID, "%s is an exception proposal: accept or reject it instead", from.RuleID)
+		case into.Status == engine.StatusArchived:
+			return engine.Errorf(engine.EINVALID, "cannot merge into %s: it is archived", into.RuleID)
+		}
+		into.Alpha += float64(from.Reinforcements)
+		into.Beta += float64(from.CounterExamples)
+		into.Reinforcements += from.Reinforcements
+		into.CounterExamples += from.CounterExamples
+		if from.Evidence() > 0 && from.LastCorrection.After(into.LastCorrection) {
+			into.LastCorrection = from.LastCorrection
+		}
+		if from.FirstSeen.Before(into.FirstSeen) {
+			into.FirstSeen = from.FirstSeen
+		}
+		if err := tx.SaveRule(into); err != nil {
+			return err
+		}
+		for _, step := range []struct{ what, q string }{
+			{"copy texts", qTextsCopy}, {"move embeddings", qEmbeddingsMove}, {"move events", qEventsMove},
+		} {
+			if _, err := tx.exec(step.q, into.RuleID, from.RuleID); err != nil {
+				return dbErr("merge: "+step.what, err)
+			}
+		}
+		if _, err := tx.exec(qRuleDelete, from.RuleID); err != nil {
+			return dbErr("merge: delete candidate", err)
+		}
+		if _, err := tx.AppendEvent(engine.Event{RuleID: into.RuleID, EventType: engine.EventManualOverride,
+			Detail: fmt.Sprintf("merged candidate %s: +%d reinforcements, +%d counterexamples", from.RuleID,
+				from.Reinforcements, from.CounterExamples), Alpha: into.Alpha, Beta: into.Beta, At: at}); err != nil {
+			return err
+		}
+		out, err = tx.GetRule(into.RuleID)
+		return err
+	})
+	return out, err
+}
+
+// ArchiveRule archives a rule (it keeps its history and is never injected)
+// with a manual_override event, and returns it. Archiving an archived rule
+// changes nothing. Errors: EINVALID for a malformed id, ENOTFOUND for an
+// unknown rule.
+func (db *DB) ArchiveRule(ctx context.Context, id string, at time.Time) (engine.Rule, error) {
+	at = nowIfZero(at)
+	var out engine.Rule
+	err := db.Write(ctx, func(tx *Tx) error {
+		r, err := tx.GetRule(id)
+		if err != nil || r.Status == engine.StatusArchived {
+			out = r
+			return err
+		}
+		old := r.Status
+		r.Status = engine.StatusArchived
+		if err := tx.SaveRule(r); err != nil {
+			return err
+		}
+		if _, err := tx.AppendEvent(engine.Event{RuleID: r.RuleID, EventType: engine.EventManualOverride,
+			Detail: "archived (was " + string(old) + ")", Alpha: r.Alpha, Beta: r.Beta, At: at}); err != nil {
+			return err
+		}
+		out, err = tx.GetRule(id)
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,189 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Kinds of rule texts: the rule's template (its text), an example phrasing
+// from the registry, or a correction learned by merging a candidate into it.
+const (
+	KindTemplate   = "template"
+	KindExample    = "example"
+	KindCorrection = "correction"
+)
+
+// kindRank orders kinds: a text that is both keeps the stronger kind.
+func kindRank(kind string) int {
+	switch kind {
+	case KindTemplate:
+		return 3
+	case KindExample:
+		return 2
+	case KindCorrection:
+		return 1
+	}
+	return 0
+}
+
+// RuleText is one embeddable text of a rule; SHA256 is the hex sha256 of Text.
+type RuleText struct {
+	RuleID string `json:"rule_id"`
+	Kind   string `json:"kind"`
+	Text   string `json:"text"`
+	SHA256 string `json:"sha256"`
+}
+
+type ruleText struct{ kind, text string }
+
+var (
+	qTextsOfRule  = sqlq(`SELECT kind, text, text_sha256 FROM rule_texts WHERE rule_id = ? ORDER BY kind, text_sha256`)
+	qTextInsert   = sqlq(`INSERT INTO rule_texts (rule_id, kind, text, text_sha256, created_at) VALUES (?, ?, ?, ?, ?)`)
+	qTextSetKind  = sqlq(`UPDATE rule_texts SET kind = ? WHERE rule_id = ? AND text_sha256 = ?`)
+	qTextDelete   = sqlq(`DELETE FROM rule_texts WHERE rule_id = ? AND text_sha256 = ?`)
+	qTextKindOf   = sqlq(`SELECT kind FROM rule_texts WHERE rule_id = ? AND text_sha256 = ?`)
+	qCountTexts   = sqlq(`SELECT count(*) FROM rule_texts t JOIN persona_rules r ON r.rule_id = t.rule_id WHERE r.status <> 'archived'`)
+	qMissingTexts = sqlq(`SELECT t.rule_id, t.kind, t.text, t.text_sha256 FROM rule_texts t
+	JOIN persona_rules r ON r.rule_id = t.rule_id
+	WHERE r.status <> 'archived' AND NOT EXISTS (SELECT 1 FROM persona_embeddings e
+		WHERE e.rule_id = t.rule_id AND e.model_id = ? AND e.text_sha256 = t.text_sha256)
+	ORDER BY t.rule_id, t.text_sha256`)
+)
+
+func checkText(kind, text string) error {
+	if kindRank(kind) == 0 {
+		return engine.Errorf(engine.EINVALID, "unknown rule text kind %q: want template, example or correction", kind)
+	}
+	return engine.ValidateText("rule "+kind+" text", text, engine.MaxUserTextLength)
+}
+
+// AddRuleText adds an embeddable text to a rule. A text the rule already has
+// keeps the stronger of its two kinds (template > example > correction).
+// Errors: EINVALID for an unknown kind or an empty text, ETOOLARGE over 1 MiB,
+// ENOTFOUND for an unknown rule.
+func (t *Tx) AddRuleText(ruleID, kind, text string) error {
+	if err := checkText(kind, text); err != nil {
+		return err
+	}
+	if ok, err := ruleExists(t.runner, ruleID); err != nil || !ok {
+		if err == nil {
+			err = engine.Errorf(engine.ENOTFOUND, "rule %q not found", ruleID)
+		}
+		return err
+	}
+	sum := textSHA256(text)
+	var old string
+	err := t.queryRow(qTextKindOf, ruleID, sum).Scan(&old)
+	switch {
+	case err == nil:
+		if kindRank(kind) > kindRank(old) {
+			_, err = t.exec(qTextSetKind, kind, ruleID, sum)
+		}
+	default:
+		_, err = t.exec(qTextInsert, ruleID, kind, text, sum, fmtTime(time.Now()))
+	}
+	return dbErr("add rule text", err)
+}
+
+// replaceTexts makes texts the rule's only texts of the given kinds: rows of
+// those kinds that are not in texts are deleted (with their embeddings),
+// texts the rule has under another kind take the new kind when it is one of
+// kinds or stronger, and the rest are inserted. Unchanged texts keep their
+// embeddings. texts are checked by the caller.
+func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error {
+	replaced := func(k string) bool {
+		for _, x := range kinds {
+			if x == k {
+				return true
+			}
+		}
+		return false
+	}
+	have := map[string]string{} // sha → kind
+	if err := t.scan(qTextsOfRule, []any{ruleID}, func(sc scanner) error {
+		var kind, text, sum string
+		err := sc.Scan(&kind, &text, &sum)
+		have[sum] = kind
+		return err
+	}); err != nil {
+		return err
+	}
+	want := map[string]string{} // sha → kind, strongest wins
+	for _, x := range texts {
+		sum := textSHA256(x.text)
+		if k, ok := want[sum]; !ok || kindRank(x.kind) > kindRank(k) {
+			want[sum] = x.kind
+		}
+	}
+	for sum, kind := range have {
+		if _, keep := want[sum]; !keep && replaced(kind) {
+			if _, err := t.exec(qTextDelete, ruleID, sum); err != nil {
+				return dbErr("replace rule texts", err)
+			}
+		}
+	}
+	now := fmtTime(time.Now())
+	for _, x := range texts {
+		sum := textSHA256(x.text)
+		kind, ok := want[sum]
+		if !ok || kind != x.kind {
+			continue // a duplicate, or a weaker duplicate of a stronger text
+		}
+		delete(want, sum)
+		var err error
+		if old, exists := have[sum]; !exists {
+			_, err = t.exec(qTextInsert, ruleID, kind, x.text, sum, now)
+		} else if old != kind && (replaced(old) || kindRank(kind) > kindRank(old)) {
+			_, err = t.exec(qTextSetKind, kind, ruleID, sum)
+		}
+		if err != nil {
+			return dbErr("replace rule texts", err)
+		}
+	}
+	return nil
+}
+
+// RuleTexts lists a rule's texts ordered by kind and sha256. Errors: EINVALID
+// for a malformed id, ENOTFOUND for an unknown rule.
+func (db *DB) RuleTexts(ctx context.Context, ruleID string) ([]RuleText, error) {
+	out := []RuleText{}
+	err := db.readTx(ctx, func(r runner) error {
+		if _, err := getRule(r, ruleID); err != nil {
+			return err
+		}
+		return r.scan(qTextsOfRule, []any{ruleID}, func(sc scanner) error {
+			x := RuleText{RuleID: ruleID}
+			err := sc.Scan(&x.Kind, &x.Text, &x.SHA256)
+			out = append(out, x)
+			return err
+		})
+	})
+	return out, err
+}
+
+// CountTexts counts the texts of rules that are not archived: the texts an
+// embedding job covers. Its errors are internal.
+func (db *DB) CountTexts(ctx context.Context) (int, error) {
+	var n int
+	err := db.reader(ctx).queryRow(qCountTexts).Scan(&n)
+	return n, dbErr("count rule texts", err)
+}
+
+// MissingEmbeddings lists the texts of rules that are not archived (candidates
+// included) that have no vector for modelID yet, ordered by rule and sha256.
+// Errors: EINVALID for an empty model id; otherwise internal.
+func (db *DB) MissingEmbeddings(ctx context.Context, modelID string) ([]RuleText, error) {
+	if modelID == "" {
+		return nil, engine.Errorf(engine.EINVALID, "model id is empty")
+	}
+	out := []RuleText{}
+	err := db.reader(ctx).scan(qMissingTexts, []any{modelID}, func(sc scanner) error {
+		var x RuleText
+		err := sc.Scan(&x.RuleID, &x.Kind, &x.Text, &x.SHA256)
+		out = append(out, x)
+		return err
+	})
+	return out, err
+}
