@@ -103,7 +103,7 @@ func benchClassify(b *testing.B, emb models.Embedder) {
 	})
 }
 
-//	go test -run '^$' -bench 'Classify' -count 6 ./classifier/
+// go test -run '^$' -bench 'Classify' -count 6 ./classifier/
 func BenchmarkClassifyLexical(b *testing.B) {
 	benchClassify(b, MustLexical(b, nil))
 }

@@ -126,11 +126,11 @@ func New(db *store.DB, emb models.Embedder, opts Options) *Classifier {
 // Result is a classification. Candidates are the top-k rules scoring above
 // the candidate floor, best first; Score is the best candidate's score (0
 // when there is none, 1 for explicit). RuleID is the matched rule
-// (auto_match, explicit), the top candidate (confirm), or the id the
-// candidate rule Record would propose gets (new_rule). Reason, when set,
-// starts with "generic" (the text names nothing that was wrong: it never
-// auto-matches, whatever its band) or "ambiguous" (an auto match too close to
-// the runner-up was sent to confirm); see Guard.
+// (auto_match, explicit), the top candidate (confirm), or the id of the
+// candidate rule Record would propose (new_rule; Record adds -2…-9 when it
+// is taken). Reason, when set, starts with "generic" (the text names nothing
+// that was wrong: it never auto-matches, whatever its band) or "ambiguous"
+// (an auto match too close to the runner-up was sent to confirm); see Guard.
 type Result struct {
 	Decision   string             `json:"decision"`
 	RuleID     string             `json:"rule_id"`
@@ -238,7 +238,7 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 	if len(cl.Candidates) == 0 { // only possible with a confirm threshold at or below the floor
 		cl.Decision = DecisionNewRule
 	}
-	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, text, cl.Candidates)
+	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, cl.input, cl.Candidates)
 	switch cl.Decision {
 	case DecisionNewRule:
 		cl.RuleID = engine.ProposedRuleID(text)

@@ -136,13 +136,6 @@ func (c *Classifier) accept(tx *store.Tx, p engine.Pending, ruleID string, at ti
 		}
 		ruleID = p.Candidates[0].RuleID
 	}
-	rule, err := tx.GetRule(ruleID)
-	if err != nil {
-		return store.RecordResult{}, err
-	}
-	if rule.Status == engine.StatusArchived {
-		return store.RecordResult{}, engine.Errorf(engine.EINVALID, "rule %s is archived: restore it before accepting confirmation %d on it", rule.RuleID, p.ID)
-	}
 	pol := p.Polarity
 	if pol != engine.Counter {
 		pol = engine.Reinforce
@@ -151,28 +144,21 @@ func (c *Classifier) accept(tx *store.Tx, p engine.Pending, ruleID string, at ti
 	if err != nil {
 		return store.RecordResult{}, err
 	}
-	rule.ApplyEvidence(pol, at)
-	if err := tx.SaveRule(rule); err != nil {
-		return store.RecordResult{}, err
-	}
 	var score *float64
 	for _, cand := range p.Candidates {
-		if cand.RuleID == rule.RuleID {
+		if cand.RuleID == ruleID {
 			s := cand.Score
 			score = &s
 			break
 		}
 	}
-	ev := engine.Event{RuleID: rule.RuleID, EventType: engine.EventConfirmation, UserText: p.Text, AgentOutput: p.AgentOutput,
-		FrameID: p.FrameID, Scope: p.Scope, Decision: DecisionConfirm, Score: score, Candidates: p.Candidates, Model: p.Model,
-		Detail: fmt.Sprintf("%s accepted from confirmation %d", pol.EventType(), p.ID), Alpha: rule.Alpha, Beta: rule.Beta, At: at}
-	evID, err := tx.AppendEvent(ev)
-	if err != nil {
-		return store.RecordResult{}, err
-	}
-	a := engine.Assess(&rule, cfg, at)
-	return store.RecordResult{EventID: evID, RuleID: rule.RuleID, EventType: engine.EventConfirmation, Alpha: rule.Alpha,
-		Beta: rule.Beta, Confidence: a.ConfidenceFinal, Active: a.Active}, nil
+	// The store's one path for evidence: it validates, refuses archived rules,
+	// and counts counterexample tags toward exception proposals.
+	return tx.ApplyCorrection(engine.Correction{
+		RuleID: ruleID, Polarity: pol, UserText: p.Text, AgentOutput: p.AgentOutput, FrameID: p.FrameID,
+		Scope: p.Scope, At: at, Decision: DecisionConfirm, Score: score, Candidates: p.Candidates, Model: p.Model,
+		Confirmation: true, Detail: fmt.Sprintf("%s accepted from confirmation %d", pol.EventType(), p.ID),
+	}, cfg)
 }
 
 // ConfirmItem is the outcome of one id of a batch: its result or its error.

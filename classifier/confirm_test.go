@@ -155,3 +155,30 @@ func TestConfirm(t *testing.T) {
 	})
 
 }
+
+// Counterexamples the user confirmed count toward exception proposals like
+// any other counterexample: three sharing the tag "cli" propose one.
+func TestConfirmedCounterexamplesProposeAnException(t *testing.T) {
+	c, db := MustDefaultClassifier(t, Options{Thresholds: &Thresholds{Auto: 1, Confirm: 0.3}})
+	var last ConfirmResult
+	var target string
+	for i := 0; i < 3; i++ {
+		id, rec := mustPending(t, c, "please quit using sed when you edit my files", engine.Counter)
+		target = rec.Candidates[0].RuleID
+		res, err := c.Confirm(t.Context(), id, ActionAccept, target, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.EventType != engine.EventConfirmation || lastEvent(t, db, target).Polarity != engine.Counter {
+			t.Fatalf("confirmation %d: %+v", i, res.RecordResult)
+		}
+		last = res
+	}
+	p := last.Exception
+	if p == nil || p.ParentID != target || p.Tag != "cli" || p.Count != 3 {
+		t.Fatalf("exception proposal %+v", p)
+	}
+	if r := mustRule(t, db, p.Rule.RuleID); r.Status != engine.StatusCandidate || r.ExceptionOf != target {
+		t.Errorf("proposed rule %+v", r)
+	}
+}

@@ -130,7 +130,9 @@ func TestTopKMatchesSort(t *testing.T) {
 	}
 }
 
-func cand(id string, score float64) engine.Candidate { return engine.Candidate{RuleID: id, Score: score} }
+func cand(id string, score float64) engine.Candidate {
+	return engine.Candidate{RuleID: id, Score: score}
+}
 
 // TestSparseIndex: sparse rows are stored as columns and score exactly as
 // dense dot products would.

@@ -37,7 +37,8 @@ func ParsePolarity(p int) (Polarity, error) {
 	return 0, Errorf(EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", p)
 }
 
-// EventType is the event a correction of this polarity records.
+// EventType is the event a correction of this polarity records (a
+// confirmed one records EventConfirmation; see Correction.Confirmation).
 func (p Polarity) EventType() EventType {
 	if p == Counter {
 		return EventCounterexample
@@ -65,9 +66,12 @@ type Event struct {
 	Candidates  []Candidate `json:"candidates,omitempty"`
 	Model       string      `json:"model,omitempty"`
 	Detail      string      `json:"detail,omitempty"`
-	Alpha       float64     `json:"alpha"`
-	Beta        float64     `json:"beta"`
-	At          time.Time   `json:"at"`
+	// Polarity is the evidence the event added: 1 a reinforcement, −1 a
+	// counterexample, 0 none (creation, manual override).
+	Polarity Polarity  `json:"polarity,omitempty"`
+	Alpha    float64   `json:"alpha"`
+	Beta     float64   `json:"beta"`
+	At       time.Time `json:"at"`
 }
 
 // ApplyEvidence adds one observation of polarity p at time at: a
@@ -107,6 +111,10 @@ type Correction struct {
 	Model      string
 	// IdempotencyKey makes a retry return the first result and record nothing.
 	IdempotencyKey string
+	// Confirmation marks evidence the user confirmed from a pending
+	// confirmation: the event is a confirmation event carrying the polarity.
+	Confirmation bool
+	Detail       string
 }
 
 // MaxUserTextLength bounds the stored text of a correction (1 MiB).

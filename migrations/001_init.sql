@@ -42,7 +42,7 @@ CREATE TABLE persona_rules (
   CHECK ((status = 'archived') = (archived_by IS NOT NULL))
 ) STRICT;
 
--- The snapshot query: status plus the three scope columns.
+-- Loading the active rules (the snapshot cache) and listing rules by scope.
 CREATE INDEX persona_rules_scope ON persona_rules (status, scope_environment, scope_project, scope_agent_family);
 CREATE INDEX persona_rules_row_version ON persona_rules (row_version);
 CREATE INDEX persona_rules_exception_of ON persona_rules (exception_of) WHERE exception_of IS NOT NULL;
@@ -61,6 +61,7 @@ CREATE TABLE persona_events (
   candidates   TEXT CHECK (candidates IS NULL OR json_type(candidates) = 'array'),
   model        TEXT,
   detail       TEXT,
+  polarity     INTEGER NOT NULL DEFAULT 0 CHECK (polarity IN (-1, 0, 1)), -- evidence added: 1 reinforcement, -1 counterexample
   alpha        REAL NOT NULL,
   beta         REAL NOT NULL,
   at           TEXT NOT NULL
@@ -92,6 +93,7 @@ WHEN NEW.event_id IS NOT OLD.event_id
   OR NEW.candidates IS NOT OLD.candidates
   OR NEW.model IS NOT OLD.model
   OR NEW.detail IS NOT OLD.detail
+  OR NEW.polarity IS NOT OLD.polarity
   OR NEW.alpha IS NOT OLD.alpha
   OR NEW.beta IS NOT OLD.beta
   OR NEW.at IS NOT OLD.at
@@ -110,7 +112,7 @@ CREATE TABLE counterexample_tags (
 ) STRICT, WITHOUT ROWID;
 
 CREATE TRIGGER persona_events_count_tags AFTER INSERT ON persona_events
-WHEN NEW.event_type = 'counterexample'
+WHEN NEW.polarity = -1
 BEGIN
   INSERT INTO counterexample_tags (rule_id, tag, n)
     SELECT NEW.rule_id, value, 1 FROM json_each(NEW.scope, '$.context_tags') WHERE true
@@ -118,7 +120,7 @@ BEGIN
 END;
 
 CREATE TRIGGER persona_events_move_tags AFTER UPDATE OF rule_id ON persona_events
-WHEN NEW.event_type = 'counterexample' AND NEW.rule_id IS NOT OLD.rule_id
+WHEN NEW.polarity = -1 AND NEW.rule_id IS NOT OLD.rule_id
 BEGIN
   UPDATE counterexample_tags SET n = n - 1
     WHERE rule_id = OLD.rule_id AND n > 1 AND tag IN (SELECT value FROM json_each(OLD.scope, '$.context_tags'));
@@ -191,22 +193,28 @@ CREATE TABLE rules_removed (
 CREATE INDEX rules_removed_version ON rules_removed (version);
 
 -- Every change to a rule bumps the 'rules' counter and stamps the row with
--- it. The stamping UPDATE changes row_version only, which the WHEN clause of
--- the update trigger ignores.
+-- the new value. The store's own statements stamp the row themselves
+-- (row_version = counter + 1), so the trigger only has to bump the counter;
+-- any other write (or a cascade) is stamped by the trigger. The stamping
+-- UPDATE sets row_version to the counter, which the WHEN clause ignores.
 CREATE TRIGGER persona_rules_version_insert AFTER INSERT ON persona_rules
 BEGIN
   UPDATE store_counters SET value = value + 1 WHERE name IN ('rules', 'embeddings');
-  UPDATE persona_rules SET row_version = (SELECT value FROM store_counters WHERE name = 'rules') WHERE rowid = NEW.rowid;
+  UPDATE persona_rules SET row_version = (SELECT value FROM store_counters WHERE name = 'rules')
+    WHERE rowid = NEW.rowid AND NEW.row_version IS NOT (SELECT value FROM store_counters WHERE name = 'rules');
 END;
 
 CREATE TRIGGER persona_rules_version_update AFTER UPDATE ON persona_rules
-WHEN NEW.row_version IS OLD.row_version
+WHEN NEW.row_version IS OLD.row_version OR NEW.row_version > (SELECT value FROM store_counters WHERE name = 'rules')
 BEGIN
   UPDATE store_counters SET value = value + 1
-    WHERE name = 'rules' OR (name = 'embeddings' AND (NEW.status IS NOT OLD.status OR NEW.rule_id IS NOT OLD.rule_id));
+    WHERE name = 'rules' OR (name = 'embeddings' AND (NEW.status IS NOT OLD.status OR NEW.rule_id IS NOT OLD.rule_id
+      OR NEW.scope_environment IS NOT OLD.scope_environment OR NEW.scope_project IS NOT OLD.scope_project
+      OR NEW.scope_agent_family IS NOT OLD.scope_agent_family));
   INSERT INTO rules_removed (rule_id, version)
     SELECT OLD.rule_id, value FROM store_counters WHERE name = 'rules' AND NEW.rule_id IS NOT OLD.rule_id;
-  UPDATE persona_rules SET row_version = (SELECT value FROM store_counters WHERE name = 'rules') WHERE rowid = NEW.rowid;
+  UPDATE persona_rules SET row_version = (SELECT value FROM store_counters WHERE name = 'rules')
+    WHERE rowid = NEW.rowid AND NEW.row_version IS NOT (SELECT value FROM store_counters WHERE name = 'rules');
 END;
 
 CREATE TRIGGER persona_rules_version_delete AFTER DELETE ON persona_rules

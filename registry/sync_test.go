@@ -296,3 +296,19 @@ func BenchmarkSyncNoop10000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSyncNoopDefault is the same for the default pack: the common case.
+func BenchmarkSyncNoopDefault(b *testing.B) {
+	reg := Default()
+	lex := MustLexical(b, reg.Texts())
+	ctx := context.Background()
+	db := MustOpenDB(b)
+	if _, err := Sync(ctx, db, lex, reg, SyncOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if sum, err := Sync(ctx, db, lex, reg, SyncOptions{}); err != nil || sum.Embedded+sum.Added+sum.Updated != 0 {
+			b.Fatalf("Sync: %+v, %v", sum, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,11 +10,12 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/migrations"
 )
 
 // benchFixtureVersion names the layout of the cached benchmark database;
 // change it whenever buildFixture changes.
-const benchFixtureVersion = "v3"
+const benchFixtureVersion = "v1"
 
 var benchScope = engine.Scope{Environment: "work", Project: "api", AgentFamily: "claude", ContextTags: []string{"cli", "go"}}
 
@@ -79,11 +81,19 @@ func buildFixture(tb testing.TB, db *DB, nRules, eventsPerRule int) {
 }
 
 // bigFixture returns the path of the 10,000-rule, 1,000,000-event database,
-// built once and cached under os.TempDir (keyed by fixture and schema
-// version; delete it to rebuild). Building takes tens of seconds.
+// built once and cached under os.TempDir, keyed by the fixture version and a
+// hash of the migrations (delete it to rebuild). Building takes tens of seconds.
 func bigFixture(b *testing.B) string {
 	b.Helper()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("lexsona-bench-%s-schema%d.db", benchFixtureVersion, LatestSchemaVersion()))
+	ms, err := loadMigrations(migrations.FS)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := sha256.New()
+	for _, m := range ms {
+		h.Write([]byte(m.sql))
+	}
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("lexsona-bench-%s-%x.db", benchFixtureVersion, h.Sum(nil)[:6]))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
@@ -204,32 +214,50 @@ func BenchmarkRecord(b *testing.B) {
 	}
 }
 
-// BenchmarkSyncDefinitions measures a first sync of 10,000 registry
-// definitions (each with a template and an example) into an empty store.
+// BenchmarkSyncDefinitions measures syncing 10,000 registry definitions
+// (each with a template and an example): into an empty store (first), and
+// again when nothing changed (unchanged: what every classifying command pays).
 func BenchmarkSyncDefinitions(b *testing.B) {
+	ctx := context.Background()
 	defs := make([]engine.Definition, 10000)
 	for i := range defs {
 		defs[i] = engine.Definition{Rule: engine.Rule{RuleID: fmt.Sprintf("reg.r%05d", i), Category: "tool_preference",
 			Severity: engine.SeverityShould, Text: fmt.Sprintf("Rule number %d", i)}, Examples: []string{fmt.Sprintf("example %d", i)}}
 	}
-	b.ReportAllocs()
-	var cpu time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		db, err := Open(context.Background(), filepath.Join(b.TempDir(), "sync.db"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		c0 := cpuNow()
-		if _, err := db.SyncDefinitions(context.Background(), defs, t0); err != nil {
-			b.Fatal(err)
-		}
-		cpu += cpuNow() - c0
-		b.StopTimer()
-		db.Close()
-		b.StartTimer()
+	for _, mode := range []string{"first", "unchanged"} {
+		b.Run(mode, func(b *testing.B) {
+			b.ReportAllocs()
+			var cpu time.Duration
+			db := MustOpen(b)
+			if mode == "unchanged" {
+				if _, err := db.SyncDefinitions(ctx, defs, t0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				if mode == "first" {
+					b.StopTimer()
+					db.Close()
+					var err error
+					if db, err = Open(ctx, filepath.Join(b.TempDir(), "sync.db")); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+				c0 := cpuNow()
+				res, err := db.SyncDefinitions(ctx, defs, t0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuNow() - c0
+				if mode == "unchanged" && len(res.Added)+len(res.Updated)+len(res.Archived) > 0 {
+					b.Fatalf("unchanged sync changed %+v", res)
+				}
+			}
+			if mode == "first" {
+				db.Close()
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
 	}
-	b.ReportMetric(float64(len(defs)), "definitions/op")
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }

@@ -46,6 +46,21 @@ func (c *rulesCache) reset() {
 	c.mu.Unlock()
 }
 
+// getIfFresh is get when the cache is current: it reads the counters outside
+// any transaction and reports false (without reading more) when they moved.
+func (c *rulesCache) getIfFresh(r runner, s engine.Scope) ([]engine.Rule, engine.Config, bool, error) {
+	var rv, cv int64
+	if err := r.queryRow(qVersions).Scan(&rv, &cv); err != nil {
+		return nil, engine.Config{}, false, dbErr("read versions", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.loaded || !c.hasConfig || rv > c.rulesVer || cv > c.configVer {
+		return nil, engine.Config{}, false, nil
+	}
+	return c.scope(s), c.config, true, nil
+}
+
 // get returns the active-eligible rules whose scope columns admit s (the SQL
 // half of engine.Scope.Matches; tags are left to the caller), sorted by
 // rule_id, and the config, refreshing the cache from r's read transaction.
@@ -71,9 +86,15 @@ func (c *rulesCache) get(r runner, s engine.Scope) ([]engine.Rule, engine.Config
 			return nil, c.config, err
 		}
 	}
+	return c.scope(s), c.config, nil
+}
+
+// scope returns the cached list for s's scope columns, building it if needed.
+// c.mu is held.
+func (c *rulesCache) scope(s engine.Scope) []engine.Rule {
 	key := [3]string{s.Environment, s.Project, s.AgentFamily}
 	if list, ok := c.scoped[key]; ok {
-		return list, c.config, nil
+		return list
 	}
 	admits := func(r *engine.Rule) bool {
 		sc := &r.Scope
@@ -99,7 +120,7 @@ func (c *rulesCache) get(r runner, s engine.Scope) ([]engine.Rule, engine.Config
 		c.scoped = map[[3]string][]engine.Rule{}
 	}
 	c.scoped[key] = list
-	return list, c.config, nil
+	return list
 }
 
 // refresh brings the cache to version rv: a full load the first time, then

@@ -129,3 +129,42 @@ func dedupe(defs []engine.Definition) []engine.Definition {
 	}
 	return out
 }
+
+// TestRuleVersionStamps checks the triggers of 001_init.sql: every change to
+// a rule, whether the statement stamps row_version itself (the store's) or not
+// (a hand-written UPDATE, a cascade), moves the 'rules' counter and leaves the
+// row stamped with it, so the cache sees it.
+func TestRuleVersionStamps(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	stamp := func() (row, counter int64) {
+		t.Helper()
+		db.read.QueryRow("SELECT row_version FROM persona_rules WHERE rule_id = 'tool.x'").Scan(&row)
+		db.read.QueryRow("SELECT value FROM store_counters WHERE name = 'rules'").Scan(&counter)
+		return row, counter
+	}
+	if _, err := db.RulesForScope(ctx, engine.Scope{}); err != nil { // warm the cache
+		t.Fatal(err)
+	}
+	r0, c0 := stamp()
+	if r0 != c0 {
+		t.Fatalf("after insert: row_version %d, counter %d", r0, c0)
+	}
+	MustRecord(t, db, engine.Correction{RuleID: "tool.x"}) // a stamping statement
+	r1, c1 := stamp()
+	if c1 != c0+1 || r1 != c1 {
+		t.Errorf("after a correction: row_version %d, counter %d; want both %d", r1, c1, c0+1)
+	}
+	if _, err := db.write.Exec("UPDATE persona_rules SET rule_text = 'edited by hand' WHERE rule_id = 'tool.x'"); err != nil {
+		t.Fatal(err)
+	}
+	r2, c2 := stamp()
+	if c2 != c1+1 || r2 != c2 {
+		t.Errorf("after a hand edit: row_version %d, counter %d; want both %d", r2, c2, c1+1)
+	}
+	rules, _ := db.RulesForScope(ctx, engine.Scope{})
+	if len(rules) != 1 || rules[0].Text != "edited by hand" || rules[0].Alpha != 3 {
+		t.Errorf("cache missed a change: %+v", rules)
+	}
+}

@@ -111,3 +111,29 @@ func TestPutEmbeddingsBadInput(t *testing.T) {
 		t.Errorf("vanished text: %v", err)
 	}
 }
+
+// A scope edit changes which rules a classifier may offer, so it must bump
+// the embeddings version its index is cached under.
+func TestScopeEditBumpsEmbeddingsVersion(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	before, err := db.EmbeddingsVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := engine.Scope{Project: "api"}
+	if _, err := db.UpdateRule(ctx, "tool.x", RuleUpdate{Scope: &s}, t0); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := db.EmbeddingsVersion(ctx)
+	if after <= before {
+		t.Errorf("embeddings version %d → %d after a scope edit", before, after)
+	}
+	text := "new text"
+	db.UpdateRule(ctx, "tool.x", RuleUpdate{Text: &text}, t0)
+	MustRecord(t, db, engine.Correction{RuleID: "tool.x"})
+	if v, _ := db.EmbeddingsVersion(ctx); v <= after {
+		t.Errorf("embeddings version %d → %d after a text edit", after, v)
+	}
+}

@@ -15,11 +15,11 @@ const (
 )
 
 const eventCols = `event_id, rule_id, event_type, coalesce(user_text, ''), coalesce(agent_output, ''), coalesce(frame_id, ''),
-	scope, coalesce(decision, ''), score, coalesce(candidates, ''), coalesce(model, ''), coalesce(detail, ''), alpha, beta, at`
+	scope, coalesce(decision, ''), score, coalesce(candidates, ''), coalesce(model, ''), coalesce(detail, ''), polarity, alpha, beta, at`
 
 var (
 	qEventInsert = sqlq(`INSERT INTO persona_events (rule_id, event_type, user_text, agent_output, frame_id, scope,
-	decision, score, candidates, model, detail, alpha, beta, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	decision, score, candidates, model, detail, polarity, alpha, beta, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	qEventsPage = sqlq(`SELECT ` + eventCols + ` FROM persona_events WHERE rule_id = ? AND event_id > ? ORDER BY event_id LIMIT ?`)
 )
 
@@ -28,7 +28,7 @@ func scanEvent(sc scanner) (engine.Event, error) {
 	var et, scope, cands, at string
 	var score sql.NullFloat64
 	if err := sc.Scan(&e.EventID, &e.RuleID, &et, &e.UserText, &e.AgentOutput, &e.FrameID, &scope, &e.Decision,
-		&score, &cands, &e.Model, &e.Detail, &e.Alpha, &e.Beta, &at); err != nil {
+		&score, &cands, &e.Model, &e.Detail, &e.Polarity, &e.Alpha, &e.Beta, &at); err != nil {
 		return e, err
 	}
 	e.EventType = engine.EventType(et)
@@ -100,9 +100,21 @@ func (t *Tx) insertEvent(ev *engine.Event) (int64, error) {
 	if ev.Score != nil {
 		score = *ev.Score
 	}
+	switch ev.EventType {
+	case engine.EventReinforcement:
+		ev.Polarity = engine.Reinforce
+	case engine.EventCounterexample:
+		ev.Polarity = engine.Counter
+	case engine.EventConfirmation:
+		if ev.Polarity != engine.Counter && ev.Polarity != engine.Reinforce {
+			return 0, engine.Errorf(engine.EINVALID, "a confirmation event needs a polarity of 1 or -1")
+		}
+	default:
+		ev.Polarity = 0
+	}
 	res, err := t.exec(qEventInsert, ev.RuleID, string(ev.EventType), nullStr(ev.UserText), nullStr(ev.AgentOutput),
 		nullStr(ev.FrameID), scopeJSON(ev.Scope), nullStr(ev.Decision), score, candidatesJSON(ev.Candidates), nullStr(ev.Model),
-		nullStr(ev.Detail), ev.Alpha, ev.Beta, fmtTime(ev.At))
+		nullStr(ev.Detail), int(ev.Polarity), ev.Alpha, ev.Beta, fmtTime(ev.At))
 	if err != nil {
 		return 0, dbErr("append event", err)
 	}

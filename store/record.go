@@ -25,7 +25,7 @@ type RecordResult struct {
 }
 
 var qRuleEvidence = sqlq(`UPDATE persona_rules SET alpha = ?, beta = ?, reinforcements = ?, counter_examples = ?,
-	first_seen = ?, last_correction = ?, updated_at = ? WHERE rule_id = ?`)
+	first_seen = ?, last_correction = ?, updated_at = ?, row_version = ` + stampVersion + ` WHERE rule_id = ?`)
 
 // CorrectionSHA256 is the request fingerprint Record stores with an
 // idempotency key: every field of the (validated) correction except its time
@@ -116,7 +116,10 @@ func (t *Tx) ApplyCorrection(c engine.Correction, cfg engine.Config) (RecordResu
 	ev := engine.Event{
 		RuleID: rule.RuleID, EventType: c.Polarity.EventType(), UserText: c.UserText, AgentOutput: c.AgentOutput,
 		FrameID: c.FrameID, Scope: c.Scope, Decision: c.Decision, Score: c.Score, Candidates: c.Candidates,
-		Model: c.Model, Alpha: rule.Alpha, Beta: rule.Beta, At: c.At,
+		Model: c.Model, Detail: c.Detail, Polarity: c.Polarity, Alpha: rule.Alpha, Beta: rule.Beta, At: c.At,
+	}
+	if c.Confirmation {
+		ev.EventType = engine.EventConfirmation
 	}
 	id, err := t.insertEvent(&ev)
 	if err != nil {

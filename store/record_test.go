@@ -56,7 +56,7 @@ func TestRecordStoresTheEvent(t *testing.T) {
 	want := []engine.Event{{
 		EventID: res.EventID, RuleID: "tool.x", EventType: engine.EventReinforcement, UserText: c.UserText,
 		AgentOutput: c.AgentOutput, FrameID: "frame-1", Scope: engine.Scope{Project: "api", ContextTags: []string{"cli"}},
-		Decision: "auto_match", Score: &score, Candidates: c.Candidates, Model: "m@1", Alpha: 3, Beta: 5, At: c.At,
+		Decision: "auto_match", Score: &score, Candidates: c.Candidates, Model: "m@1", Polarity: engine.Reinforce, Alpha: 3, Beta: 5, At: c.At,
 	}}
 	if diff := cmp.Diff(want, hist); diff != "" {
 		t.Errorf("event (-want +got):\n%s", diff)

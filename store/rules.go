@@ -21,14 +21,19 @@ var (
 	qRuleExists = sqlq(`SELECT count(*) FROM persona_rules WHERE rule_id = ?`)
 	qRuleInsert = sqlq(`INSERT INTO persona_rules (rule_id, category, severity, rule_text, scope_environment, scope_project,
 	scope_agent_family, scope_context_tags, scope_exclude_tags, topic, alpha, beta, reinforcements, counter_examples,
-	first_seen, last_correction, status, archived_by, source, exception_of, exception_tag, definition_sha256, created_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	first_seen, last_correction, status, archived_by, source, exception_of, exception_tag, definition_sha256, created_at, updated_at,
+	row_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+	` + stampVersion + `)`)
 	qRuleSave = sqlq(`UPDATE persona_rules SET category = ?, severity = ?, rule_text = ?, scope_environment = ?,
 	scope_project = ?, scope_agent_family = ?, scope_context_tags = ?, scope_exclude_tags = ?, topic = ?, alpha = ?, beta = ?,
 	reinforcements = ?, counter_examples = ?, first_seen = ?, last_correction = ?, status = ?,
 	archived_by = CASE WHEN ? = 'archived' THEN coalesce(archived_by, 'user') ELSE NULL END,
-	source = ?, exception_of = ?, exception_tag = ?, updated_at = ? WHERE rule_id = ?`)
+	source = ?, exception_of = ?, exception_tag = ?, updated_at = ?, row_version = ` + stampVersion + ` WHERE rule_id = ?`)
 )
+
+// stampVersion is the row_version a statement gives the rule rows it writes:
+// the 'rules' counter after the trigger bumps it (see 001_init.sql).
+const stampVersion = `(SELECT value + 1 FROM store_counters WHERE name = 'rules')`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -144,6 +149,11 @@ func (t *Tx) insertRuleRow(r *engine.Rule, archivedBy, defSHA string) error {
 // GetRule loads a rule inside the transaction: EINVALID for a malformed id,
 // ENOTFOUND naming an unknown one.
 func (t *Tx) GetRule(id string) (engine.Rule, error) { return getRule(t.runner, id) }
+
+// RuleExists reports whether a rule with that id exists (for example before
+// inserting a candidate whose id may already be proposed). Its errors are
+// internal.
+func (t *Tx) RuleExists(id string) (bool, error) { return ruleExists(t.runner, id) }
 
 // InsertRule validates r and inserts it with its creation event ev (its type,
 // rule id, alpha and beta are filled in; a zero At becomes r.FirstSeen) and,

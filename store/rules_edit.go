@@ -17,6 +17,9 @@ var (
 	SELECT ?1, CASE kind WHEN 'template' THEN 'correction' ELSE kind END, text, text_sha256, created_at
 	FROM rule_texts WHERE rule_id = ?2 ORDER BY text_sha256 ON CONFLICT (rule_id, text_sha256) DO NOTHING`)
 	qEmbeddingsMove = sqlq(`UPDATE OR IGNORE persona_embeddings SET rule_id = ? WHERE rule_id = ?`)
+	qExceptionsMove = sqlq(`UPDATE persona_rules SET exception_of = ? WHERE exception_of = ?`)
+	qRejectionsMove = sqlq(`INSERT INTO exception_rejections (parent_id, tag, rejected_at)
+	SELECT ?1, tag, rejected_at FROM exception_rejections WHERE parent_id = ?2 ORDER BY tag ON CONFLICT DO NOTHING`)
 )
 
 // CreateRule validates r and stores it with a creation event and r.Text as
@@ -160,12 +163,13 @@ func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.T
 }
 
 // MergeRule merges a candidate rule into an existing one in one transaction:
-// the candidate's events move to into, its texts become into's correction
-// texts (with their embeddings), its reinforcements and counterexamples are
-// added to into's alpha, beta and counts, the candidate is deleted and into
-// gets a manual_override event. It returns into as saved. Errors: EINVALID
-// when from is not a candidate (or is an exception proposal), into is
-// archived, or both are the same rule; ENOTFOUND for an unknown rule.
+// the candidate's events move to into; its texts become into's correction
+// texts (with their embeddings); exception proposals and rejections naming it
+// name into; its reinforcements and counterexamples are added to into's
+// alpha, beta and counts; the candidate is deleted; into gets a
+// manual_override event. It returns into as saved. Errors: EINVALID when from
+// is not a candidate (or is an exception proposal), into is archived, or both
+// are the same rule; ENOTFOUND for an unknown rule.
 func (db *DB) MergeRule(ctx context.Context, fromID, intoID string, at time.Time) (engine.Rule, error) {
 	at = nowIfZero(at)
 	var out engine.Rule
@@ -203,6 +207,7 @@ func (db *DB) MergeRule(ctx context.Context, fromID, intoID string, at time.Time
 		}
 		for _, step := range []struct{ what, q string }{
 			{"copy texts", qTextsCopy}, {"move embeddings", qEmbeddingsMove}, {"move events", qEventsMove},
+			{"move exceptions", qExceptionsMove}, {"move rejections", qRejectionsMove},
 		} {
 			if _, err := tx.exec(step.q, into.RuleID, from.RuleID); err != nil {
 				return dbErr("merge: "+step.what, err)

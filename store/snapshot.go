@@ -11,6 +11,11 @@ import (
 // scopeRules returns the cached active-eligible rules whose scope columns
 // admit s, and the config, refreshed in one read transaction.
 func (db *DB) scopeRules(ctx context.Context, s engine.Scope) (rules []engine.Rule, cfg engine.Config, err error) {
+	// Fast path: one query, no transaction, when nothing changed.
+	var ok bool
+	if rules, cfg, ok, err = db.cache.getIfFresh(db.reader(ctx), s); ok || err != nil {
+		return rules, cfg, err
+	}
 	err = db.readTx(ctx, func(r runner) error {
 		rules, cfg, err = db.cache.get(r, s)
 		return err

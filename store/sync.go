@@ -26,8 +26,10 @@ var (
 	FROM persona_rules`)
 	qSyncUpdate = sqlq(`UPDATE persona_rules SET category = ?, severity = ?, rule_text = ?, scope_environment = ?,
 	scope_project = ?, scope_agent_family = ?, scope_context_tags = ?, scope_exclude_tags = ?, topic = ?, status = ?,
-	archived_by = ?, source = 'registry', definition_sha256 = ?, updated_at = ? WHERE rule_id = ?`)
-	qSyncArchive = sqlq(`UPDATE persona_rules SET status = 'archived', archived_by = 'registry', updated_at = ? WHERE rule_id = ?`)
+	archived_by = ?, source = 'registry', definition_sha256 = ?, updated_at = ?, row_version = ` + stampVersion + `
+	WHERE rule_id = ?`)
+	qSyncArchive = sqlq(`UPDATE persona_rules SET status = 'archived', archived_by = 'registry', updated_at = ?,
+	row_version = ` + stampVersion + ` WHERE rule_id = ?`)
 )
 
 type syncDef struct {
