@@ -87,6 +87,36 @@ func BenchmarkEmbed(b *testing.B) {
 	}
 }
 
+// ortBareCalls tokenizes the benchmark batches beforehand into the padded
+// sub-batches the ort pipeline would run.
+func ortBareCalls(b *testing.B, e *ortEmbedder, batches [][]string) [][]Batch {
+	var calls [][]Batch
+	for _, batch := range batches {
+		encs, err := e.tok.EncodeBatch(batch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var subs []Batch
+		if _, err := runSorted(context.Background(), encs, e.maxBatch, func(_ context.Context, idx []int, pb Batch) ([][]float32, error) {
+			subs = append(subs, pb)
+			return make([][]float32, len(idx)), nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+		calls = append(calls, subs)
+	}
+	return calls
+}
+
+func runBare(e *ortEmbedder, subs []Batch) error {
+	for _, pb := range subs {
+		if _, _, err := e.run(context.Background(), pb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // BenchmarkORTBare runs only the ONNX Runtime session, on the very padded
 // sub-batches the ort pipeline would build, tokenized beforehand: the
 // difference to BenchmarkEmbed/ort is the pipeline's own cost (tokenizing,
@@ -97,36 +127,45 @@ func BenchmarkORTBare(b *testing.B) {
 	texts := referenceTexts(b)
 	e := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1}).(*ortEmbedder)
 	for _, size := range []int{1, 32} {
-		var calls [][]Batch
-		for _, batch := range benchBatches(texts, size) {
-			encs, err := e.tok.EncodeBatch(batch)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var subs []Batch
-			if _, err := runSorted(context.Background(), encs, e.maxBatch, func(_ context.Context, idx []int, pb Batch) ([][]float32, error) {
-				subs = append(subs, pb)
-				return make([][]float32, len(idx)), nil
-			}); err != nil {
-				b.Fatal(err)
-			}
-			calls = append(calls, subs)
-		}
+		batches := benchBatches(texts, size)
+		calls := ortBareCalls(b, e, batches)
 		b.Run(fmt.Sprintf("batch%d", size), func(b *testing.B) {
 			i := 0
-			byCall := make([][]string, len(calls))
-			for k := range calls {
-				byCall[k] = make([]string, size)
-			}
-			runBench(b, byCall, func([]string) error {
-				for _, pb := range calls[i%len(calls)] {
-					if _, _, err := e.run(context.Background(), pb); err != nil {
-						return err
-					}
-				}
+			runBench(b, batches, func([]string) error {
+				err := runBare(e, calls[i%len(calls)])
 				i++
-				return nil
+				return err
 			})
+		})
+	}
+}
+
+// BenchmarkORTOverhead alternates the whole ort pipeline and the bare session
+// on the same batches, so that both see the same machine load, and reports
+// the pipeline's extra time in percent of the bare run (target: < 5).
+func BenchmarkORTOverhead(b *testing.B) {
+	dir := MustFullModel(b)
+	MustORTLib(b)
+	texts := referenceTexts(b)
+	e := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1}).(*ortEmbedder)
+	for _, size := range []int{1, 32} {
+		batches := benchBatches(texts, size)
+		calls := ortBareCalls(b, e, batches)
+		b.Run(fmt.Sprintf("batch%d", size), func(b *testing.B) {
+			var pipe, bare time.Duration
+			for i := 0; b.Loop(); i++ {
+				k := i % len(batches)
+				t0 := time.Now()
+				if _, err := e.Embed(context.Background(), batches[k]); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if err := runBare(e, calls[k]); err != nil {
+					b.Fatal(err)
+				}
+				pipe, bare = pipe+t1.Sub(t0), bare+time.Since(t1)
+			}
+			b.ReportMetric(100*(pipe.Seconds()-bare.Seconds())/bare.Seconds(), "overhead-%")
 		})
 	}
 }

@@ -283,3 +283,26 @@ func TestVersionAtLeast(t *testing.T) {
 		}
 	}
 }
+
+// TestORTOtherNames: a model whose output is not called last_hidden_state is
+// asked for its names and still embeds identically.
+func TestORTOtherNames(t *testing.T) {
+	MustORTLib(t)
+	tiny := MustTinyModel(t)
+	dir := copyModel(t, tiny)
+	b, err := os.ReadFile(filepath.Join(dir, "model.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := bytes.ReplaceAll(b, []byte("last_hidden_state"), []byte("token_embeddings_")) // same length: the protobuf stays valid
+	if bytes.Equal(renamed, b) {
+		t.Fatal("the tiny model has no last_hidden_state output")
+	}
+	mustWrite(t, filepath.Join(dir, "model.onnx"), renamed)
+	texts := []string{"hello", "use pnpm, not npm"}
+	want := MustEmbed(t, MustOpen(t, Options{Backend: "ort", ModelDir: tiny, CacheSize: -1}), texts)
+	got := MustEmbed(t, MustOpen(t, Options{Backend: "ort", ModelDir: dir, CacheSize: -1}), texts)
+	if d := maxAbsDiff(got, want); d != 0 {
+		t.Errorf("renamed output: embeddings differ by %.3g", d)
+	}
+}

@@ -104,21 +104,67 @@ func newORTEmbedder(folder *modelFolder, lib string, threads, maxBatch int) (*or
 	if err := opts.SetInterOpNumThreads(1); err != nil {
 		return nil, fmt.Errorf("onnxruntime inter-op threads: %w", err)
 	}
-	ins, outs, err := ort.GetInputOutputInfoWithOptions(folder.Model, opts)
-	if err != nil {
+	e := &ortEmbedder{tok: tok, maxBatch: maxBatch, lib: lib, id: Identity{Name: folder.Name, SHA256: sum}}
+	// all-MiniLM-L6-v2's export uses these names; only a model that does not
+	// is loaded a second time to ask for its own.
+	inputs, output := []string{"input_ids", "attention_mask", "token_type_ids"}, "last_hidden_state"
+	err = e.start(folder.Model, inputs, output, opts)
+	if err == nil {
+		return e, nil
+	}
+	ins, outs, ierr := ort.GetInputOutputInfoWithOptions(folder.Model, opts)
+	if ierr != nil {
+		return nil, corruptModel(folder.Model, ierr)
+	}
+	inputs2, output2, nerr := pickORTNames(folder.Model, ins, outs)
+	if nerr != nil {
+		return nil, nerr
+	}
+	if slices.Equal(inputs, inputs2) && output == output2 {
 		return nil, corruptModel(folder.Model, err)
 	}
+	if err := e.start(folder.Model, inputs2, output2, opts); err != nil {
+		return nil, corruptModel(folder.Model, err)
+	}
+	return e, nil
+}
+
+// start creates the session and runs it once on [CLS] [SEP], which proves
+// the model computes and gives its width.
+func (e *ortEmbedder) start(model string, inputs []string, output string, opts *ort.SessionOptions) error {
+	sess, err := ort.NewDynamicAdvancedSession(model, inputs, []string{output}, opts)
+	if err != nil {
+		return err
+	}
+	e.sess, e.inputs, e.id.Dims = sess, inputs, 0
+	enc, _ := e.tok.Encode("")
+	b := PadBatch([]Encoding{enc})
+	hidden, dim, err := e.run(context.Background(), b)
+	if err == nil {
+		_, err = MeanPool(hidden, b.AttentionMask, dim, 0)
+	}
+	if err != nil {
+		sess.Destroy()
+		e.sess = nil
+		return err
+	}
+	e.id.Dims = dim
+	return nil
+}
+
+// pickORTNames chooses a model's BERT inputs and its token-embeddings output.
+func pickORTNames(model string, ins, outs []ort.InputOutputInfo) ([]string, string, error) {
 	var inputs []string
 	for _, in := range ins {
 		switch in.Name {
 		case "input_ids", "attention_mask", "token_type_ids":
 			inputs = append(inputs, in.Name)
 		default:
-			return nil, engine.Errorf(engine.EUNAVAILABLE, "the model %s has an input %q a BERT sentence encoder does not have: use all-MiniLM-L6-v2's onnx/model.onnx", folder.Model, in.Name)
+			return nil, "", engine.Errorf(engine.EUNAVAILABLE, "the model %s has an input %q a BERT sentence encoder does not have: use all-MiniLM-L6-v2's onnx/model.onnx", model, in.Name)
 		}
 	}
 	if !slices.Contains(inputs, "input_ids") {
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "the model %s has no input_ids input: use all-MiniLM-L6-v2's onnx/model.onnx", folder.Model)
+		return nil, "", engine.Errorf(engine.EUNAVAILABLE, "the model %s has no input_ids input: use all-MiniLM-L6-v2's onnx/model.onnx", model)
 	}
 	output := ""
 	for _, o := range outs {
@@ -127,28 +173,9 @@ func newORTEmbedder(folder *modelFolder, lib string, threads, maxBatch int) (*or
 		}
 	}
 	if output == "" {
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "the model %s has no last_hidden_state output: use all-MiniLM-L6-v2's onnx/model.onnx", folder.Model)
+		return nil, "", engine.Errorf(engine.EUNAVAILABLE, "the model %s has no last_hidden_state output: use all-MiniLM-L6-v2's onnx/model.onnx", model)
 	}
-	sess, err := ort.NewDynamicAdvancedSession(folder.Model, inputs, []string{output}, opts)
-	if err != nil {
-		return nil, corruptModel(folder.Model, err)
-	}
-	e := &ortEmbedder{sess: sess, tok: tok, inputs: inputs, maxBatch: maxBatch, lib: lib,
-		id: Identity{Name: folder.Name, SHA256: sum}}
-	// One run on [CLS] [SEP] proves the model computes and gives its width.
-	enc, _ := tok.Encode("")
-	b := PadBatch([]Encoding{enc})
-	hidden, dim, err := e.run(context.Background(), b)
-	if err != nil {
-		sess.Destroy()
-		return nil, corruptModel(folder.Model, err)
-	}
-	if _, err := MeanPool(hidden, b.AttentionMask, dim, 0); err != nil {
-		sess.Destroy()
-		return nil, corruptModel(folder.Model, err)
-	}
-	e.id.Dims = dim
-	return e, nil
+	return inputs, output, nil
 }
 
 func corruptModel(path string, err error) error {

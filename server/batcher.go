@@ -14,6 +14,10 @@ const (
 	DefaultMaxBatch  = 32
 	DefaultMaxWait   = 2 * time.Millisecond
 	DefaultQueueSize = 1024
+	// DefaultWorkers is how many batches run at once: two, so that one
+	// batch's tokenisation and pooling overlap the other's model run (on a
+	// 2-core machine this nearly doubles HTTP throughput over one worker).
+	DefaultWorkers = 2
 )
 
 // BatcherOptions configure a Batcher; zero fields take the defaults.
@@ -21,7 +25,7 @@ type BatcherOptions struct {
 	MaxBatch  int           // most texts per model call (32)
 	MaxWait   time.Duration // how long a batch waits to fill after its first text (2 ms); < 0 means no wait
 	QueueSize int           // most Embed calls waiting (1024); past it Embed fails with EOVERLOADED
-	Workers   int           // model calls run at once (1)
+	Workers   int           // model calls run at once (DefaultWorkers, 2)
 	// Observe, when set, is told the size of every model call and how long each
 	// request waited in the queue before its batch started.
 	Observe func(batchTexts int, queueWait []time.Duration)
@@ -68,7 +72,7 @@ func NewBatcher(inner models.Embedder, o BatcherOptions) *Batcher {
 		o.QueueSize = DefaultQueueSize
 	}
 	if o.Workers <= 0 {
-		o.Workers = 1
+		o.Workers = DefaultWorkers
 	}
 	b := &Batcher{inner: inner, opts: o, queue: make(chan *batchReq, o.QueueSize)}
 	b.wg.Add(o.Workers)

@@ -137,7 +137,7 @@ func TestBatcherMultiTextCalls(t *testing.T) {
 
 func TestBatcherErrorIsolation(t *testing.T) {
 	inner := &countingEmbedder{gate: make(chan struct{}), entered: make(chan struct{}, 16)}
-	b := NewBatcher(inner, BatcherOptions{MaxBatch: 8, MaxWait: 20 * time.Millisecond})
+	b := NewBatcher(inner, BatcherOptions{MaxBatch: 8, MaxWait: 20 * time.Millisecond, Workers: 1})
 	defer b.Close()
 	// Block the worker on a first call so the next three queue into one batch.
 	first := make(chan error, 1)
@@ -172,7 +172,7 @@ func TestBatcherErrorIsolation(t *testing.T) {
 
 func TestBatcherOverloaded(t *testing.T) {
 	inner := &countingEmbedder{gate: make(chan struct{}), entered: make(chan struct{}, 16)}
-	b := NewBatcher(inner, BatcherOptions{MaxBatch: 1, MaxWait: -1, QueueSize: 2})
+	b := NewBatcher(inner, BatcherOptions{MaxBatch: 1, MaxWait: -1, QueueSize: 2, Workers: 1})
 	defer b.Close()
 	var wg sync.WaitGroup
 	wg.Go(func() { b.Embed(t.Context(), []string{"t0"}) })
@@ -193,7 +193,7 @@ func TestBatcherOverloaded(t *testing.T) {
 
 func TestBatcherCancelledCaller(t *testing.T) {
 	inner := &countingEmbedder{gate: make(chan struct{}), entered: make(chan struct{}, 16)}
-	b := NewBatcher(inner, BatcherOptions{MaxBatch: 1, MaxWait: -1})
+	b := NewBatcher(inner, BatcherOptions{MaxBatch: 1, MaxWait: -1, Workers: 1})
 	defer b.Close()
 	go b.Embed(t.Context(), []string{"t0"})
 	<-inner.entered
@@ -266,7 +266,7 @@ func TestOverloadedHTTP(t *testing.T) {
 	var g *gatedEmbedder
 	e := newTestEnv(t, func(c *Config) {
 		g = &gatedEmbedder{Embedder: c.Embedder, entered: make(chan struct{}, 8), gate: make(chan struct{})}
-		c.Embedder, c.MaxBatch, c.MaxWait, c.QueueSize = g, 1, -1, 1
+		c.Embedder, c.MaxBatch, c.MaxWait, c.QueueSize, c.BatchWorkers = g, 1, -1, 1, 1
 	})
 	var wg sync.WaitGroup
 	statuses := make(chan int, 2)

@@ -123,7 +123,7 @@ func classifyHTTPError(he *echo.HTTPError, bodyLimit int64) (int, string, string
 			msg = http.StatusText(he.Code)
 		}
 	}
-	return he.Code, code, msg, false
+	return statusOf[code], code, msg, false
 }
 
 // errorHandler is the echo HTTPErrorHandler: it answers every error with

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"time"
@@ -47,7 +48,11 @@ func (s *Server) newEcho() *echo.Echo {
 	e.HidePort = true
 	e.Logger.SetOutput(io.Discard)
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.authMiddleware, s.limitsMiddleware)
+	e.JSONSerializer = jsonSerializer{}
+	// A local service without a proxy in front: the peer address is the
+	// client, and X-Forwarded-For (which anyone can send) is not trusted.
+	e.IPExtractor = echo.ExtractIPDirect()
+	e.Use(requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.browserGuard, s.authMiddleware, s.limitsMiddleware)
 
 	s.add(http.MethodGet, "/healthz", s.handleHealthz)
 	s.add(http.MethodGet, "/readyz", s.handleReadyz)
@@ -68,4 +73,21 @@ func (s *Server) newEcho() *echo.Echo {
 		withBodyLimit(s.cfg.RegistryBodyLimit), withTimeout(s.cfg.SyncTimeout))
 	s.add(http.MethodPost, "/v1/embeddings", s.handleEmbeddings)
 	return e
+}
+
+// jsonSerializer writes JSON as the CLI does: no HTML escaping, so texts
+// with <, > and & read the same in both.
+type jsonSerializer struct{}
+
+func (jsonSerializer) Serialize(c echo.Context, v any, indent string) error {
+	enc := json.NewEncoder(c.Response())
+	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	return enc.Encode(v)
+}
+
+func (jsonSerializer) Deserialize(c echo.Context, v any) error {
+	return json.NewDecoder(c.Request().Body).Decode(v)
 }

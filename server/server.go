@@ -6,15 +6,30 @@
 // {"error": {"code", "message"}} (never internal error text), coalesces
 // concurrent embedding work into micro-batches with a bounded queue (429 with
 // Retry-After when full), enforces API keys, body limits and timeouts, exports
-// Prometheus metrics and an OpenAPI document, and shuts down gracefully.
+// Prometheus metrics and an OpenAPI document (GET /openapi.json), and shuts
+// down gracefully.
+//
+// Serving HTTP (what `lexsona serve` does):
+//
+//	keys, err := server.ParseAPIKeys(os.Getenv("LEXSONA_API_KEYS")) // "read:KEY1,write:KEY2"
+//	srv, err := server.New(server.Config{Addr: addr, DB: db, Embedder: emb, APIKeys: keys, Logger: log})
+//	err = srv.Run(ctx) // until ctx is cancelled (SIGINT/SIGTERM); closes db
+//
+// Serving MCP on stdio (what `lexsona mcp` does):
+//
+//	err := server.ServeMCP(ctx, server.Config{DB: db, Embedder: emb, Logger: stderrLog}, os.Stdin, os.Stdout)
+//
+// An MCP client (Claude Code, Cursor, …) is configured with:
+//
+//	{"mcpServers": {"lexsona": {"command": "lexsona", "args": ["mcp"]}}}
 package server
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,13 +88,17 @@ type Config struct {
 	// (DefaultShutdownTimeout); the whole shutdown stays under 10 s.
 	ShutdownTimeout time.Duration
 	// Micro-batching (see Batcher): MaxBatch (32), MaxWait (2 ms; < 0: no
-	// wait, batch whatever is queued), QueueSize (1024), BatchWorkers (1).
+	// wait, batch whatever is queued), QueueSize (1024), BatchWorkers (2).
 	// NoBatching embeds every request on its own.
 	MaxBatch     int
 	MaxWait      time.Duration
 	QueueSize    int
 	BatchWorkers int
 	NoBatching   bool
+	// AllowedHosts are extra Host names accepted when listening on a
+	// loopback address (loopback names and addresses always are); see
+	// browserGuard.
+	AllowedHosts []string
 	// Logger gets access logs and internal errors (slog.Default()).
 	Logger *slog.Logger
 	// Now is the clock (time.Now); tests set it.
@@ -107,6 +126,9 @@ type Server struct {
 	syncMu   sync.Mutex // one registry sync at a time
 	stopping atomic.Bool
 
+	checkHost   atomic.Bool     // listening on loopback: Host headers are checked
+	allowedHost map[string]bool // Config.AllowedHosts, lower-cased
+
 	startMu  sync.Mutex
 	ln       net.Listener
 	httpSrv  *http.Server
@@ -131,6 +153,10 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg: cfg, log: cfg.Logger, db: cfg.DB, keys: newKeyring(cfg.APIKeys), validator: newValidator(),
 		routes: map[string]bool{}, routeBodyLimit: map[string]int64{}, routeTimeout: map[string]time.Duration{},
+		allowedHost: map[string]bool{},
+	}
+	for _, h := range cfg.AllowedHosts {
+		s.allowedHost[strings.ToLower(hostOnly(strings.TrimSpace(h)))] = true
 	}
 	s.emb = cfg.Embedder
 	if !cfg.NoBatching {
@@ -179,121 +205,4 @@ func setDefaults(c *Config) {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-}
-
-// Handler returns the API as an http.Handler (for httptest or a custom server).
-func (s *Server) Handler() http.Handler { return s.echo }
-
-// Start binds the listener on Config.Addr; Run calls it when needed. Errors:
-// EUNAVAILABLE when the address cannot be bound.
-func (s *Server) Start() error {
-	s.startMu.Lock()
-	defer s.startMu.Unlock()
-	if s.ln != nil {
-		return nil
-	}
-	ln, err := net.Listen("tcp", s.cfg.Addr)
-	if err != nil {
-		return engine.Errorf(engine.EUNAVAILABLE, "cannot listen on %s: %v", s.cfg.Addr, err)
-	}
-	s.ln = ln
-	return nil
-}
-
-// Addr returns the bound address (e.g. "127.0.0.1:43512"), "" before Start.
-func (s *Server) Addr() string {
-	s.startMu.Lock()
-	defer s.startMu.Unlock()
-	if s.ln == nil {
-		return ""
-	}
-	return s.ln.Addr().String()
-}
-
-// Run serves until ctx is cancelled, then shuts down gracefully (see
-// Shutdown) and returns nil; it returns an error when it cannot listen or
-// the server fails. The store is closed when Run returns.
-func (s *Server) Run(ctx context.Context) error {
-	if err := s.Start(); err != nil {
-		s.shutdownStore()
-		return err
-	}
-	base, cancelBase := context.WithCancel(context.Background())
-	defer cancelBase()
-	s.startMu.Lock()
-	s.cancel = cancelBase
-	s.httpSrv = &http.Server{
-		Handler: s.echo, ReadHeaderTimeout: s.cfg.ReadHeaderTimeout, ReadTimeout: s.cfg.ReadTimeout,
-		WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout, MaxHeaderBytes: 64 << 10,
-		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		BaseContext: func(net.Listener) context.Context { return base },
-	}
-	srv, ln := s.httpSrv, s.ln
-	s.startMu.Unlock()
-	s.log.Info("listening", "addr", ln.Addr().String(), "embedder", s.cfg.Embedder.Backend(),
-		"model", s.cfg.Embedder.Identity().ID(), "batching", !s.cfg.NoBatching, "api_keys", !s.keys.empty())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		s.shutdownStore()
-		if errors.Is(err, http.ErrServerClosed) {
-			return nil
-		}
-		return engine.Errorf(engine.EUNAVAILABLE, "the HTTP server stopped: %v", err)
-	case <-ctx.Done():
-	}
-	err := s.Shutdown(context.Background())
-	cancelBase()
-	<-errc
-	return err
-}
-
-// Shutdown stops accepting connections, waits up to ShutdownTimeout (or
-// ctx's deadline) for in-flight requests, cancels those still running,
-// drains the embedding queue and closes the store. Calling it again returns
-// the first result.
-func (s *Server) Shutdown(ctx context.Context) error {
-	s.stopOnce.Do(func() {
-		s.stopping.Store(true)
-		start := time.Now()
-		s.startMu.Lock()
-		srv, cancelRequests := s.httpSrv, s.cancel
-		s.startMu.Unlock()
-		if srv != nil {
-			dctx, cancel := context.WithTimeout(ctx, s.cfg.ShutdownTimeout)
-			if err := srv.Shutdown(dctx); err != nil {
-				s.log.Warn("shutdown: in-flight requests did not finish in time; cancelling them", "err", err.Error())
-				cancelRequests()
-				srv.Close()
-			}
-			cancel()
-		} else if s.ln != nil {
-			s.ln.Close()
-		}
-		s.stopErr = s.shutdownStore()
-		s.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond).String())
-	})
-	return s.stopErr
-}
-
-// shutdownStore drains the batch queue and closes the store.
-func (s *Server) shutdownStore() error {
-	if s.batcher != nil {
-		s.batcher.Close()
-	}
-	if err := s.db.Close(); err != nil {
-		s.log.Error("closing the store", "err", err.Error())
-		return engine.Errorf(engine.EUNAVAILABLE, "closing the store failed: see the log")
-	}
-	return nil
-}
-
-// Close releases what New started (the batcher) without touching the store;
-// for servers used only through Handler.
-func (s *Server) Close() error {
-	if s.batcher != nil {
-		return s.batcher.Close()
-	}
-	return nil
 }

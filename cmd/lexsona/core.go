@@ -53,18 +53,14 @@ type registrySource struct {
 	data []byte
 }
 
-// registryInForce is the registry --registry names, else the one last synced
-// into the store, else the default rule pack.
-func (a *app) registryInForce(ctx context.Context, db *store.DB) (registrySource, error) {
+// registryInForce is the registry --registry names, else the one in force in
+// the store (see registry.InForce).
+func (a *app) registryInForce(ctx context.Context, db *store.DB) (name string, data []byte, err error) {
 	if a.registry != "" {
 		data, err := readRegistryFile(a.registry)
-		return registrySource{a.registry, data}, err
+		return a.registry, data, err
 	}
-	name, data, ok, err := db.Registry(ctx)
-	if err != nil || ok {
-		return registrySource{name, data}, err
-	}
-	return registrySource{"default", registry.DefaultYAML()}, nil
+	return registry.InForce(ctx, db)
 }
 
 // readRegistryFile reads a registry file, refusing one over registry.MaxFileSize.
@@ -84,24 +80,6 @@ func readRegistryFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-// syncRegistry parses src, fits a corpus-dependent embedder (lexical) on its
-// texts, runs the precompute job and remembers src in the store as the
-// registry in force. A broken file changes nothing.
-func syncRegistry(ctx context.Context, db *store.DB, emb models.Embedder, src registrySource, progress io.Writer) (*registry.Registry, registry.Summary, error) {
-	reg, err := registry.Parse(src.data, src.name)
-	if err != nil {
-		return nil, registry.Summary{}, err
-	}
-	if f, ok := emb.(models.Fitter); ok {
-		f.Fit(reg.Texts())
-	}
-	sum, err := registry.Sync(ctx, db, emb, reg, registry.SyncOptions{Progress: progress})
-	if err != nil {
-		return nil, sum, err
-	}
-	return reg, sum, db.SaveRegistry(ctx, src.name, src.data)
-}
-
 // openCore opens the store and the embedder, syncs the registry in force (a
 // no-op when nothing changed; the lexical embedder is fitted on its texts
 // first) and builds the classifier.
@@ -114,11 +92,11 @@ func (a *app) openCore(ctx context.Context) (*core, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := a.registryInForce(ctx, db)
+	name, data, err := a.registryInForce(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	reg, sum, err := syncRegistry(ctx, db, emb, src, a.stderr)
+	reg, sum, err := registry.SyncInForce(ctx, db, emb, name, data, registry.SyncOptions{Progress: a.stderr})
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ persona block to inject into the agent's prompt.`,
 	root.AddCommand(
 		newMigrateCmd(a), newRulesCmd(a), newRecordCmd(a), newSnapshotCmd(a),
 		newWhyCmd(a), newConfigCmd(a), newRegistryCmd(a), newClassifyCmd(a), newConfirmCmd(a),
-		newEmbedCmd(a), newModelCmd(a),
+		newEmbedCmd(a), newModelCmd(a), newServeCmd(a), newMCPCmd(a),
 	)
 	for _, c := range root.Commands() {
 		markUsage(c)

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"os"
+	"time"
+
+	"github.com/lexsona/lexsona/server"
+	"github.com/spf13/cobra"
+)
+
+func newServeCmd(a *app) *cobra.Command {
+	var addr, apiKeys string
+	var metricsNeedKey, noBatching bool
+	var maxBatch, queueSize int
+	var maxWait time.Duration
+	var bodyLimit int64
+	c := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:8080]",
+		Short: "Run the HTTP API (classify, corrections, persona, rules, embeddings, metrics)",
+		Long: `Serves the HTTP API until SIGINT or SIGTERM, then stops accepting, drains
+in-flight requests and the embedding queue, checkpoints the database and exits 0.
+The registry in force (or --registry) is synced on start.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			keys, err := server.ParseAPIKeys(apiKeys)
+			if err != nil {
+				return usageError{err}
+			}
+			if maxBatch < 1 || queueSize < 1 || bodyLimit < 1024 {
+				return usagef("--max-batch and --queue-size must be at least 1, --body-limit at least 1024")
+			}
+			core, err := a.openCore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			srv, err := server.New(server.Config{
+				Addr: addr, DB: core.db, Embedder: core.emb, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
+				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
+				BodyLimit: bodyLimit, Logger: a.logger(),
+			})
+			if err != nil {
+				return err
+			}
+			a.db = nil // the server owns the store now and closes it on shutdown
+			return srv.Run(cmd.Context())
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&addr, "addr", envOr("LEXSONA_ADDR", server.DefaultAddr), "listen address (env LEXSONA_ADDR)")
+	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"), "API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); empty: no auth")
+	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too")
+	f.BoolVar(&noBatching, "no-batching", false, "embed every request on its own instead of coalescing them")
+	f.IntVar(&maxBatch, "max-batch", 32, "most texts per coalesced model call")
+	f.DurationVar(&maxWait, "max-wait", 2*time.Millisecond, "longest a request waits for others to share its model call")
+	f.IntVar(&queueSize, "queue-size", 1024, "embedding requests queued before answering 429")
+	f.Int64Var(&bodyLimit, "body-limit", 1<<20, "largest request body in bytes (413 beyond)")
+	return c
+}
+
+func newMCPCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the Model Context Protocol over stdio (for Claude Code, Cursor and other MCP clients)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			core, err := a.openCore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return server.ServeMCP(cmd.Context(), server.Config{DB: core.db, Embedder: core.emb, Logger: a.logger()}, a.stdin, a.stdout)
+		},
+	}
+}

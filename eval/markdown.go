@@ -1,0 +1,126 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Files WriteDir writes besides the plots.
+const (
+	ReportMarkdown = "report.md"
+	ReportJSON     = "report.json"
+)
+
+// WriteDir writes the plots, report.md (which embeds them) and report.json
+// into dir, creating it, and returns the names written. Errors are the file
+// system's or gonum's.
+func WriteDir(dir string, r Report) ([]string, error) {
+	plots, err := WritePlots(dir, r)
+	if err != nil {
+		return plots, err
+	}
+	var md bytes.Buffer
+	WriteMarkdown(&md, r, plots)
+	if err := os.WriteFile(filepath.Join(dir, ReportMarkdown), md.Bytes(), 0o644); err != nil {
+		return plots, err
+	}
+	js, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return plots, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ReportJSON), append(js, '\n'), 0o644); err != nil {
+		return plots, err
+	}
+	return append(plots, ReportMarkdown, ReportJSON), nil
+}
+
+// WriteMarkdown writes r as a Markdown report that embeds the given plot
+// files (relative names, as WritePlots returns them).
+func WriteMarkdown(w io.Writer, r Report, plots []string) {
+	fmt.Fprintf(w, "# LexSona eval: %s\n\n", r.Embedder)
+	fmt.Fprintf(w, "- model: `%s`\n- registry: `%s`\n- dataset: `%s` (%d match, %d new, %d ambiguous)\n",
+		r.Model, r.Registry, r.Dataset, r.Counts[KindMatch], r.Counts[KindNew], r.Counts[KindAmbiguous])
+	fmt.Fprintf(w, "- thresholds: auto %.2f, confirm %.2f (%s)\n- guard: %d content word(s), auto margin %.2f\n\n",
+		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin)
+
+	fmt.Fprintf(w, "## Appendix B table at auto = %.2f\n\n", r.Thresholds.Auto)
+	fmt.Fprintln(w, "Precision per category groups predictions by the predicted rule's category, recall groups items by the expected rule's; overall is micro-averaged. The paper's numbers are its claims for all-MiniLM-L6-v2 at 0.85 on unpublished data.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| category | P | R | F1 | TP | FP | FN | guard off P | R | F1 | paper P | R | F1 |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, c := range append(categoryOrder(r.ByCategory), "overall") {
+		on, off := r.Overall, r.GuardOff.Overall
+		if c != "overall" {
+			on, off = r.ByCategory[c], r.GuardOff.ByCategory[c]
+		}
+		paper := "– | – | –"
+		if p, ok := paperRow(c); ok {
+			paper = fmt.Sprintf("%.2f | %.2f | %.2f", p.Precision, p.Recall, p.F1)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", c, cells(prf(on)), cells(counts(on)), cells(prf(off)), paper)
+	}
+	fmt.Fprintln(w)
+
+	fmt.Fprintf(w, "## Bands at auto %.2f / confirm %.2f\n\nGuard on (guard off in parentheses).\n\n", r.Thresholds.Auto, r.Thresholds.Confirm)
+	fmt.Fprintln(w, "| kind | items | auto | auto correct | confirm | confirm top acceptable | new |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, k := range Kinds {
+		on, off := r.Bands[k], r.GuardOff.Bands[k]
+		fmt.Fprintf(w, "| %s | %d | %d (%d) | %d (%d) | %d (%d) | %d = %.0f%% (%d) | %d (%d) |\n", k, on.Items, on.Auto, off.Auto,
+			on.AutoCorrect, off.AutoCorrect, on.Confirm, off.Confirm, on.ConfirmTopAcceptable, 100*on.ConfirmTopRate,
+			off.ConfirmTopAcceptable, on.New, off.New)
+	}
+	fmt.Fprintln(w)
+
+	fmt.Fprintln(w, "## Ablation\n\n| threshold | | P | R | F1 | guard off P | R | F1 |\n|---:|---|---:|---:|---:|---:|---:|---:|")
+	for _, a := range r.Ablation {
+		fmt.Fprintf(w, "| %.2f | %s | %s | %s |\n", a.Threshold, a.Label, cells(prf(a.Overall)), cells(prf(a.GuardOff)))
+	}
+	fmt.Fprintf(w, "| %.2f | paper | %.2f | %.2f | – | | | |\n\n", Paper.AblationThreshold, Paper.AblationPrecision, Paper.AblationRecall)
+
+	var cal bytes.Buffer
+	WriteCalibrationText(&cal, r.Calibration)
+	fmt.Fprintf(w, "## Calibration\n\n```\n%s\n```\n", strings.TrimRight(cal.String(), "\n"))
+	o := r.LowOverlap
+	fmt.Fprintf(w, "\nRanking, whatever the thresholds: an acceptable rule is first for %.0f%% of the %d match and ambiguous items, in the top 3 for %.0f%%.\n",
+		100*r.Ranking.Top1, r.Ranking.Items, 100*r.Ranking.Top3)
+	fmt.Fprintf(w, "\n%d of %d match items (%.0f%%) share at most %d content word with their rule's template; recall at auto is %.2f on them and %.2f on the others.\n\n",
+		o.LowOverlap, o.MatchItems, 100*o.Fraction, LowOverlapMax, o.LowRecall, o.HighRecall)
+
+	fmt.Fprintln(w, "## Plots")
+	for _, p := range plots {
+		fmt.Fprintf(w, "\n![%s](%s)\n", strings.TrimSuffix(p, ".png"), p)
+	}
+	fmt.Fprintln(w, "\n## Worst errors at the auto threshold (guard on)")
+	fmt.Fprintln(w, "\n| type | id | text | acceptable | predicted | top (score) | right rule score (rank) |\n|---|---|---|---|---|---|---|")
+	for _, e := range append(append([]ErrorCase{}, r.WorstErrors.FalsePositives...), r.WorstErrors.FalseNegatives...) {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s (%.3f) | %s |\n", e.Type, e.ID, mdEscape(e.Text), strings.Join(e.Acceptable, ", "),
+			orDash(e.Predicted)+reasonNote(e.Reason), e.Top, e.Score, rankCell(e))
+	}
+}
+
+// cells turns tab-separated values into Markdown cells.
+func cells(s string) string { return strings.ReplaceAll(s, "\t", " | ") }
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func rankCell(e ErrorCase) string {
+	if e.ExpectedRank == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.3f (%d)", e.ExpectedScore, e.ExpectedRank)
+}

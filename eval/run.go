@@ -1,0 +1,185 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/store"
+)
+
+// Config is what Run evaluates.
+type Config struct {
+	// Registry is the rule registry (nil: the default pack).
+	Registry *registry.Registry
+	// Dataset is the labelled corrections, validated against Registry.
+	Dataset *Dataset
+	// Embedder embeds the registry and the corrections. A models.Fitter (the
+	// lexical embedder) is fitted on the registry's texts first, as the
+	// service does; the caller keeps ownership (Run does not close it).
+	Embedder models.Embedder
+	// Thresholds, when set, are the bands evaluated; otherwise those the
+	// classifier would use for the model: a calibration file in
+	// CalibrationDir (default classifier.DefaultCalibrationDir()), else
+	// classifier.DefaultThresholds.
+	Thresholds     *classifier.Thresholds
+	CalibrationDir string
+	// Guard is the classifier's guard (nil: classifier.DefaultGuard()); the
+	// report also shows every result with the guard off.
+	Guard *classifier.Guard
+	// TargetAuto and TargetConfirm are the precisions calibration aims for
+	// (0: DefaultTargetAuto, DefaultTargetConfirm).
+	TargetAuto, TargetConfirm float64
+	// CrossValidate makes calibration use cross-validation even when the
+	// dataset has a dev/test split.
+	CrossValidate bool
+	// Progress gets progress bars (embedding, classifying) when it is a terminal.
+	Progress io.Writer
+	// TempDir is where the throw-away store is created ("" = os.TempDir()).
+	TempDir string
+}
+
+// Run evaluates cfg: it creates a store in a temporary directory (never the
+// user's database), fits the embedder when it is a models.Fitter, embeds the
+// registry with registry.Sync (the service's precompute job), classifies every
+// item with the classifier and builds the Report.
+//
+// Errors: EINVALID for a missing dataset or embedder, a dataset naming a rule
+// the registry lacks, bad thresholds or a bad calibration file; the store's,
+// registry.Sync's and the classifier's errors otherwise (an item's
+// classification error names the item); EUNAVAILABLE when ctx is cancelled.
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	reg := cfg.Registry
+	if reg == nil {
+		reg = registry.Default()
+	}
+	if cfg.Dataset == nil || len(cfg.Dataset.Items) == 0 {
+		return Report{}, engine.Errorf(engine.EINVALID, "eval needs a dataset with at least one item")
+	}
+	if cfg.Embedder == nil {
+		return Report{}, engine.Errorf(engine.EINVALID, "eval needs an embedder")
+	}
+	cats := categories(reg)
+	for _, it := range cfg.Dataset.Items {
+		for _, id := range append([]string{it.Expected}, it.Acceptable...) {
+			if _, ok := cats[id]; id != "" && !ok {
+				return Report{}, engine.Errorf(engine.EINVALID, "dataset %s line %d: rule %q is not in registry %s", cfg.Dataset.Name, it.Line, id, reg.Name())
+			}
+		}
+	}
+	guard := classifier.DefaultGuard()
+	if cfg.Guard != nil {
+		guard = *cfg.Guard
+	}
+	emb := cfg.Embedder
+	if _, ok := emb.(*models.Cached); !ok {
+		emb = models.NewCached(emb, 4*len(cfg.Dataset.Items)+64) // each text is classified three times
+	}
+
+	dir, err := os.MkdirTemp(cfg.TempDir, "lexsona-eval-*")
+	if err != nil {
+		return Report{}, fmt.Errorf("creating the eval's temporary store: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	db, err := store.Open(ctx, filepath.Join(dir, "eval.db"))
+	if err != nil {
+		return Report{}, err
+	}
+	defer db.Close()
+	if f, ok := emb.(models.Fitter); ok {
+		f.Fit(reg.Texts())
+	}
+	if _, err := registry.Sync(ctx, db, emb, reg, registry.SyncOptions{Progress: cfg.Progress}); err != nil {
+		return Report{}, err
+	}
+
+	thr, source, err := classifier.New(db, emb, classifier.Options{Thresholds: cfg.Thresholds, CalibrationDir: cfg.CalibrationDir}).Thresholds()
+	if err != nil {
+		return Report{}, err
+	}
+	scored, err := classifyAll(ctx, db, emb, reg.Len(), thr, guard, cfg.Dataset.Items, cfg.Progress)
+	if err != nil {
+		return Report{}, err
+	}
+	id := emb.Identity()
+	rep := build(meta{
+		embedder: emb.Backend(), model: id.ID(), registry: reg.Name(), dataset: cfg.Dataset.Name,
+		thresholds: thr, source: source, guard: guard,
+		targetAuto: cfg.TargetAuto, targetConfirm: cfg.TargetConfirm, crossValidate: cfg.CrossValidate, templates: templates(reg),
+	}, scored, cats)
+	return rep, nil
+}
+
+// categories maps every rule id of reg to its category.
+func categories(reg *registry.Registry) map[string]string {
+	m := map[string]string{}
+	for _, d := range reg.Definitions() {
+		m[d.Rule.RuleID] = d.Rule.Category
+	}
+	return m
+}
+
+// templates maps every rule id of reg to its template.
+func templates(reg *registry.Registry) map[string]string {
+	m := map[string]string{}
+	for _, d := range reg.Definitions() {
+		m[d.Rule.RuleID] = d.Rule.Text
+	}
+	return m
+}
+
+// keptCandidates is how many of an item's best rules the report lists.
+const keptCandidates = 5
+
+// classifyAll classifies every item three times with the classifier: with
+// thresholds 0/0, every rule as a candidate and the guard on (every rule's
+// score, and whether the guard blocks the text at any threshold), then at thr
+// with the guard on and with it off (the service's decisions).
+func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules int, thr classifier.Thresholds, guard classifier.Guard, items []Item, progress io.Writer) ([]Scored, error) {
+	zero := classifier.Thresholds{}
+	everything := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard})
+	on := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &guard})
+	off := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}})
+	bar := newBar(progress, len(items), "classifying corrections")
+	defer bar.finish()
+	out := make([]Scored, 0, len(items))
+	for _, it := range items {
+		all, err := everything.Classify(ctx, it.Text, engine.Scope{})
+		if err != nil {
+			return nil, fmt.Errorf("classifying item %s (line %d): %w", it.ID, it.Line, err)
+		}
+		withGuard, err := on.Classify(ctx, it.Text, engine.Scope{})
+		if err != nil {
+			return nil, fmt.Errorf("classifying item %s (line %d): %w", it.ID, it.Line, err)
+		}
+		noGuard, err := off.Classify(ctx, it.Text, engine.Scope{})
+		if err != nil {
+			return nil, fmt.Errorf("classifying item %s (line %d): %w", it.ID, it.Line, err)
+		}
+		s := Scored{Item: it, Decision: withGuard.Decision, DecisionGuardOff: noGuard.Decision}
+		if all.Decision != classifier.DecisionAutoMatch && all.Reason != "" {
+			s.Blocked, s.BlockReason = true, all.Reason
+		}
+		for i, c := range all.Candidates {
+			c.Score = classifier.RoundScore(c.Score)
+			if i == 0 {
+				s.Top, s.Score = c.RuleID, c.Score
+			}
+			if s.ExpectedRank == 0 && it.Accepts(c.RuleID) {
+				s.ExpectedRank, s.ExpectedScore = i+1, c.Score
+			}
+			if i < keptCandidates {
+				s.Candidates = append(s.Candidates, c)
+			}
+		}
+		out = append(out, s)
+		bar.add(1)
+	}
+	return out, nil
+}

@@ -1,0 +1,65 @@
+package server
+
+import (
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Browsers are the one client that can be made to call a local service
+// against its user's will: a web page can send simple cross-site requests to
+// 127.0.0.1, and with DNS rebinding read the answers too. The service is for
+// agents and tools, never for pages, so:
+//   - a request whose Origin is not the service itself, or whose
+//     Sec-Fetch-Site says cross-site, is refused (403);
+//   - when listening on a loopback address, a Host header that is not a
+//     loopback name or address (or one of Config.AllowedHosts) is refused
+//     (403): that is what a rebound DNS name looks like.
+//
+// Non-browser clients send neither Origin nor Sec-Fetch-Site, and a Host
+// naming the address they dialled, so they are not affected. Bodies must
+// also carry a JSON or YAML Content-Type (see checkContentType), which a page
+// cannot send cross-site without a CORS preflight this server never grants.
+
+// loopbackHost reports whether host (without port) names the local machine.
+func loopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostOnly strips the port from a Host header value.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}
+
+// browserGuard is the middleware described above.
+func (s *Server) browserGuard(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if s.checkHost.Load() {
+			h := hostOnly(req.Host)
+			if !loopbackHost(h) && !s.allowedHost[strings.ToLower(h)] {
+				return &apiError{codeForbidden, "Host " + clip(req.Host) + " is not this service's: use 127.0.0.1 or localhost (or add the name to the allowed hosts)"}
+			}
+		}
+		if origin := req.Header.Get("Origin"); origin != "" {
+			u, err := url.Parse(origin)
+			if err != nil || u.Host == "" || !strings.EqualFold(u.Host, req.Host) {
+				return &apiError{codeForbidden, "cross-origin requests are refused (Origin " + clip(origin) + ")"}
+			}
+		}
+		if strings.EqualFold(req.Header.Get("Sec-Fetch-Site"), "cross-site") {
+			return &apiError{codeForbidden, "cross-site requests are refused"}
+		}
+		return next(c)
+	}
+}

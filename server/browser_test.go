@@ -1,0 +1,50 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestBrowserRequestsRefused(t *testing.T) {
+	e := newTestEnv(t, nil)
+	body := `{"text":"` + textAuto + `"}`
+	with := func(h map[string]string) request {
+		return request{method: http.MethodPost, path: "/v1/corrections", body: body, header: h}
+	}
+	runCases(t, e, []routeCase{
+		{"foreign origin", with(map[string]string{"Origin": "https://evil.example"}), "/v1/corrections", 403, "forbidden", "cross-origin", nil},
+		{"null origin", with(map[string]string{"Origin": "null"}), "/v1/corrections", 403, "forbidden", "cross-origin", nil},
+		{"cross-site fetch", with(map[string]string{"Sec-Fetch-Site": "cross-site"}), "/v1/corrections", 403, "forbidden", "cross-site", nil},
+		{"no content type", with(map[string]string{"Content-Type": ""}), "/v1/corrections", 400, "invalid", "Content-Type header is missing", nil},
+		{"text/plain", with(map[string]string{"Content-Type": "text/plain;charset=UTF-8"}), "/v1/corrections", 400, "invalid", "Content-Type", nil},
+		{"form", with(map[string]string{"Content-Type": "application/x-www-form-urlencoded"}), "/v1/corrections", 400, "invalid", "Content-Type", nil},
+		{"registry as text/plain", request{method: http.MethodPost, path: "/v1/registry/sync", body: "version: 1\nrules: []\n",
+			header: map[string]string{"Content-Type": "text/plain"}}, "/v1/registry/sync", 400, "invalid", "Content-Type", nil},
+		// httptest requests have Host example.com: a same-origin page is fine.
+		{"same origin", with(map[string]string{"Origin": "http://example.com", "Sec-Fetch-Site": "same-origin"}), "/v1/corrections", 201, "", "", nil},
+	})
+	if n, _ := e.evidence(ruleSed); n != 1 {
+		t.Errorf("%d corrections recorded, want only the same-origin one", n)
+	}
+}
+
+func TestHostCheckOnLoopback(t *testing.T) {
+	_, base, _, _ := startServer(t, func(c *Config) { c.AllowedHosts = []string{"LexSona.Internal:8080"} })
+	port := base[strings.LastIndex(base, ":")+1:]
+	for host, want := range map[string]int{
+		"127.0.0.1:" + port: 200, "localhost:" + port: 200, "[::1]:" + port: 200, "lexsona.internal:" + port: 200,
+		"evil.example:" + port: 403, "127.0.0.1.nip.io:" + port: 403, "attacker.localhost.evil.example": 403,
+	} {
+		req, _ := http.NewRequest(http.MethodGet, base+"/v1/rules?limit=1", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Handler returns the API as an http.Handler (for httptest or a custom server).
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// Start binds the listener on Config.Addr; Run calls it when needed. Errors:
+// EUNAVAILABLE when the address cannot be bound.
+func (s *Server) Start() error {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.ln != nil {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return engine.Errorf(engine.EUNAVAILABLE, "cannot listen on %s: %v", s.cfg.Addr, err)
+	}
+	s.ln = ln
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		s.checkHost.Store(true)
+	}
+	return nil
+}
+
+// Addr returns the bound address (e.g. "127.0.0.1:43512"), "" before Start.
+func (s *Server) Addr() string {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// Run serves until ctx is cancelled, then shuts down gracefully (see
+// Shutdown) and returns nil; it returns an error when it cannot listen or
+// the server fails. The store is closed when Run returns.
+func (s *Server) Run(ctx context.Context) error {
+	if err := s.Start(); err != nil {
+		s.shutdownStore()
+		return err
+	}
+	base, cancelBase := context.WithCancel(context.Background())
+	defer cancelBase()
+	s.startMu.Lock()
+	s.cancel = cancelBase
+	s.httpSrv = &http.Server{
+		Handler: s.echo, ReadHeaderTimeout: s.cfg.ReadHeaderTimeout, ReadTimeout: s.cfg.ReadTimeout,
+		WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout, MaxHeaderBytes: 64 << 10,
+		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context { return base },
+	}
+	srv, ln := s.httpSrv, s.ln
+	s.startMu.Unlock()
+	s.log.Info("listening", "addr", ln.Addr().String(), "embedder", s.cfg.Embedder.Backend(),
+		"model", s.cfg.Embedder.Identity().ID(), "batching", !s.cfg.NoBatching, "api_keys", !s.keys.empty())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.shutdownStore()
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return engine.Errorf(engine.EUNAVAILABLE, "the HTTP server stopped: %v", err)
+	case <-ctx.Done():
+	}
+	err := s.Shutdown(context.Background())
+	cancelBase()
+	<-errc
+	return err
+}
+
+// Shutdown stops accepting connections, waits up to ShutdownTimeout (or
+// ctx's deadline) for in-flight requests, cancels those still running,
+// drains the embedding queue and closes the store. Calling it again returns
+// the first result.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopOnce.Do(func() {
+		s.stopping.Store(true)
+		start := time.Now()
+		s.startMu.Lock()
+		srv, cancelRequests := s.httpSrv, s.cancel
+		s.startMu.Unlock()
+		if srv != nil {
+			dctx, cancel := context.WithTimeout(ctx, s.cfg.ShutdownTimeout)
+			if err := srv.Shutdown(dctx); err != nil {
+				s.log.Warn("shutdown: in-flight requests did not finish in time; cancelling them", "err", err.Error())
+				cancelRequests()
+				srv.Close()
+			}
+			cancel()
+		} else if s.ln != nil {
+			s.ln.Close()
+		}
+		s.stopErr = s.shutdownStore()
+		s.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond).String())
+	})
+	return s.stopErr
+}
+
+// shutdownStore drains the batch queue and closes the store.
+func (s *Server) shutdownStore() error {
+	if s.batcher != nil {
+		s.batcher.Close()
+	}
+	if err := s.db.Close(); err != nil {
+		s.log.Error("closing the store", "err", err.Error())
+		return engine.Errorf(engine.EUNAVAILABLE, "closing the store failed: see the log")
+	}
+	return nil
+}
+
+// Close releases what New started (the batcher) without touching the store;
+// for servers used only through Handler.
+func (s *Server) Close() error {
+	if s.batcher != nil {
+		return s.batcher.Close()
+	}
+	return nil
+}
