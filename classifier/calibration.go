@@ -3,6 +3,7 @@ package classifier
 import (
 	"encoding/json"
 	"errors"
+	"github.com/lexsona/lexsona/store"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -53,13 +54,10 @@ func CalibrationFileName(modelID string) string {
 	return name + ".json"
 }
 
-// DefaultCalibrationDir is $LEXSONA_DATA/calibration, or "" when LEXSONA_DATA
-// is not set.
+// DefaultCalibrationDir is the calibration folder under LexSona's data
+// folder (store.DataDir()/calibration).
 func DefaultCalibrationDir() string {
-	if d := os.Getenv("LEXSONA_DATA"); d != "" {
-		return filepath.Join(d, "calibration")
-	}
-	return ""
+	return filepath.Join(store.DataDir(), "calibration")
 }
 
 // LoadCalibration reads and validates a calibration file. A missing file is

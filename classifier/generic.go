@@ -111,6 +111,7 @@ come go going gone get got make made let look see
 man dude bro mate
 right good well better best
 use using used want wanted need needed think thought said say told tell
+ask asked asking meant mean expected differently different instead other another
 `) {
 		m[w] = true
 	}

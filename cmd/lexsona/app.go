@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -57,29 +55,6 @@ func exitCode(err error) int {
 		return 2
 	}
 	return 1
-}
-
-// defaultDBPath is $LEXSONA_DB, else $XDG_DATA_HOME/lexsona/lexsona.db, else
-// ~/.local/share/lexsona/lexsona.db.
-func defaultDBPath() string {
-	if p := os.Getenv("LEXSONA_DB"); p != "" {
-		return p
-	}
-	return filepath.Join(dataDir(), "lexsona.db")
-}
-
-// dataDir is $LEXSONA_DATA, else $XDG_DATA_HOME/lexsona, else ~/.local/share/lexsona.
-func dataDir() string {
-	if d := os.Getenv("LEXSONA_DATA"); d != "" {
-		return d
-	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "lexsona")
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(h, ".local", "share", "lexsona")
-	}
-	return "lexsona-data"
 }
 
 // openDB opens (and migrates) the database once per command.

@@ -183,12 +183,7 @@ model from then on.`,
 			res := calibrateOutput{Embedder: rep.Embedder, Model: rep.Model, Dataset: rep.Dataset,
 				Thresholds: rep.Calibration.Thresholds, File: outFile, Calibration: rep.Calibration}
 			if res.File == "" {
-				dir := classifier.DefaultCalibrationDir()
-				if dir == "" {
-					dir = filepath.Join(dataDir(), "calibration")
-					fmt.Fprintf(a.stderr, "lexsona: note: the classifier reads calibration files from $LEXSONA_DATA/calibration; set LEXSONA_DATA=%s for it to find this one\n", dataDir())
-				}
-				res.File = filepath.Join(dir, classifier.CalibrationFileName(rep.Model))
+				res.File = filepath.Join(classifier.DefaultCalibrationDir(), classifier.CalibrationFileName(rep.Model))
 			}
 			if !dryRun {
 				file, err := eval.CalibrationFile(rep, time.Now())

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -44,7 +45,7 @@ persona block to inject into the agent's prompt.`,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.dbPath, "db", defaultDBPath(), "SQLite database file (env LEXSONA_DB)")
+	pf.StringVar(&a.dbPath, "db", store.DefaultPath(), "SQLite database file (env LEXSONA_DB; default under $LEXSONA_DATA or ~/.local/share/lexsona)")
 	pf.BoolVar(&a.asJSON, "json", false, "print machine-readable JSON")
 	pf.StringVar(&a.embedder, "embedder", envOr("LEXSONA_EMBEDDER", "auto"), "embedding backend: auto, ort, go or lexical (env LEXSONA_EMBEDDER)")
 	pf.StringVar(&a.modelDir, "model-dir", os.Getenv("LEXSONA_MODEL_DIR"), "all-MiniLM-L6-v2 model folder (env LEXSONA_MODEL_DIR)")
@@ -54,7 +55,7 @@ persona block to inject into the agent's prompt.`,
 	root.AddCommand(
 		newMigrateCmd(a), newRulesCmd(a), newRecordCmd(a), newSnapshotCmd(a),
 		newWhyCmd(a), newConfigCmd(a), newRegistryCmd(a), newClassifyCmd(a), newConfirmCmd(a),
-		newEmbedCmd(a), newModelCmd(a), newServeCmd(a), newMCPCmd(a),
+		newEmbedCmd(a), newModelCmd(a), newServeCmd(a), newMCPCmd(a), newEvalCmd(a),
 	)
 	for _, c := range root.Commands() {
 		markUsage(c)
