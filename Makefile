@@ -1,6 +1,6 @@
 # LexSona. `make run` starts the service; `make test` runs every test.
 # Note: `go mod tidy` fails on a test-only dependency of modernc.org/sqlite that
-# the module proxy refuses; use `go mod tidy -e`.
+# the module proxy refuses; use `go mod tidy -e` (make tidy).
 
 GO        ?= go
 BIN       := bin/lexsona
@@ -10,28 +10,47 @@ ORT_LIB   := $(ORT_DIR)/libonnxruntime.so.1
 MODELS    := $(CACHE)/models
 SHARED    ?= $(CURDIR)/../shared
 TOKENIZER := $(SHARED)/models/all-MiniLM-L6-v2
-PY        ?= /usr/bin/python3
+FUZZTIME  ?= 20s
 
 export LEXSONA_ORT_LIB ?= $(ORT_LIB)
 
-.PHONY: build run test lint bench ort fixtures bench-model deps tidy
+.PHONY: build run test lint bench eval fuzz deps ort fixtures bench-model model reference tidy
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lexsona
 
+## run: the service on the embedded SQLite default (the `auto` embedder: ONNX
+## Runtime with the real model when `make model` has fetched it, else lexical).
 run: build
 	./$(BIN) serve
 
+## test: installs ONNX Runtime and generates the fixture models, then vets and
+## runs every test.
 test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
 lint:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-bench: deps
+## bench: every Go benchmark, then the paper's stack (Transformers.js on
+## onnxruntime-node) on the same full-size model and texts, side by side.
+bench: deps bench-model
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+	bash scripts/jsref.sh bench $(MODELS)/minilm-random models/testdata/reference/bench-texts.json
+
+## eval: the offline precision/recall report with whatever embedder is available.
+eval: build
+	mkdir -p eval/out
+	./$(BIN) eval --out eval/out > eval/out/report.txt
+	@cat eval/out/report.txt
+
+## fuzz: each fuzz target for $(FUZZTIME).
+fuzz:
+	$(GO) test -run='^$$' -fuzz='^FuzzParseExplicit$$' -fuzztime=$(FUZZTIME) ./classifier/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=2s ./registry/
+	$(GO) test -run='^$$' -fuzz='^FuzzRequestDecoders$$' -fuzztime=$(FUZZTIME) ./server/
 
 # Everything the tests need that is not Go: ONNX Runtime and the generated models.
 deps: ort fixtures
@@ -45,6 +64,14 @@ fixtures:
 
 bench-model:
 	bash scripts/fixtures.sh --full "$(MODELS)" "$(TOKENIZER)"
+
+## model: download the real all-MiniLM-L6-v2 (needs access to the Hugging Face hub).
+model: build
+	./$(BIN) model pull
+
+## reference: regenerate the committed tokenizer/embedding reference data.
+reference: fixtures
+	bash scripts/make_reference.sh
 
 tidy:
 	$(GO) mod tidy -e
