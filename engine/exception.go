@@ -30,10 +30,8 @@ func ExceptionRuleID(parent, tag string) string {
 
 // DetectExceptionPattern looks at the scopes of a rule's counterexamples and,
 // when at least cfg.ExceptionMinCount of them share a context tag, proposes a
-// candidate exception rule scoped to that tag. Tags the parent already
-// requires or excludes, and tags in skip (proposals made before), are not
-// proposed again. Among qualifying tags the most frequent wins, then the
-// alphabetically first. It returns nil when there is no pattern.
+// candidate exception rule scoped to that tag (see DetectExceptionPatternCounts,
+// which it counts the tags for). It returns nil when there is no pattern.
 func DetectExceptionPattern(parent *Rule, counterScopes []Scope, skip map[string]bool, cfg Config, now time.Time) *ExceptionProposal {
 	counts := map[string]int{}
 	for _, s := range counterScopes {
@@ -41,6 +39,17 @@ func DetectExceptionPattern(parent *Rule, counterScopes []Scope, skip map[string
 			counts[t]++
 		}
 	}
+	return DetectExceptionPatternCounts(parent, counts, skip, cfg, now)
+}
+
+// DetectExceptionPatternCounts proposes an exception from running counts:
+// counts maps a context tag to the number of the rule's counterexamples that
+// carried it (a store keeps these incrementally, so recording a counterexample
+// never rescans the rule's history). Tags the parent already requires or
+// excludes, and tags in skip (proposals made or rejected before), are not
+// proposed. Among tags counted at least cfg.ExceptionMinCount times the most
+// frequent wins, then the alphabetically first. It returns nil when none qualifies.
+func DetectExceptionPatternCounts(parent *Rule, counts map[string]int, skip map[string]bool, cfg Config, now time.Time) *ExceptionProposal {
 	var tags []string
 	for t, n := range counts {
 		if n < cfg.ExceptionMinCount || skip[t] ||

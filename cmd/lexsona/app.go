@@ -70,6 +70,16 @@ func (a *app) openDB(ctx context.Context) (*store.DB, error) {
 	return db, nil
 }
 
+// openDBConfig opens the database and loads the engine config stored in it.
+func (a *app) openDBConfig(ctx context.Context) (*store.DB, engine.Config, error) {
+	db, err := a.openDB(ctx)
+	if err != nil {
+		return nil, engine.Config{}, err
+	}
+	cfg, err := db.Config(ctx)
+	return db, cfg, err
+}
+
 func (a *app) close() {
 	if a.emb != nil {
 		a.emb.Close()

@@ -14,11 +14,7 @@ func newConfigCmd(a *app) *cobra.Command {
 		Use:   "show",
 		Short: "Show every hyperparameter (defaults with stored overrides)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := a.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			cfg, err := db.Config(cmd.Context())
+			_, cfg, err := a.openDBConfig(cmd.Context())
 			if err != nil {
 				return err
 			}

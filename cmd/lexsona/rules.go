@@ -37,11 +37,7 @@ func newRulesAddCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := a.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			cfg, err := db.Config(cmd.Context())
+			db, cfg, err := a.openDBConfig(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -95,11 +91,7 @@ func newRulesListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := a.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			cfg, err := db.Config(cmd.Context())
+			db, cfg, err := a.openDBConfig(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -142,11 +134,7 @@ func newRulesShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := a.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			cfg, err := db.Config(cmd.Context())
+			db, cfg, err := a.openDBConfig(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -100,11 +101,13 @@ an existing rule and removes the candidate.`,
 	return c
 }
 
-func newRulesArchiveCmd(a *app) *cobra.Command {
+// ruleActionCmd builds a `rules VERB ID [--at T]` command: act changes the
+// rule at now, and the rule is printed as it is afterwards.
+func ruleActionCmd(a *app, verb, short string, act func(ctx context.Context, db *store.DB, id string, now time.Time) (engine.Rule, error)) *cobra.Command {
 	var at string
 	c := &cobra.Command{
-		Use:   "archive ID",
-		Short: "Archive a rule: never injected again, history kept",
+		Use:   verb + " ID",
+		Short: short,
 		Args:  exactArgs(1, "one rule id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			now, err := parseTime("at", at)
@@ -115,7 +118,7 @@ func newRulesArchiveCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, err := db.ArchiveRule(cmd.Context(), args[0], now)
+			r, err := act(cmd.Context(), db, args[0], now)
 			if err != nil {
 				return err
 			}
@@ -124,87 +127,55 @@ func newRulesArchiveCmd(a *app) *cobra.Command {
 	}
 	c.Flags().StringVar(&at, "at", "", "time of the change (RFC 3339)")
 	return c
+}
+
+func newRulesArchiveCmd(a *app) *cobra.Command {
+	return ruleActionCmd(a, "archive", "Archive a rule: never injected again, history kept",
+		func(ctx context.Context, db *store.DB, id string, now time.Time) (engine.Rule, error) {
+			return db.ArchiveRule(ctx, id, now)
+		})
+}
+
+// candidate returns rule id, or an EINVALID error unless it is a candidate.
+func candidate(ctx context.Context, db *store.DB, id string) (engine.Rule, error) {
+	r, err := db.GetRule(ctx, id)
+	if err == nil && r.Status != engine.StatusCandidate {
+		err = engine.Errorf(engine.EINVALID, "rule %s is %s, not a candidate", r.RuleID, r.Status)
+	}
+	return r, err
 }
 
 func newRulesAcceptCmd(a *app) *cobra.Command {
-	var at string
-	c := &cobra.Command{
-		Use:   "accept ID",
-		Short: "Accept a candidate rule; for an exception proposal, also exclude its tag from the original rule",
-		Args:  exactArgs(1, "one rule id"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			now, err := parseTime("at", at)
+	return ruleActionCmd(a, "accept", "Accept a candidate rule; for an exception proposal, also exclude its tag from the original rule",
+		func(ctx context.Context, db *store.DB, id string, now time.Time) (engine.Rule, error) {
+			r, err := candidate(ctx, db, id)
 			if err != nil {
-				return err
-			}
-			db, err := a.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			r, err := db.GetRule(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			if r.Status != engine.StatusCandidate {
-				return engine.Errorf(engine.EINVALID, "rule %s is %s, not a candidate", r.RuleID, r.Status)
+				return r, err
 			}
 			if r.ExceptionOf != "" {
-				_, exc, err := db.AcceptException(cmd.Context(), r.RuleID, now)
-				if err != nil {
-					return err
-				}
-				return a.printRuleNow(cmd, exc, now)
+				_, exc, err := db.AcceptException(ctx, r.RuleID, now)
+				return exc, err
 			}
 			s := engine.StatusActiveEligible
-			r, err = db.UpdateRule(cmd.Context(), r.RuleID, store.RuleUpdate{Status: &s}, now)
-			if err != nil {
-				return err
-			}
-			return a.printRuleNow(cmd, r, now)
-		},
-	}
-	c.Flags().StringVar(&at, "at", "", "time of the change (RFC 3339)")
-	return c
+			return db.UpdateRule(ctx, r.RuleID, store.RuleUpdate{Status: &s}, now)
+		})
 }
 
 func newRulesRejectCmd(a *app) *cobra.Command {
-	var at string
-	c := &cobra.Command{
-		Use:   "reject ID",
-		Short: "Reject a candidate rule; an exception proposal leaves both rules as they were",
-		Args:  exactArgs(1, "one rule id"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			now, err := parseTime("at", at)
+	return ruleActionCmd(a, "reject", "Reject a candidate rule; an exception proposal leaves both rules as they were",
+		func(ctx context.Context, db *store.DB, id string, now time.Time) (engine.Rule, error) {
+			r, err := candidate(ctx, db, id)
 			if err != nil {
-				return err
-			}
-			db, err := a.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			r, err := db.GetRule(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			if r.Status != engine.StatusCandidate {
-				return engine.Errorf(engine.EINVALID, "rule %s is %s, not a candidate", r.RuleID, r.Status)
+				return r, err
 			}
 			if r.ExceptionOf != "" {
-				if err := db.RejectException(cmd.Context(), r.RuleID, now); err != nil {
-					return err
+				if err := db.RejectException(ctx, r.RuleID, now); err != nil {
+					return r, err
 				}
-			} else if r, err = db.ArchiveRule(cmd.Context(), r.RuleID, now); err != nil {
-				return err
+				return db.GetRule(ctx, r.RuleID)
 			}
-			r, err = db.GetRule(cmd.Context(), r.RuleID)
-			if err != nil {
-				return err
-			}
-			return a.printRuleNow(cmd, r, now)
-		},
-	}
-	c.Flags().StringVar(&at, "at", "", "time of the change (RFC 3339)")
-	return c
+			return db.ArchiveRule(ctx, r.RuleID, now)
+		})
 }
 
 // printRuleNow prints r assessed at now with the stored config.

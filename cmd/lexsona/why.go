@@ -44,11 +44,7 @@ func newWhyCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := a.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			cfg, err := db.Config(cmd.Context())
+			db, cfg, err := a.openDBConfig(cmd.Context())
 			if err != nil {
 				return err
 			}
