@@ -158,7 +158,7 @@ func ParseDataset(r io.Reader, name string, reg *registry.Registry) (*Dataset, e
 	if err := sc.Err(); err != nil {
 		ps.add(line+1, "cannot read the line: %v (a line is at most %d bytes)", err, MaxLineSize)
 	}
-	if len(d.Items) == 0 && len(ps.list) == 0 {
+	if len(d.Items) == 0 && ps.Len() == 0 {
 		ps.add(0, "the dataset has no items")
 	}
 	checkSplits(d.Items, &ps)
@@ -181,7 +181,7 @@ func parseLine(text string, line int, reg *registry.Registry, ps *problems) (Ite
 		ps.add(line, "more than one JSON value on the line: one item per line")
 		return Item{}, false
 	}
-	n := len(ps.list)
+	n := ps.Len()
 	it := Item{Line: line, Note: raw.Note}
 	switch {
 	case raw.ID == nil || strings.TrimSpace(*raw.ID) == "":
@@ -233,7 +233,7 @@ func parseLine(text string, line int, reg *registry.Registry, ps *problems) (Ite
 			ps.add(line, "rule %q is not in registry %s", it.Expected, reg.Name())
 		}
 	}
-	return it, len(ps.list) == n
+	return it, ps.Len() == n
 }
 
 // decodeExpected reads "expected": a rule id or null. ok is false after a

@@ -96,7 +96,7 @@ func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, idNode *yaml
 		d.ps.add(m.Line, m.Column, "rule %d must be a mapping with rule_id, category, severity and template, got %s", n, kindName(m))
 		return def, nil, false
 	}
-	before := len(d.ps.list) + d.ps.omitted
+	before := d.ps.Len()
 	what := "rule " + itoa(n)
 	f := d.fields(m, what, ruleKeys)
 	r := &def.Rule
@@ -147,7 +147,7 @@ func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, idNode *yaml
 			}
 		}
 	}
-	return def, idNode, len(d.ps.list)+d.ps.omitted == before
+	return def, idNode, d.ps.Len() == before
 }
 
 // required returns the string value node of a field that must be present and

@@ -15,7 +15,7 @@ func (d *decoder) scope(n *yaml.Node) engine.Scope {
 	if isNull(n) {
 		return s
 	}
-	before := len(d.ps.list) + d.ps.omitted
+	before := d.ps.Len()
 	if n.Kind != yaml.MappingNode {
 		d.ps.add(n.Line, n.Column, "scope must be a mapping of %s, got %s", strings.Join(scopeKeys, ", "), kindName(n))
 		return s
@@ -51,7 +51,7 @@ func (d *decoder) scope(n *yaml.Node) engine.Scope {
 		}
 	}
 	norm, err := engine.ParseScope(s)
-	if err != nil && len(d.ps.list)+d.ps.omitted == before {
+	if err != nil && d.ps.Len() == before {
 		d.fail(n, err) // not expected: every field was checked above
 	}
 	return norm
