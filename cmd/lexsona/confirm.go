@@ -17,6 +17,7 @@ func newConfirmCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "confirm [ID ...] (--accept [--rule OTHER] | --reject | --new)",
 		Short: "List pending confirmations, or resolve one or more of them",
+		Args:  cobra.ArbitraryArgs, // the ids (markUsage would otherwise refuse every argument)
 		Long: `Without ids, lists the pending confirmations (corrections whose best match
 scored in the confirm band). With ids, resolves each: --accept records the
 evidence on the top candidate (or on --rule OTHER), --reject closes it, --new

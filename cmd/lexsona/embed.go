@@ -25,6 +25,7 @@ func newEmbedCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "embed [--file F | TEXT ...]",
 		Short: "Embed texts (one per argument, or one per line of a file) with the configured embedder",
+		Args:  cobra.ArbitraryArgs, // the texts (markUsage would otherwise refuse every argument)
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (file == "") == (len(args) == 0) {
 				return usagef("embed wants texts as arguments or --file, not both and not neither")
