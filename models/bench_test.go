@@ -70,20 +70,22 @@ func BenchmarkEmbed(b *testing.B) {
 	}
 	backends = append(backends, "go", "lexical")
 	for _, backend := range backends {
-		e := MustOpen(b, Options{Backend: backend, ModelDir: dir, CacheSize: -1})
-		texts := texts
-		if l, ok := e.(*Lexical); ok {
-			texts = slices.DeleteFunc(slices.Clone(texts), func(s string) bool { return len(lexWords(s)) == 0 }) // blank texts are errors
-			l.Fit(texts)
-		}
-		for _, size := range []int{1, 32} {
-			b.Run(fmt.Sprintf("%s/batch%d", backend, size), func(b *testing.B) {
-				runBench(b, benchBatches(texts, size), func(batch []string) error {
-					_, err := e.Embed(context.Background(), batch)
-					return err
+		b.Run(backend, func(b *testing.B) {
+			e := MustOpen(b, Options{Backend: backend, ModelDir: dir, CacheSize: -1})
+			texts := texts
+			if l, ok := e.(*Lexical); ok {
+				texts = slices.DeleteFunc(slices.Clone(texts), func(s string) bool { return len(lexWords(s)) == 0 }) // blank texts are errors
+				l.Fit(texts)
+			}
+			for _, size := range []int{1, 32} {
+				b.Run(fmt.Sprintf("batch%d", size), func(b *testing.B) {
+					runBench(b, benchBatches(texts, size), func(batch []string) error {
+						_, err := e.Embed(context.Background(), batch)
+						return err
+					})
 				})
-			})
-		}
+			}
+		})
 	}
 }
 
@@ -167,5 +169,16 @@ func BenchmarkORTOverhead(b *testing.B) {
 			}
 			b.ReportMetric(100*(pipe.Seconds()-bare.Seconds())/bare.Seconds(), "overhead-%")
 		})
+	}
+}
+
+// BenchmarkTokenize is the tokenizer's share of the pipeline, per text.
+func BenchmarkTokenize(b *testing.B) {
+	tok := MustTokenizer(b)
+	texts := referenceTexts(b)
+	for i := 0; b.Loop(); i++ {
+		if _, err := tok.Encode(texts[i%len(texts)]); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -19,8 +19,7 @@ type bertNormConfig struct {
 // normalize is BertNormalizer as sentence-transformers' tokenizers and
 // Transformers.js apply it. It runs here rather than in
 // github.com/sugarme/tokenizer because that library's version mangles
-// accented words, non-ASCII spaces and U+FFFD (Café → [UNK]); the library
-// still does pre-tokenization and WordPiece.
+// accented words, non-ASCII spaces and U+FFFD (Café → [UNK]).
 //
 //  1. clean_text: drop NUL, U+FFFD and control/format/private-use characters
 //     (Cc, Cf, Co, Cs except \t \n \r); every Unicode space becomes ' '.

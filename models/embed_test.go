@@ -141,3 +141,18 @@ func TestEmptyBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestCommittedTinyFixture: the gzip'd fixture in testdata (what tests use
+// without `make fixtures`) is the model the references were made from.
+func TestCommittedTinyFixture(t *testing.T) {
+	dir := mustTinyFromGz(t)
+	var ref embeddingReference
+	MustReadJSON(t, filepath.Join("testdata", "reference", "embeddings-tiny-f64.json"), &ref)
+	e := MustOpen(t, Options{Backend: "go", ModelDir: dir, CacheSize: -1})
+	if got := e.Identity().SHA256; got != ref.ModelSHA256 {
+		t.Fatalf("testdata/tiny-model.onnx.gz unpacks to sha256 %s, the references were made from %s: regenerate (make fixtures)", got, ref.ModelSHA256)
+	}
+	if d := maxAbsDiff(MustEmbed(t, e, referenceTexts(t)), ref.Vectors); d > 1e-5 {
+		t.Errorf("max component difference %.3g, want <= 1e-5", d)
+	}
+}

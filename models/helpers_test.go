@@ -85,12 +85,19 @@ func MustTinyModel(tb testing.TB) string {
 	if _, err := os.Stat(filepath.Join(d, "model.onnx")); err == nil {
 		return d
 	}
-	gz := filepath.Join(root, "models", "testdata", "tiny-model.onnx.gz")
+	return mustTinyFromGz(tb)
+}
+
+// mustTinyFromGz unpacks models/testdata/tiny-model.onnx.gz into a temp
+// folder next to the real tokenizer files from ../shared.
+func mustTinyFromGz(tb testing.TB) string {
+	tb.Helper()
+	gz := filepath.Join(repoRoot(tb), "models", "testdata", "tiny-model.onnx.gz")
 	if _, err := os.Stat(gz); err != nil {
-		tb.Skipf("no tiny model: neither %s nor %s exists; run `make fixtures`", d, gz)
+		tb.Skipf("no tiny model: neither .cache/models/tiny nor %s exists; run `make fixtures`", gz)
 	}
 	shared := MustSharedTokenizerDir(tb)
-	d = tb.TempDir()
+	d := tb.TempDir()
 	for _, f := range []string{"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt", "config.json"} {
 		mustCopy(tb, filepath.Join(shared, f), filepath.Join(d, f))
 	}

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/sugarme/tokenizer"
+	"github.com/sugarme/tokenizer/normalizer"
 	"github.com/sugarme/tokenizer/pretrained"
 
 	"github.com/lexsona/lexsona/engine"
@@ -20,11 +22,14 @@ const MaxSeqLength = 256
 
 // Tokenizer turns texts into BERT inputs exactly as sentence-transformers does
 // for all-MiniLM-L6-v2, from the model folder's tokenizer.json: its added
-// tokens and BertNormalizer applied here (see bertNormalize), its
-// BertPreTokenizer and WordPiece run by github.com/sugarme/tokenizer,
-// truncated at MaxSeqLength, without the fixed padding to 128 that
-// tokenizer.json asks for (batches are padded to their longest text instead,
-// see PadBatch). It is safe for concurrent use.
+// tokens, BertNormalizer (bertNormConfig.normalize) and BertPreTokenizer
+// applied here, its WordPiece model (vocabulary, ## prefix, 100-character
+// limit) run by github.com/sugarme/tokenizer, truncated at MaxSeqLength,
+// without the fixed padding to 128 that tokenizer.json asks for (batches are
+// padded to their longest text instead, see PadBatch). The library's own
+// normaliser and pre-tokenizer are bypassed: the first mangles accents and
+// Unicode spaces, the second allocates heavily (8× slower). Safe for
+// concurrent use.
 type Tokenizer struct {
 	tk       *tokenizer.Tokenizer
 	maxLen   int
@@ -93,11 +98,8 @@ func LoadTokenizer(dir string, maxLen int) (*Tokenizer, error) {
 		return nil, engine.Errorf(engine.EUNAVAILABLE, "the tokenizer %s has no [CLS] or [SEP] token: it is not a BERT tokenizer; run `lexsona model pull`", path)
 	}
 	t.cls, t.sep = int64(cls), int64(sep)
-	// Normalisation, special tokens, truncation and padding happen in Encode;
-	// the library pre-tokenizes and runs WordPiece.
-	tk.WithNormalizer(nil)
-	tk.WithPadding(nil)
-	tk.WithTruncation(nil)
+	// Only the library's WordPiece model is used (see Encode), so
+	// tokenizer.json's fixed padding and truncation at 128 never apply.
 	return t, nil
 }
 
@@ -116,8 +118,8 @@ func loadTokenizerFile(path string) (tk *tokenizer.Tokenizer, err error) {
 func (t *Tokenizer) Path() string { return t.path }
 
 // Encode tokenizes one text: tokenizer.json's added tokens ([CLS], [MASK], …)
-// where they occur verbatim, BERT normalisation (bertNormalize) of the rest,
-// the library's BertPreTokenizer and WordPiece, truncation to maxLen - 2,
+// where they occur verbatim, BERT normalisation of the rest, pre-tokenization
+// and the library's WordPiece, truncation to maxLen - 2,
 // then [CLS] … [SEP]. A text that is empty after normalisation gives
 // [CLS] [SEP], as in sentence-transformers.
 func (t *Tokenizer) Encode(text string) (enc Encoding, err error) {
@@ -130,14 +132,9 @@ func (t *Tokenizer) Encode(text string) (enc Encoding, err error) {
 	limit := t.maxLen - 1
 	for len(text) > 0 && len(ids) < limit {
 		seg, tok, rest := t.splitAdded(text)
-		if norm := t.norm.normalize(seg); strings.TrimSpace(norm) != "" {
-			e, err := t.tk.EncodeSingle(norm, false)
-			if err != nil {
-				return Encoding{}, engine.Errorf(engine.EINTERNAL, "tokenizer failed: %v", err)
-			}
-			for _, id := range e.Ids {
-				ids = append(ids, int64(id))
-			}
+		var err error
+		if ids, err = t.appendWordPieces(ids, t.norm.normalize(seg), limit); err != nil {
+			return Encoding{}, err
 		}
 		if tok != nil {
 			ids = append(ids, tok.ID)
@@ -216,4 +213,49 @@ func statErr(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// appendWordPieces pre-tokenizes normalised text as BertPreTokenizer does
+// (split on whitespace, every punctuation character a word of its own),
+// runs the library's WordPiece on each word and appends the ids, stopping
+// once ids holds limit: a 100 kB text costs no more than its first words.
+func (t *Tokenizer) appendWordPieces(ids []int64, text string, limit int) ([]int64, error) {
+	model := t.tk.GetModel()
+	word := func(w string) error {
+		toks, err := model.Tokenize(w)
+		if err != nil {
+			return engine.Errorf(engine.EINTERNAL, "tokenizer failed on %q: %v", w, err)
+		}
+		for _, tk := range toks {
+			ids = append(ids, int64(tk.Id))
+		}
+		return nil
+	}
+	start := -1 // start of the current word, -1 between words
+	for i, r := range text {
+		if len(ids) >= limit {
+			return ids, nil
+		}
+		space, punct := unicode.IsSpace(r), normalizer.IsBertPunctuation(r)
+		if (space || punct) && start >= 0 {
+			if err := word(text[start:i]); err != nil {
+				return nil, err
+			}
+			start = -1
+		}
+		switch {
+		case punct:
+			if err := word(string(r)); err != nil {
+				return nil, err
+			}
+		case !space && start < 0:
+			start = i
+		}
+	}
+	if start >= 0 && len(ids) < limit {
+		if err := word(text[start:]); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
 }
