@@ -146,8 +146,8 @@ func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules i
 	everything := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard})
 	on := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &guard})
 	off := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}})
-	bar := newBar(progress, len(items), "classifying corrections")
-	defer bar.finish()
+	bar := models.NewBar(progress, len(items), "classifying corrections")
+	defer bar.Finish()
 	out := make([]Scored, 0, len(items))
 	for _, it := range items {
 		all, err := everything.Classify(ctx, it.Text, engine.Scope{})
@@ -179,7 +179,7 @@ func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules i
 			}
 		}
 		out = append(out, s)
-		bar.add(1)
+		bar.Add(1)
 	}
 	return out, nil
 }

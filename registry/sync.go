@@ -4,11 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
-
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
@@ -94,8 +90,8 @@ func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry,
 	}
 
 	batches := plan(missing, opts.BatchSize)
-	bar := newBar(opts.Progress, len(missing))
-	defer bar.finish()
+	bar := models.NewBar(opts.Progress, len(missing), "embedding rule texts")
+	defer bar.Finish()
 	for _, b := range batches {
 		if err := ctx.Err(); err != nil {
 			return sum, interrupted(sum.Embedded, len(missing), err)
@@ -117,7 +113,7 @@ func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry,
 			return sum, err
 		}
 		sum.Embedded += len(items)
-		bar.add(len(items))
+		bar.Add(len(items))
 	}
 	return sum, nil
 }
@@ -127,34 +123,4 @@ func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry,
 func interrupted(done, total int, cause error) error {
 	return fmt.Errorf("%w: %w", engine.Errorf(engine.EUNAVAILABLE,
 		"registry sync interrupted after embedding %d of %d texts; run it again to resume", done, total), cause)
-}
-
-// bar is a progress bar on a terminal, or nothing.
-type bar struct{ pb *progressbar.ProgressBar }
-
-func newBar(w io.Writer, total int) bar {
-	f, ok := w.(*os.File)
-	if !ok || f == nil || !term.IsTerminal(int(f.Fd())) {
-		return bar{}
-	}
-	return bar{progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(f),
-		progressbar.OptionSetDescription("embedding rule texts"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(f) }),
-	)}
-}
-
-func (b bar) add(n int) {
-	if b.pb != nil {
-		_ = b.pb.Add(n)
-	}
-}
-
-func (b bar) finish() {
-	if b.pb != nil {
-		_ = b.pb.Exit()
-	}
 }
