@@ -1,0 +1,250 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain removes the binary built for the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	binPath   string
+	buildErr  error
+)
+
+// repoRoot is the folder holding this module's go.mod.
+func repoRoot(tb testing.TB) string {
+	tb.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/lexsona/lexsona\n") {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			tb.Fatalf("no go.mod of github.com/lexsona/lexsona above %s", wd)
+		}
+	}
+}
+
+// MustBuildBinary builds cmd/lexsona once per test run into a temp folder
+// and returns its path.
+func MustBuildBinary(tb testing.TB) string {
+	tb.Helper()
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "lexsona-e2e-bin-"); buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "lexsona")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/lexsona")
+		cmd.Dir = repoRoot(tb)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/lexsona: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// cleanEnv is the environment of every process the tests start: the
+// caller's, without the LEXSONA_ settings that would change what runs, and
+// with LEXSONA_DATA in the run's temp folder (so no calibration file of the
+// machine is read).
+func cleanEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LEXSONA_") {
+			env = append(env, kv)
+		}
+	}
+	if binDir != "" {
+		env = append(env, "LEXSONA_DATA="+filepath.Join(binDir, "data"))
+	}
+	return append(env, extra...)
+}
+
+// Proc is a running `lexsona serve`.
+type Proc struct {
+	Cmd     *exec.Cmd
+	Base    string    // http://127.0.0.1:PORT
+	Started time.Time // just before the process was started
+
+	mu     sync.Mutex
+	log    strings.Builder // everything it wrote on stderr
+	exited chan struct{}
+	err    error
+}
+
+var listeningRE = regexp.MustCompile(`msg=listening addr=(127\.0\.0\.1:\d+)`)
+
+// MustStartServe starts `lexsona serve` on a free 127.0.0.1 port with the
+// lexical embedder over db, plus args, and returns once it logs that it
+// listens. The process is killed at the end of the test if still running.
+func MustStartServe(tb testing.TB, bin, db string, args ...string) *Proc {
+	tb.Helper()
+	p, err := startServe(bin, db, args...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(p.Kill)
+	return p
+}
+
+func startServe(bin, db string, args ...string) (*Proc, error) {
+	argv := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--embedder", "lexical"}, args...)
+	cmd := exec.Command(bin, argv...)
+	cmd.Env = cleanEnv()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &Proc{Cmd: cmd, exited: make(chan struct{})}
+	p.Started = time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			p.mu.Lock()
+			p.log.WriteString(line + "\n")
+			p.mu.Unlock()
+			if m := listeningRE.FindStringSubmatch(line); m != nil {
+				addr <- m[1]
+			}
+		}
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	select {
+	case a := <-addr:
+		p.Base = "http://" + a
+		return p, nil
+	case <-p.exited:
+		return nil, fmt.Errorf("lexsona %s exited before listening (%v):\n%s", strings.Join(argv, " "), p.err, p.Log())
+	case <-time.After(30 * time.Second):
+		p.Kill()
+		return nil, fmt.Errorf("lexsona serve did not report listening within 30 s:\n%s", p.Log())
+	}
+}
+
+// Log is what the process wrote on stderr so far.
+func (p *Proc) Log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.String()
+}
+
+// Kill sends SIGKILL (if the process still runs) and waits for it to exit.
+func (p *Proc) Kill() {
+	select {
+	case <-p.exited:
+		return
+	default:
+	}
+	_ = p.Cmd.Process.Signal(syscall.SIGKILL)
+	<-p.exited
+}
+
+// Stop sends SIGTERM and waits up to 15 s for a clean exit.
+func (p *Proc) Stop(tb testing.TB) {
+	tb.Helper()
+	_ = p.Cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.exited:
+		if p.err != nil {
+			tb.Errorf("lexsona serve exited with %v after SIGTERM:\n%s", p.err, p.Log())
+		}
+	case <-time.After(15 * time.Second):
+		p.Kill()
+		tb.Errorf("lexsona serve did not exit within 15 s of SIGTERM")
+	}
+}
+
+// WaitReady polls GET /readyz every 5 ms until it answers 200 or limit has
+// passed since the process started, and returns the time from start to the
+// first 200 (or an error saying what it last saw).
+func (p *Proc) WaitReady(limit time.Duration) (time.Duration, error) {
+	c := &http.Client{Timeout: time.Second}
+	deadline := p.Started.Add(limit)
+	last := "no answer"
+	for {
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.Base+"/readyz", nil)
+		resp, err := c.Do(req)
+		cancel()
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return time.Since(p.Started), nil
+			}
+			last = resp.Status
+		} else {
+			last = err.Error()
+		}
+		if time.Now().After(deadline) {
+			return time.Since(p.Started), fmt.Errorf("not ready within %s of the start (last: %s)", limit, last)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// CLIResult is what one run of the binary did.
+type CLIResult struct {
+	Code           int
+	Stdout, Stderr string
+}
+
+// MustRunCLI runs the binary with args (and stdin, when not empty) and
+// returns its exit code and output; it fails the test only when the
+// process cannot run at all or takes over 2 minutes.
+func MustRunCLI(tb testing.TB, bin string, stdin string, args ...string) CLIResult {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = cleanEnv()
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	res := CLIResult{Stdout: out.String(), Stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		res.Code = ee.ExitCode()
+	} else if err != nil {
+		tb.Fatalf("lexsona %s: %v", strings.Join(args, " "), err)
+	}
+	if ctx.Err() != nil {
+		tb.Fatalf("lexsona %s: did not finish within 2 minutes", strings.Join(args, " "))
+	}
+	return res
+}
