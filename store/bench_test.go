@@ -53,19 +53,19 @@ func buildFixture(tb testing.TB, db *DB, nRules, eventsPerRule int) {
 				alpha, beta, 0, 0, fmtTime(at), fmtTime(at), "active-eligible", nil, "user", nil, nil, nil, now, now); err != nil {
 				return err
 			}
-			if _, err := ev.Exec(id, "creation", nil, nil, nil, "{}", nil, nil, nil, nil, "bench", alpha, beta, fmtTime(at)); err != nil {
+			if _, err := ev.Exec(id, "creation", nil, nil, nil, "{}", nil, nil, nil, nil, "bench", 0, alpha, beta, fmtTime(at)); err != nil {
 				return err
 			}
 			reinf, counter := 0, 0
 			for k := 1; k < eventsPerRule; k++ {
-				typ := "reinforcement"
+				typ, pol := "reinforcement", 1
 				if (i+k)%(3+i%7) == 0 {
-					typ, beta, counter = "counterexample", beta+1, counter+1
+					typ, pol, beta, counter = "counterexample", -1, beta+1, counter+1
 				} else {
 					alpha, reinf = alpha+1, reinf+1
 				}
 				at = at.Add(time.Minute)
-				if _, err := ev.Exec(id, typ, "please stop doing that", nil, nil, "{}", nil, nil, nil, nil, nil, alpha, beta, fmtTime(at)); err != nil {
+				if _, err := ev.Exec(id, typ, "please stop doing that", nil, nil, "{}", nil, nil, nil, nil, nil, pol, alpha, beta, fmtTime(at)); err != nil {
 					return err
 				}
 			}
