@@ -51,6 +51,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseExplicit$$' -fuzztime=$(FUZZTIME) ./classifier/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=2s ./registry/
 	$(GO) test -run='^$$' -fuzz='^FuzzRequestDecoders$$' -fuzztime=$(FUZZTIME) ./server/
+	$(GO) test -run='^$$' -fuzz='^FuzzParseScope$$' -fuzztime=$(FUZZTIME) ./engine/
+	$(GO) test -run='^$$' -fuzz='^FuzzTokenize$$' -fuzztime=$(FUZZTIME) ./models/
 
 # Everything the tests need that is not Go: ONNX Runtime and the generated models.
 deps: ort fixtures
