@@ -14,7 +14,7 @@ FUZZTIME  ?= 20s
 
 export LEXSONA_ORT_LIB ?= $(ORT_LIB)
 
-.PHONY: build run test lint bench eval fuzz deps ort fixtures bench-model model reference tidy
+.PHONY: build run test lint bench bench-report eval fuzz deps ort fixtures bench-model model reference tidy
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lexsona
@@ -39,6 +39,10 @@ lint:
 bench: deps bench-model
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	bash scripts/jsref.sh bench $(MODELS)/minilm-random models/testdata/reference/bench-texts.json
+
+## bench-report: regenerate BENCHMARKS.md (machine, every benchmark, side-by-side ratios).
+bench-report: deps bench-model
+	bash scripts/bench_report.sh
 
 ## eval: the offline precision/recall report with whatever embedder is available.
 eval: build

@@ -22,7 +22,7 @@
 //
 // Run them with
 //
-//	go test ./e2e/                      # about 1–2 minutes on 2 cores
+//	go test ./e2e/                      # under a minute on 2 cores
 //	LEXSONA_SOAK=1 go test ./e2e/ -run Soak -v -timeout 15m
 //
 // LEXSONA_SOAK_DURATION (a Go duration, default 3m) and LEXSONA_SOAK_RATE

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# bench_report.sh [OUT.md] — run LexSona's benchmarks with bounded times and
+# write the report (default BENCHMARKS.md at the repository root).
+#
+# It records the machine (CPU, cores, memory, kernel, Go, date, `uptime`
+# before and after), then runs, each with a bounded -benchtime:
+#   models/      BenchmarkEmbed (ort, go, lexical; batch 1 and 32), alternated
+#                with Transformers.js on the same texts (scripts/jsref.sh bench)
+#                for three rounds; BenchmarkORTBare, BenchmarkORTOverhead,
+#                BenchmarkTokenize; Transformers.js on bench-texts.json
+#   classifier/  BenchmarkTopK (30, 1,000, 100,000 vectors), BenchmarkClassify{ORT,Lexical}
+#   store/       BenchmarkSnapshot (100 and 10,000 rules), BenchmarkRecord
+#   engine/      BenchmarkBuildSnapshot (100 and 10,000 rules)
+#   server/      BenchmarkHTTPClassifyLoad (64 clients, batching on/off)
+# and renders the tables with `go run ./scripts/benchreport`. It needs what
+# `make deps bench-model` provides (ONNX Runtime, the full-size model) and
+# Node.js for the Transformers.js side; a missing piece is reported in the
+# table as a dash, with the reason in the log.
+#
+# BENCH_TIME (default 3s) bounds the model benchmarks, BENCH_TIME_SHORT
+# (default 1s) the others, BENCH_JS_SECONDS (default 5) each Transformers.js
+# setting, BENCH_HTTP_REQUESTS (default 1000) each HTTP load configuration.
+# The raw outputs are kept in .cache/bench-report/ for inspection.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+out="${1:-$root/BENCHMARKS.md}"
+raw="$root/.cache/bench-report"
+model=".cache/models/minilm-random"
+texts="models/testdata/reference/texts.json"
+typical="models/testdata/reference/bench-texts.json"
+long="${BENCH_TIME:-3s}"
+short="${BENCH_TIME_SHORT:-1s}"
+js_seconds="${BENCH_JS_SECONDS:-5}"
+http_requests="${BENCH_HTTP_REQUESTS:-1000}"
+export LEXSONA_ORT_LIB="${LEXSONA_ORT_LIB:-$root/.cache/ort/libonnxruntime.so.1}"
+
+[[ -f "$model/model.onnx" ]] || echo "bench_report: no $model/model.onnx: run \`make bench-model\` (model benchmarks will be skipped)" >&2
+
+rm -rf "$raw"
+mkdir -p "$raw"
+: >"$raw/commands.txt"
+
+# gobench NAME PKG PATTERN BENCHTIME: one `go test -bench` run into go-NAME.txt.
+gobench() {
+	local name=$1 pkg=$2 pattern=$3 time=$4
+	local cmd="go test -run '^\$' -bench '$pattern' -benchtime $time -benchmem $pkg"
+	echo "$cmd" >>"$raw/commands.txt"
+	echo "bench_report: $cmd" >&2
+	if ! go test -run '^$' -bench "$pattern" -benchtime "$time" -benchmem "$pkg" >"$raw/go-$name.txt" 2>&1; then
+		echo "bench_report: $pkg failed; its output:" >&2
+		cat "$raw/go-$name.txt" >&2
+		return 1
+	fi
+	grep -E '^(Benchmark|--- SKIP|    .*skip)' "$raw/go-$name.txt" >&2 || true
+}
+
+# jsbench OUT TEXTS: Transformers.js on the same model, into OUT (JSON).
+jsbench() {
+	local outfile=$1 file=$2
+	echo "bash scripts/jsref.sh bench --seconds $js_seconds $model $file" >>"$raw/commands.txt"
+	echo "bench_report: Transformers.js on $file" >&2
+	if ! bash scripts/jsref.sh bench --seconds "$js_seconds" "$model" "$file" >"$raw/$outfile" 2>"$raw/$outfile.log"; then
+		echo "bench_report: Transformers.js failed (left out of the report):" >&2
+		cat "$raw/$outfile.log" >&2
+		rm -f "$raw/$outfile"
+	fi
+}
+
+uptime >"$raw/uptime-start.txt"
+echo "bench_report: start: $(cat "$raw/uptime-start.txt")" >&2
+
+# Go ort and Transformers.js alternate on the same texts, three rounds (the
+# report takes the median): every backend in the first, ort alone after.
+gobench embed-1 ./models/ '^BenchmarkEmbed$' "$long"
+jsbench js-1.json "$texts"
+for round in 2 3; do
+	gobench "embed-$round" ./models/ '^BenchmarkEmbed$/^ort$' "$long"
+	jsbench "js-$round.json" "$texts"
+done
+jsbench js-typical.json "$typical"
+gobench ort ./models/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize)$' "$long"
+
+gobench classifier ./classifier/ '^(BenchmarkTopK|BenchmarkClassifyORT|BenchmarkClassifyLexical)$' "$short"
+gobench store ./store/ '^(BenchmarkSnapshot|BenchmarkRecord)$' "$short"
+gobench engine ./engine/ '^BenchmarkBuildSnapshot$' "$short"
+gobench server ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x"
+
+uptime >"$raw/uptime-end.txt"
+echo "bench_report: end: $(cat "$raw/uptime-end.txt")" >&2
+go run ./scripts/benchreport -raw "$raw" -out "$out"
+echo "bench_report: wrote $out (raw outputs in $raw)" >&2
