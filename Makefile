@@ -14,7 +14,7 @@ FUZZTIME  ?= 20s
 
 export LEXSONA_ORT_LIB ?= $(ORT_LIB)
 
-.PHONY: build run test lint bench bench-report eval fuzz deps ort fixtures bench-model model reference tidy
+.PHONY: build run test lint bench bench-report eval fuzz soak deps ort fixtures bench-model model reference tidy
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lexsona
@@ -57,6 +57,10 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzRequestDecoders$$' -fuzztime=$(FUZZTIME) ./server/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseScope$$' -fuzztime=$(FUZZTIME) ./engine/
 	$(GO) test -run='^$$' -fuzz='^FuzzTokenize$$' -fuzztime=$(FUZZTIME) ./models/
+
+## soak: three minutes at 200 req/s against the binary (resident memory, tail latency).
+soak:
+	LEXSONA_SOAK=1 $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 15m ./e2e/
 
 # Everything the tests need that is not Go: ONNX Runtime and the generated models.
 deps: ort fixtures

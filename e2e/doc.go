@@ -16,17 +16,21 @@
 //   - security_test.go, isolation_test.go: API keys on every /v1 route of the
 //     OpenAPI document, scope isolation between projects and environments,
 //     and internal errors that never reach a response.
+//   - crash_startup_test.go: SIGKILL during the very first start (migration,
+//     registry sync), then a clean start with nothing lost or half-done.
 //   - soak_test.go: a few minutes at a fixed request rate; resident memory
-//     stays flat and p99 latency within 2× of p50. Skipped unless
-//     LEXSONA_SOAK=1.
+//     stays flat and p99 latency within 2× of p50 on every route. Skipped
+//     unless LEXSONA_SOAK=1.
 //
 // Run them with
 //
 //	go test ./e2e/                      # under a minute on 2 cores
 //	LEXSONA_SOAK=1 go test ./e2e/ -run Soak -v -timeout 15m
 //
-// LEXSONA_SOAK_DURATION (a Go duration, default 3m) and LEXSONA_SOAK_RATE
-// (requests per second, default 200) tune the soak; LEXSONA_CRASH_SEED picks
+// LEXSONA_SOAK_DURATION (a Go duration, default 3m), LEXSONA_SOAK_RATE
+// (requests per second, default 200) and LEXSONA_SOAK_TEXTS (how many
+// distinct texts the classify requests cycle through; default 0, every one
+// new) tune the soak; LEXSONA_CRASH_SEED picks
 // the crash test's kill moments (the seed is logged, so a failure can be
 // replayed). Every server listens on 127.0.0.1 only.
 package e2e

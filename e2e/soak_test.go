@@ -16,7 +16,8 @@ import (
 
 // Soak settings: LEXSONA_SOAK=1 runs it; LEXSONA_SOAK_DURATION and
 // LEXSONA_SOAK_RATE change the length (default 3m, of which the first 30 s
-// warm up) and the request rate (default 200/s).
+// warm up) and the request rate (default 200/s); LEXSONA_SOAK_TEXTS=N makes
+// the classify texts cycle through N distinct ones (default: all distinct).
 const (
 	soakWarmUp  = 30 * time.Second
 	soakWorkers = 64
@@ -89,8 +90,8 @@ func TestSoak(t *testing.T) {
 				}
 				if t0.Sub(start) >= soakWarmUp {
 					latMu.Lock()
-					lat = append(lat, d)
-					byKind[method+" "+strings.SplitN(path, "?", 2)[0]] = append(byKind[method+" "+strings.SplitN(path, "?", 2)[0]], d)
+					kind := method + " " + strings.SplitN(path, "?", 2)[0]
+					lat, byKind[kind] = append(lat, d), append(byKind[kind], d)
 					latMu.Unlock()
 				}
 			}

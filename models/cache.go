@@ -40,10 +40,21 @@ type cacheEntry struct {
 	vec []float32
 }
 
-// NewCached wraps e with a cache of size entries (DefaultCacheSize when size <= 0).
+// MaxCacheBytes bounds the vector bytes a cache holds: its capacity in
+// entries is at most MaxCacheBytes / (4 × dims), e.g. 21,845 MiniLM vectors
+// (so the default 10,000 stands) or 2,048 lexical ones.
+const MaxCacheBytes = 32 << 20
+
+// NewCached wraps e with a cache of size entries (DefaultCacheSize when size
+// <= 0), at most MaxCacheBytes of vectors.
 func NewCached(e Embedder, size int) *Cached {
 	if size <= 0 {
 		size = DefaultCacheSize
+	}
+	// Bound the vectors held, not just their count: 10,000 lexical vectors
+	// of 4,096 dims would hold 160 MiB (and twice that in RSS).
+	if d := e.Identity().Dims; d > 0 {
+		size = max(1, min(size, MaxCacheBytes/(4*d)))
 	}
 	return &Cached{inner: e, capacity: size, ll: list.New(), items: make(map[cacheKey]*list.Element)}
 }

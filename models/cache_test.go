@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -121,4 +122,27 @@ func TestCachedConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// A cache is bounded by the bytes of its vectors as well as by its entry
+// count: wide lexical vectors get fewer entries.
+func TestCachedBoundedByBytes(t *testing.T) {
+	lex := NewLexical(4096)
+	c := NewCached(lex, 10000)
+	if want := MaxCacheBytes / (4 * 4096); c.Stats().Capacity != want {
+		t.Errorf("capacity %d for 4096-dim vectors, want %d", c.Stats().Capacity, want)
+	}
+	texts := make([]string, 3000)
+	for i := range texts {
+		texts[i] = "correction number " + strconv.Itoa(i)
+	}
+	if _, err := c.Embed(context.Background(), texts); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.Entries > st.Capacity {
+		t.Errorf("%d entries over a capacity of %d", st.Entries, st.Capacity)
+	}
+	if got := NewCached(NewLexical(64), 100).Stats().Capacity; got != 100 {
+		t.Errorf("narrow vectors: capacity %d, want the 100 asked for", got)
+	}
 }
