@@ -3,6 +3,7 @@ package classifier
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
@@ -22,8 +23,13 @@ type snapshot struct {
 // the given model identities, rebuilding it when either moved. Concurrent
 // callers share one rebuild; readers never block on it once a snapshot exists
 // for the current version.
+// versionMaxAge is how long a classifier trusts the embeddings version it
+// read, when its own process wrote nothing since: changes by another process
+// (a `lexsona registry sync` beside a running server) reach it within this.
+const versionMaxAge = 500 * time.Millisecond
+
 func (c *Classifier) current(ctx context.Context, model, lexModel string) (*snapshot, error) {
-	v, err := c.db.EmbeddingsVersion(ctx)
+	v, err := c.db.EmbeddingsVersionWithin(ctx, versionMaxAge)
 	if err != nil {
 		return nil, err
 	}

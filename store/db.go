@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -44,6 +45,11 @@ type DB struct {
 	wstmt map[string]*sql.Stmt
 	rstmt map[string]*sql.Stmt
 	cache rulesCache
+	// writes counts this process's committed write transactions; embVer
+	// caches the embeddings version with the writes count and time it was
+	// read at (see EmbeddingsVersionWithin).
+	writes atomic.Uint64
+	embVer atomic.Pointer[versionAt]
 
 	closeOnce sync.Once
 	closeErr  error
@@ -201,7 +207,9 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	done = true
-	if err := sqlTx.Commit(); err != nil {
+	err = sqlTx.Commit()
+	db.writes.Add(1) // even a failed commit may have changed something: readers re-check
+	if err != nil {
 		return dbErr("commit", err)
 	}
 	return nil

@@ -157,6 +157,29 @@ func (db *DB) LoadEmbeddings(ctx context.Context, modelID string) ([]StoredEmbed
 // classifier can keep its matrix until it moves. Its errors are internal.
 func (db *DB) EmbeddingsVersion(ctx context.Context) (int64, error) {
 	var v int64
+	writes := db.writes.Load() // before the query: a commit racing it makes the cache miss, never stale
 	err := db.reader(ctx).queryRow(qCounter, "embeddings").Scan(&v)
+	if err == nil {
+		db.embVer.Store(&versionAt{v: v, writes: writes, at: time.Now()})
+	}
 	return v, dbErr("read embeddings version", err)
+}
+
+// versionAt is a version read at a moment, after a number of this process's writes.
+type versionAt struct {
+	v      int64
+	writes uint64
+	at     time.Time
+}
+
+// EmbeddingsVersionWithin is EmbeddingsVersion without the query when it can
+// be skipped: when this process has committed no write since the last read
+// and that read is younger than maxAge. Changes made through this DB are so
+// seen at once, changes by other processes within maxAge. It is for hot
+// paths (every classification); its errors are EmbeddingsVersion's.
+func (db *DB) EmbeddingsVersionWithin(ctx context.Context, maxAge time.Duration) (int64, error) {
+	if c := db.embVer.Load(); c != nil && c.writes == db.writes.Load() && time.Since(c.at) < maxAge {
+		return c.v, nil
+	}
+	return db.EmbeddingsVersion(ctx)
 }
