@@ -14,61 +14,22 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lexsona/lexsona/internal/testenv"
 )
 
 // TestMain removes the binary built for the run.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
+	testenv.Cleanup()
 	os.Exit(code)
 }
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	binPath   string
-	buildErr  error
-)
+// repoRoot and MustBuildBinary are testenv's (shared with cmd/lexsona and models).
+func repoRoot(tb testing.TB) string { return testenv.RepoRoot(tb) }
 
-// repoRoot is the folder holding this module's go.mod.
-func repoRoot(tb testing.TB) string {
-	tb.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/lexsona/lexsona\n") {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("no go.mod of github.com/lexsona/lexsona above %s", wd)
-		}
-	}
-}
-
-// MustBuildBinary builds cmd/lexsona once per test run into a temp folder
-// and returns its path.
-func MustBuildBinary(tb testing.TB) string {
-	tb.Helper()
-	buildOnce.Do(func() {
-		if binDir, buildErr = os.MkdirTemp("", "lexsona-e2e-bin-"); buildErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "lexsona")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/lexsona")
-		cmd.Dir = repoRoot(tb)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/lexsona: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		tb.Fatal(buildErr)
-	}
-	return binPath
-}
+// MustBuildBinary builds cmd/lexsona once per test run (see testenv).
+func MustBuildBinary(tb testing.TB) string { return testenv.MustBuildBinary(tb) }
 
 // cleanEnv is the environment of every process the tests start: the
 // caller's, without the LEXSONA_ settings that would change what runs, and
@@ -81,8 +42,8 @@ func cleanEnv(extra ...string) []string {
 			env = append(env, kv)
 		}
 	}
-	if binDir != "" {
-		env = append(env, "LEXSONA_DATA="+filepath.Join(binDir, "data"))
+	if dir := testenv.BinDir(); dir != "" {
+		env = append(env, "LEXSONA_DATA="+filepath.Join(dir, "data"))
 	}
 	return append(env, extra...)
 }

@@ -14,25 +14,11 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/testenv"
 )
 
-// repoRoot is the folder holding this module's go.mod, found by walking up
-// from the test's working folder.
-func repoRoot(tb testing.TB) string {
-	tb.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/lexsona/lexsona\n") {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			tb.Fatalf("no go.mod of github.com/lexsona/lexsona above %s", wd)
-		}
-	}
-}
+// repoRoot is the repository root (see testenv).
+func repoRoot(tb testing.TB) string { return testenv.RepoRoot(tb) }
 
 // MustSharedTokenizerDir is ../shared/models/all-MiniLM-L6-v2 (the real
 // tokenizer and config, no weights), or skips the test naming the path.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // cli runs the CLI in process against one database.
@@ -218,5 +219,22 @@ func TestConfigShowSet(t *testing.T) {
 	m = c.mustJSON("config", "show")
 	if m["alpha_prior"] != 2.0 || m["categories"].(map[string]any)["security_policy"].(map[string]any)["n_min"] != 12.0 {
 		t.Errorf("config show %v", m)
+	}
+}
+
+func TestWhyText(t *testing.T) {
+	c := newCLI(t)
+	c.mustAddRule("security.no-sudo", "security_policy", "must")
+	long := strings.Repeat("é", 100)
+	c.mustJSON("record", "--rule", "security.no-sudo", "--text", long)
+	code, out, errs := c.run("why", "security.no-sudo")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "n 1; active needs n >= 10 and confidence >= 0.80") {
+		t.Errorf("thresholds missing from:\n%s", out)
+	}
+	if !utf8.ValidString(out) || !strings.Contains(out, strings.Repeat("é", 77)+"...") {
+		t.Errorf("long text not cut at a rune boundary:\n%s", out)
 	}
 }

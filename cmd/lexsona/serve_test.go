@@ -16,35 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
 )
 
-// MustBuildBinary builds cmd/lexsona once per test binary into a temp dir.
-func MustBuildBinary(tb testing.TB) string {
-	tb.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "lexsona-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "lexsona")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		tb.Fatal(buildErr)
-	}
-	return binPath
-}
-
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
+// MustBuildBinary builds cmd/lexsona once per test binary (see testenv).
+func MustBuildBinary(tb testing.TB) string { return testenv.MustBuildBinary(tb) }
 
 var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
@@ -163,4 +140,11 @@ func TestServeDrainsOnSIGTERM(t *testing.T) {
 		}
 	}
 	t.Logf("%d corrections acknowledged before SIGTERM, all durable; shutdown took %s", len(acked), took)
+}
+
+// TestMain removes the binary built for the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.Cleanup()
+	os.Exit(code)
 }

@@ -86,9 +86,9 @@ func newWhyCmd(a *app) *cobra.Command {
 				after = page[len(page)-1].EventID
 			}
 			return a.output(out, func(w io.Writer) {
-				v := out.Rule
-				fmt.Fprintf(w, "%s [%s] %s\n  confidence %.4f (alpha %g, beta %g, n %d, threshold n>=%d c>=%.2f)\n",
-					v.RuleID, v.State, v.Text, v.Confidence, v.Alpha, v.Beta, v.Evidence, v.Rule.Evidence(), 0.0)
+				v, t := out.Rule, cfg.For(out.Rule.Category)
+				fmt.Fprintf(w, "%s [%s] %s\n  confidence %.4f (alpha %g, beta %g, n %d; active needs n >= %d and confidence >= %.2f)\n",
+					v.RuleID, v.State, v.Text, v.Confidence, v.Alpha, v.Beta, v.Evidence, t.NMin, t.CMin)
 				for _, e := range out.History {
 					fmt.Fprintf(w, "  %s  #%d %-15s alpha %g beta %g  %s\n", e.At.Format(time.RFC3339), e.EventID, e.EventType, e.Alpha, e.Beta, oneLine(e.UserText, e.Detail))
 				}
@@ -103,8 +103,8 @@ func newWhyCmd(a *app) *cobra.Command {
 func oneLine(texts ...string) string {
 	for _, t := range texts {
 		if t != "" {
-			if len(t) > 80 {
-				t = t[:77] + "..."
+			if r := []rune(t); len(r) > 80 {
+				t = string(r[:77]) + "..."
 			}
 			return fmt.Sprintf("%q", t)
 		}
