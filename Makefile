@@ -14,7 +14,7 @@ FUZZTIME  ?= 20s
 
 export LEXSONA_ORT_LIB ?= $(ORT_LIB)
 
-.PHONY: build run test lint bench bench-report eval fuzz soak deps ort fixtures bench-model model reference tidy
+.PHONY: build run test lint bench bench-report eval fuzz soak deps ort fixtures bench-model model reference proto tidy
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lexsona
@@ -82,6 +82,13 @@ model: build
 ## reference: regenerate the committed tokenizer/embedding reference data.
 reference: fixtures
 	bash scripts/make_reference.sh
+
+# Regenerates models/bertfuse/onnxpb from its .proto: needs protoc (Debian:
+# protobuf-compiler) and protoc-gen-go at go.mod's google.golang.org/protobuf.
+proto:
+	command -v protoc >/dev/null || { echo "make proto: protoc not found: apt-get install protobuf-compiler" >&2; exit 1; }
+	GOBIN=$(CACHE)/bin $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$$($(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
+	cd models/bertfuse/onnxpb && PATH=$(CACHE)/bin:$$PATH $(GO) generate ./...
 
 tidy:
 	$(GO) mod tidy -e

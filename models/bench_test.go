@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -59,30 +60,57 @@ func runBench(b *testing.B, batches [][]string, embed func([]string) error) {
 	}
 }
 
+// benchTextSets are the texts BenchmarkEmbed cycles through: typical
+// corrections (testdata/reference/bench-texts.json, 100 of them, a dozen
+// tokens each) and the edge cases of texts.json (83 texts: accents, CJK,
+// emoji, code, and the long texts over 256 tokens that take most of its time).
+var benchTextSets = []struct{ name, file string }{
+	{"corrections", "bench-texts.json"},
+	{"edge-cases", "texts.json"},
+}
+
+func benchTexts(b *testing.B, file string) []string {
+	var texts []string
+	MustReadJSON(b, filepath.Join("testdata", "reference", file), &texts)
+	return texts
+}
+
+// BenchmarkEmbed: BenchmarkEmbed/<text set>/<backend>/batch<N>. ort runs the
+// fused graph (see ortfuse.go); ort-unfused the graph as exported, which is
+// what Transformers.js runs.
 func BenchmarkEmbed(b *testing.B) {
 	dir := MustFullModel(b)
-	texts := referenceTexts(b)
-	var backends []string
+	type backend struct {
+		name string
+		o    Options
+	}
+	var backends []backend
 	if _, why := ortLibForTests(b); why != "" {
 		b.Logf("no ort benchmarks: %s", why)
 	} else {
-		backends = append(backends, "ort")
+		backends = append(backends, backend{"ort", Options{Backend: "ort"}}, backend{"ort-unfused", Options{Backend: "ort", NoFuse: true}})
 	}
-	backends = append(backends, "go", "lexical")
-	for _, backend := range backends {
-		b.Run(backend, func(b *testing.B) {
-			e := MustOpen(b, Options{Backend: backend, ModelDir: dir, CacheSize: -1})
-			texts := texts
-			if l, ok := e.(*Lexical); ok {
-				texts = slices.DeleteFunc(slices.Clone(texts), func(s string) bool { return len(lexWords(s)) == 0 }) // blank texts are errors
-				l.Fit(texts)
-			}
-			for _, size := range []int{1, 32} {
-				b.Run(fmt.Sprintf("batch%d", size), func(b *testing.B) {
-					runBench(b, benchBatches(texts, size), func(batch []string) error {
-						_, err := e.Embed(context.Background(), batch)
-						return err
-					})
+	backends = append(backends, backend{"go", Options{Backend: "go"}}, backend{"lexical", Options{Backend: "lexical"}})
+	for _, set := range benchTextSets {
+		b.Run(set.name, func(b *testing.B) {
+			for _, be := range backends {
+				b.Run(be.name, func(b *testing.B) {
+					o := be.o
+					o.ModelDir, o.CacheSize = dir, -1
+					e := MustOpen(b, o)
+					texts := benchTexts(b, set.file)
+					if l, ok := e.(*Lexical); ok {
+						texts = slices.DeleteFunc(slices.Clone(texts), func(s string) bool { return len(lexWords(s)) == 0 }) // blank texts are errors
+						l.Fit(texts)
+					}
+					for _, size := range []int{1, 32} {
+						b.Run(fmt.Sprintf("batch%d", size), func(b *testing.B) {
+							runBench(b, benchBatches(texts, size), func(batch []string) error {
+								_, err := e.Embed(context.Background(), batch)
+								return err
+							})
+						})
+					}
 				})
 			}
 		})
@@ -179,6 +207,41 @@ func BenchmarkTokenize(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if _, err := tok.Encode(texts[i%len(texts)]); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkORTFused alternates the ort backend on its fused graph and on the
+// graph as exported, text by text (who goes first alternates too), so that
+// both see the same machine load, and reports the fused graph's speed-up.
+func BenchmarkORTFused(b *testing.B) {
+	dir := MustFullModel(b)
+	MustORTLib(b)
+	fused := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1}).(*ortEmbedder)
+	if fused.fused == "" {
+		b.Fatal("the full-size model was not fused")
+	}
+	exported := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1, NoFuse: true})
+	for _, set := range benchTextSets {
+		texts := benchTexts(b, set.file)
+		for _, size := range []int{1, 32} {
+			batches := benchBatches(texts, size)
+			b.Run(fmt.Sprintf("%s/batch%d", set.name, size), func(b *testing.B) {
+				var took [2]time.Duration
+				for i := 0; b.Loop(); i++ {
+					batch := batches[i%len(batches)]
+					for k := range 2 {
+						j := (k + i) % 2
+						e := []Embedder{fused, exported}[j]
+						t0 := time.Now()
+						if _, err := e.Embed(context.Background(), batch); err != nil {
+							b.Fatal(err)
+						}
+						took[j] += time.Since(t0)
+					}
+				}
+				b.ReportMetric(took[1].Seconds()/took[0].Seconds(), "fused-speedup-x")
+			})
 		}
 	}
 }

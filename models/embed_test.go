@@ -18,7 +18,8 @@ type embeddingReference struct {
 }
 
 // modelBackends opens the tiny model with every model backend: ort (when
-// ONNX Runtime is usable; see MustORTLib) and go. Vectors are uncached.
+// ONNX Runtime is usable; see MustORTLib) running the fused graph and the
+// graph as exported, and go. Vectors are uncached.
 func modelBackends(t *testing.T, maxBatch int) []Embedder {
 	t.Helper()
 	dir := MustTinyModel(t)
@@ -28,7 +29,11 @@ func modelBackends(t *testing.T, maxBatch int) []Embedder {
 	if _, why := ortLibForTests(t); why != "" {
 		t.Logf("testing the go backend only: %s", why)
 	} else {
-		out = append(out, MustOpen(t, Options{Backend: "ort", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1}))
+		fused := MustOpen(t, Options{Backend: "ort", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1})
+		if fused.(*ortEmbedder).fused == "" {
+			t.Fatal("the ort backend does not run the tiny model's fused graph")
+		}
+		out = append(out, fused, MustOpen(t, Options{Backend: "ort", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1, NoFuse: true}))
 	}
 	return append(out, MustOpen(t, Options{Backend: "go", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1}))
 }

@@ -29,6 +29,9 @@ type Options struct {
 	MaxBatch int
 	// CacheSize is the LRU cache's size; 0 means DefaultCacheSize, < 0 no cache.
 	CacheSize int
+	// NoFuse makes the ort backend run the model's graph as exported instead
+	// of its fused rewrite (see ortfuse.go); so does LEXSONA_ORT_FUSE=0.
+	NoFuse bool
 	// LexicalDims is the lexical embedder's bucket count; <= 0 means DefaultLexicalDims.
 	LexicalDims int
 	// Logger gets the one line saying which backend was chosen and why.
@@ -86,7 +89,7 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 			return nil, err
 		}
 		var oe *ortEmbedder
-		if oe, err = newORTEmbedder(folder, lib, o.Threads, o.MaxBatch); err == nil {
+		if oe, err = newORTEmbedder(folder, lib, o.Threads, o.MaxBatch, o.NoFuse, log); err == nil {
 			e = oe
 			log.Info("embedder: ort", "model", folder.Model, "ort_lib", describeLib(lib, ortVersion()))
 		}
@@ -121,7 +124,7 @@ func openAuto(dir string, o Options, log *slog.Logger) (Embedder, error) {
 		version, err = initORT(lib)
 	}
 	if err == nil {
-		e, err := newORTEmbedder(folder, lib, o.Threads, o.MaxBatch)
+		e, err := newORTEmbedder(folder, lib, o.Threads, o.MaxBatch, o.NoFuse, log)
 		if err != nil {
 			return nil, err // the library works, so the model is broken
 		}

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -72,15 +73,21 @@ type ortEmbedder struct {
 	inputs   []string // the model's inputs, in the order tensors are passed
 	maxBatch int
 	lib      string
+	fused    string // the fused graph's file when running one (see ortfuse.go), else ""
 }
 
 // newORTEmbedder opens folder's model with ONNX Runtime from lib. threads <= 0
 // means runtime.NumCPU() intra-op threads; maxBatch <= 0 means DefaultMaxBatch.
+// Unless noFuse, it runs the model's fused graph when one can be made (see
+// ortfuse.go), logging on log which graph runs and why.
 // A model ONNX Runtime cannot load (a corrupt or truncated model.onnx) is an
 // EUNAVAILABLE error naming the model path.
-func newORTEmbedder(folder *modelFolder, lib string, threads, maxBatch int) (*ortEmbedder, error) {
+func newORTEmbedder(folder *modelFolder, lib string, threads, maxBatch int, noFuse bool, log *slog.Logger) (*ortEmbedder, error) {
 	if _, err := initORT(lib); err != nil {
 		return nil, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
 	tok, err := LoadTokenizer(folder.Dir, MaxSeqLength)
 	if err != nil {
@@ -108,23 +115,41 @@ func newORTEmbedder(folder *modelFolder, lib string, threads, maxBatch int) (*or
 	// all-MiniLM-L6-v2's export uses these names; only a model that does not
 	// is loaded a second time to ask for its own.
 	inputs, output := []string{"input_ids", "attention_mask", "token_type_ids"}, "last_hidden_state"
+	fusedFile := fusedPath(folder, sum)
+	if fuseWanted(noFuse, inputs) {
+		e.inputs = inputs
+		if e.startFusedCached(fusedFile, output, opts) {
+			e.fused = fusedFile
+			log.Debug("ort: running the fused graph", "model", folder.Model, "fused", fusedFile)
+			return e, nil
+		}
+	}
 	err = e.start(folder.Model, inputs, output, opts)
-	if err == nil {
+	if err != nil {
+		ins, outs, ierr := ort.GetInputOutputInfoWithOptions(folder.Model, opts)
+		if ierr != nil {
+			return nil, corruptModel(folder.Model, ierr)
+		}
+		inputs2, output2, nerr := pickORTNames(folder.Model, ins, outs)
+		if nerr != nil {
+			return nil, nerr
+		}
+		if slices.Equal(inputs, inputs2) && output == output2 {
+			return nil, corruptModel(folder.Model, err)
+		}
+		if err := e.start(folder.Model, inputs2, output2, opts); err != nil {
+			return nil, corruptModel(folder.Model, err)
+		}
+		inputs, output = inputs2, output2
+	}
+	if !fuseWanted(noFuse, inputs) {
 		return e, nil
 	}
-	ins, outs, ierr := ort.GetInputOutputInfoWithOptions(folder.Model, opts)
-	if ierr != nil {
-		return nil, corruptModel(folder.Model, ierr)
-	}
-	inputs2, output2, nerr := pickORTNames(folder.Model, ins, outs)
-	if nerr != nil {
-		return nil, nerr
-	}
-	if slices.Equal(inputs, inputs2) && output == output2 {
-		return nil, corruptModel(folder.Model, err)
-	}
-	if err := e.start(folder.Model, inputs2, output2, opts); err != nil {
-		return nil, corruptModel(folder.Model, err)
+	if why := e.fuse(folder, fusedFile, output, opts); why != "" {
+		log.Info("ort: running the model's graph as exported, not fused", "model", folder.Model, "why", why)
+	} else {
+		e.fused = fusedFile
+		log.Debug("ort: fused the model's graph", "model", folder.Model, "fused", fusedFile)
 	}
 	return e, nil
 }
@@ -139,7 +164,7 @@ func (e *ortEmbedder) start(model string, inputs []string, output string, opts *
 	e.sess, e.inputs, e.id.Dims = sess, inputs, 0
 	enc, _ := e.tok.Encode("")
 	b := PadBatch([]Encoding{enc})
-	hidden, dim, err := e.run(context.Background(), b)
+	hidden, dim, err := e.runSession(context.Background(), sess, b)
 	if err == nil {
 		_, err = MeanPool(hidden, b.AttentionMask, dim, 0)
 	}
@@ -185,6 +210,11 @@ func corruptModel(path string, err error) error {
 // run runs the session on one padded batch and returns last_hidden_state,
 // row-major [Size][SeqLen][dim], and dim. Cancelling ctx terminates the run.
 func (e *ortEmbedder) run(ctx context.Context, b Batch) ([]float32, int, error) {
+	return e.runSession(ctx, e.sess, b)
+}
+
+// runSession is run on a given session (the fused graph's check runs two).
+func (e *ortEmbedder) runSession(ctx context.Context, sess *ort.DynamicAdvancedSession, b Batch) ([]float32, int, error) {
 	shape := ort.NewShape(int64(b.Size), int64(b.SeqLen))
 	values := make([]ort.Value, len(e.inputs))
 	defer func() {
@@ -223,7 +253,7 @@ func (e *ortEmbedder) run(ctx context.Context, b Batch) ([]float32, int, error) 
 	}
 	defer runOpts.Destroy()
 	stop := context.AfterFunc(ctx, func() { runOpts.Terminate() })
-	err = e.sess.RunWithOptions(values, outs, runOpts)
+	err = sess.RunWithOptions(values, outs, runOpts)
 	stop()
 	if outs[0] != nil {
 		defer outs[0].Destroy()

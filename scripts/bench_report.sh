@@ -4,10 +4,11 @@
 #
 # It records the machine (CPU, cores, memory, kernel, Go, date, `uptime`
 # before and after), then runs, each with a bounded -benchtime:
-#   models/      BenchmarkEmbed (ort, go, lexical; batch 1 and 32), alternated
-#                with Transformers.js on the same texts (scripts/jsref.sh bench)
-#                for three rounds; BenchmarkORTBare, BenchmarkORTOverhead,
-#                BenchmarkTokenize; Transformers.js on bench-texts.json
+#   models/      BenchmarkEmbed (ort fused and as exported, go, lexical; batch
+#                1 and 32; two text sets: typical corrections and edge cases),
+#                alternated with Transformers.js on the same texts
+#                (scripts/jsref.sh bench) for three rounds; BenchmarkORTFused,
+#                BenchmarkORTBare, BenchmarkORTOverhead, BenchmarkTokenize
 #   classifier/  BenchmarkTopK (30, 1,000, 100,000 vectors), BenchmarkClassify{ORT,Lexical}
 #   store/       BenchmarkSnapshot (100 and 10,000 rules), BenchmarkRecord
 #   engine/      BenchmarkBuildSnapshot (100 and 10,000 rules)
@@ -28,8 +29,8 @@ cd "$root"
 out="${1:-$root/BENCHMARKS.md}"
 raw="$root/.cache/bench-report"
 model=".cache/models/minilm-random"
-texts="models/testdata/reference/texts.json"
-typical="models/testdata/reference/bench-texts.json"
+# BenchmarkEmbed's text sets (models/bench_test.go benchTextSets): name=file.
+sets=(corrections=models/testdata/reference/bench-texts.json edge-cases=models/testdata/reference/texts.json)
 long="${BENCH_TIME:-3s}"
 short="${BENCH_TIME_SHORT:-1s}"
 js_seconds="${BENCH_JS_SECONDS:-5}"
@@ -73,14 +74,17 @@ echo "bench_report: start: $(cat "$raw/uptime-start.txt")" >&2
 
 # Go ort and Transformers.js alternate on the same texts, three rounds (the
 # report takes the median): every backend in the first, ort alone after.
-gobench embed-1 ./models/ '^BenchmarkEmbed$' "$long"
-jsbench js-1.json "$texts"
-for round in 2 3; do
-	gobench "embed-$round" ./models/ '^BenchmarkEmbed$/^ort$' "$long"
-	jsbench "js-$round.json" "$texts"
+for round in 1 2 3; do
+	if [[ $round == 1 ]]; then
+		gobench embed-1 ./models/ '^BenchmarkEmbed$' "$long"
+	else
+		gobench "embed-$round" ./models/ '^BenchmarkEmbed$/./^ort(-unfused)?$' "$long"
+	fi
+	for set in "${sets[@]}"; do
+		jsbench "js-${set%%=*}-$round.json" "${set#*=}"
+	done
 done
-jsbench js-typical.json "$typical"
-gobench ort ./models/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize)$' "$long"
+gobench ort ./models/ '^(BenchmarkORTFused|BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize)$' "$long"
 
 gobench classifier ./classifier/ '^(BenchmarkTopK|BenchmarkClassifyORT|BenchmarkClassifyLexical)$' "$short"
 gobench store ./store/ '^(BenchmarkSnapshot|BenchmarkRecord)$' "$short"

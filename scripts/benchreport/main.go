@@ -5,10 +5,9 @@
 //
 //	go run ./scripts/benchreport -raw DIR -out BENCHMARKS.md
 //
-// DIR holds go-embed-N.txt (BenchmarkEmbed, round N), js-N.json (bench.mjs
-// on the same texts, right after round N), js-typical.json (bench.mjs on
-// bench-texts.json), any other go-*.txt, commands.txt and uptime-start.txt /
-// uptime-end.txt.
+// DIR holds go-embed-N.txt (BenchmarkEmbed, round N), js-SET-N.json
+// (bench.mjs on text set SET — see textSets — right after round N), any other
+// go-*.txt, commands.txt and uptime-start.txt / uptime-end.txt.
 package main
 
 import (
@@ -66,21 +65,18 @@ func load(dir string) (Inputs, error) {
 	if len(in.Go) == 0 && len(in.Embed) == 0 {
 		return in, fmt.Errorf("no benchmark results in %s", dir)
 	}
-	jsFiles, _ := filepath.Glob(filepath.Join(dir, "js-[0-9]*.json"))
-	sort.Strings(jsFiles)
-	for _, f := range jsFiles {
-		j, err := ReadJSBench(f)
-		if err != nil {
-			return in, err
+	in.JS = map[string][]JSBench{}
+	for _, set := range textSets {
+		jsFiles, _ := filepath.Glob(filepath.Join(dir, "js-"+set.Name+"-[0-9]*.json"))
+		sort.Strings(jsFiles)
+		for _, f := range jsFiles {
+			j, err := ReadJSBench(f)
+			if err != nil {
+				return in, err
+			}
+			in.JS[set.Name] = append(in.JS[set.Name], j)
+			in.Machine.NodeInfo = fmt.Sprintf("Transformers.js %s on onnxruntime-node %s, Node %s", j.TransformersJS, j.OnnxruntimeNode, j.Node)
 		}
-		in.JS = append(in.JS, j)
-	}
-	if j, err := ReadJSBench(filepath.Join(dir, "js-typical.json")); err == nil {
-		in.JSTypical = &j
-	}
-	if len(in.JS) > 0 {
-		j := in.JS[0]
-		in.Machine.NodeInfo = fmt.Sprintf("Transformers.js %s on onnxruntime-node %s, Node %s", j.TransformersJS, j.OnnxruntimeNode, j.Node)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "commands.txt")); err == nil {
 		in.Commands = strings.Split(strings.TrimSpace(string(b)), "\n")

@@ -10,17 +10,22 @@ import (
 type Inputs struct {
 	Machine Machine
 	// Embed holds the BenchmarkEmbed rounds (round 1: every backend; later
-	// rounds: ort only), JS the bench.mjs runs on the same texts taken
-	// right after each, JSTypical the run on bench-texts.json.
-	Embed     []Results
-	JS        []JSBench
-	JSTypical *JSBench
+	// rounds: ort only), JS the bench.mjs runs per text set, taken right
+	// after each round.
+	Embed []Results
+	JS    map[string][]JSBench
 	// Go is every other benchmark, merged.
 	Go       Results
 	Commands []string
 }
 
 const none = "—"
+
+// textSets are BenchmarkEmbed's text sets (models/bench_test.go), in report order.
+var textSets = []struct{ Name, File, About string }{
+	{"corrections", "bench-texts.json", "100 typical corrections, a dozen tokens each"},
+	{"edge-cases", "texts.json", "83 edge cases: accents, CJK, emoji, code, texts over 256 tokens"},
+}
 
 // median of vs (the upper one of an even count).
 func median(vs []float64) float64 {
@@ -78,27 +83,19 @@ type printer func(format string, args ...any)
 
 func (in Inputs) comparisons(p printer) {
 	p("## Comparisons\n\n| comparison | measured | against | ratio | target |\n|---|---|---|---|---|\n")
-	for _, size := range []string{"1", "32"} {
-		var gov, jsv, rat []float64
-		var rounds []string
-		for i, r := range in.Embed {
-			v, ok := r.Metric("BenchmarkEmbed/ort/batch"+size, "sent/s", -1)
-			if !ok || i >= len(in.JS) {
-				continue
+	for _, set := range textSets {
+		for _, be := range []struct{ name, label, target string }{
+			{"ort", "Go ort backend (fused graph)", "≥ 1.2×"},
+			{"ort-unfused", "Go ort backend on the graph as exported", "—"},
+		} {
+			for _, size := range []string{"1", "32"} {
+				in.vsJS(p, set.Name, be.name, be.label, size, be.target)
 			}
-			js := in.JS[i].Batch1.SentencesPerSec
-			if size == "32" {
-				js = in.JS[i].Batch32.SentencesPerSec
-			}
-			gov, jsv, rat = append(gov, v), append(jsv, js), append(rat, v/js)
-			rounds = append(rounds, fmt.Sprintf("%.2f×", v/js))
 		}
-		if len(rat) == 0 {
-			p("| texts/s, Go ort backend vs Transformers.js, batch %s | %s | %s | %s | — |\n", size, none, none, none)
-			continue
+		for _, size := range []string{"1", "32"} {
+			x, ok := in.Go.Metric("BenchmarkORTFused/"+set.Name+"/batch"+size, "fused-speedup-x", -1)
+			p("| ort on the fused graph vs the graph as exported, %s, batch %s, texts alternated | %s | 1 | %s | — |\n", set.Name, size, num(x, ok, 2)+"×", num(x, ok, 2)+"×")
 		}
-		p("| texts/s, Go ort backend vs Transformers.js (onnxruntime-node), batch %s: median of %d alternated rounds (%s) | %.1f | %.1f | %.2f× | — |\n",
-			size, len(rat), strings.Join(rounds, ", "), median(gov), median(jsv), median(rat))
 	}
 	for _, size := range []string{"1", "32"} {
 		o, ok := in.Go.Metric("BenchmarkORTOverhead/batch"+size, "overhead-%", -1)
@@ -123,41 +120,63 @@ func (in Inputs) comparisons(p printer) {
 	p("| the same, batching on, vs embedding offline 32 at a time (texts/s) | %s | %s | %s | — |\n\n", num(on, ok1, 1), num(off32, ok3, 1), num(x, ok, 2)+"×")
 }
 
+// vsJS is one comparison row: a Go backend's texts/s on a text set against
+// Transformers.js's, the median of the alternated rounds.
+func (in Inputs) vsJS(p printer, set, backend, label, size, target string) {
+	var gov, jsv, rat []float64
+	var rounds []string
+	js := in.JS[set]
+	for i, r := range in.Embed {
+		v, ok := r.Metric("BenchmarkEmbed/"+set+"/"+backend+"/batch"+size, "sent/s", -1)
+		if !ok || i >= len(js) {
+			continue
+		}
+		j := js[i].Batch1.SentencesPerSec
+		if size == "32" {
+			j = js[i].Batch32.SentencesPerSec
+		}
+		gov, jsv, rat = append(gov, v), append(jsv, j), append(rat, v/j)
+		rounds = append(rounds, fmt.Sprintf("%.2f×", v/j))
+	}
+	if len(rat) == 0 {
+		p("| texts/s, %s vs Transformers.js, %s, batch %s | %s | %s | %s | %s |\n", label, set, size, none, none, none, target)
+		return
+	}
+	p("| texts/s, %s vs Transformers.js (onnxruntime-node), %s, batch %s: median of %d alternated rounds (%s) | %.1f | %.1f | %.2f× | %s |\n",
+		label, set, size, len(rat), strings.Join(rounds, ", "), median(gov), median(jsv), median(rat), target)
+}
+
 func (in Inputs) embedding(p printer) {
 	p("## Embedding throughput per backend\n\n")
-	p("The full-size all-MiniLM-L6-v2 architecture (`.cache/models/minilm-random`: real size, random weights), cycling through the %d texts of `models/testdata/reference/texts.json` (typical corrections and edge cases up to over 256 tokens); batch 1 is one text per call, batch 32 the next 32. No cache.\n\n", max(83, in.jsTexts()))
-	p("| backend | batch 1 texts/s | batch 1 p50 ms | batch 32 texts/s |\n|---|---|---|---|\n")
-	for i, r := range in.Embed {
-		for _, be := range []string{"ort", "go", "lexical"} {
-			v1, ok1 := r.Metric("BenchmarkEmbed/"+be+"/batch1", "sent/s", -1)
-			if !ok1 {
-				continue
+	p("The full-size all-MiniLM-L6-v2 architecture (`.cache/models/minilm-random`: real size, random weights); batch 1 is one text per call, batch 32 the next 32. No cache. `ort` runs the fused graph (models/bertfuse), `ort-unfused` the graph as exported — the graph Transformers.js runs.\n\n")
+	for _, set := range textSets {
+		p("### %s (`models/testdata/reference/%s`: %s)\n\n", set.Name, set.File, set.About)
+		p("| backend | batch 1 texts/s | batch 1 p50 ms | batch 32 texts/s |\n|---|---|---|---|\n")
+		for i, r := range in.Embed {
+			for _, be := range []string{"ort", "ort-unfused", "go", "lexical"} {
+				name := "BenchmarkEmbed/" + set.Name + "/" + be
+				v1, ok1 := r.Metric(name+"/batch1", "sent/s", -1)
+				if !ok1 {
+					continue
+				}
+				p50, ok2 := r.Metric(name+"/batch1", "p50-ms", -1)
+				v32, ok3 := r.Metric(name+"/batch32", "sent/s", -1)
+				p("| Go `%s` (round %d) | %s | %s | %s |\n", be, i+1, num(v1, ok1, 1), num(p50, ok2, 2), num(v32, ok3, 1))
 			}
-			p50, ok2 := r.Metric("BenchmarkEmbed/"+be+"/batch1", "p50-ms", -1)
-			v32, ok3 := r.Metric("BenchmarkEmbed/"+be+"/batch32", "sent/s", -1)
-			p("| Go `%s` (round %d) | %s | %s | %s |\n", be, i+1, num(v1, ok1, 1), num(p50, ok2, 2), num(v32, ok3, 1))
+			if js := in.JS[set.Name]; i < len(js) {
+				j := js[i]
+				p("| Transformers.js %s pipeline (round %d) | %.1f | %.2f | %.1f |\n", j.TransformersJS, i+1, j.Batch1.SentencesPerSec, j.Batch1.P50ms, j.Batch32.SentencesPerSec)
+			}
 		}
-		if i < len(in.JS) {
-			j := in.JS[i]
-			p("| Transformers.js %s pipeline (round %d) | %.1f | %.2f | %.1f |\n", j.TransformersJS, i+1, j.Batch1.SentencesPerSec, j.Batch1.P50ms, j.Batch32.SentencesPerSec)
-		}
+		p("\n")
 	}
-	if j := in.JSTypical; j != nil {
-		p("| Transformers.js on `bench-texts.json` (%d typical corrections) | %.1f | %.2f | %.1f |\n", j.Texts, j.Batch1.SentencesPerSec, j.Batch1.P50ms, j.Batch32.SentencesPerSec)
-	}
+	p("| ONNX Runtime session alone, edge-cases (pre-tokenized, pre-padded) | batch 1 texts/s | batch 1 p50 ms | batch 32 texts/s |\n|---|---|---|---|\n")
 	bare1, ok1 := in.Go.Metric("BenchmarkORTBare/batch1", "sent/s", -1)
 	bare32, ok2 := in.Go.Metric("BenchmarkORTBare/batch32", "sent/s", -1)
 	p50, ok3 := in.Go.Metric("BenchmarkORTBare/batch1", "p50-ms", -1)
-	p("| ONNX Runtime session alone (pre-tokenized, pre-padded) | %s | %s | %s |\n", num(bare1, ok1, 1), num(p50, ok3, 2), num(bare32, ok2, 1))
+	p("| fused graph | %s | %s | %s |\n", num(bare1, ok1, 1), num(p50, ok3, 2), num(bare32, ok2, 1))
 	tok, ok := in.Go.Metric("BenchmarkTokenize", "ns/op", -1)
 	p("\nTokenizing one text takes %s µs on average (`BenchmarkTokenize`). Transformers.js pads each batch of 32 to its longest text; the Go backends sort by length and split into sub-batches first.\n\n", num(tok/1e3, ok, 1))
-}
-
-func (in Inputs) jsTexts() int {
-	if len(in.JS) > 0 {
-		return in.JS[0].Texts
-	}
-	return 0
 }
 
 func (in Inputs) classification(p printer) {
