@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/viterin/vek/vek32"
 
@@ -72,9 +74,20 @@ var benchTexts = []string{
 	"run the tests before you say it works",
 }
 
-// benchClassify compares the embedder's own single-text latency with
-// Classify's on a store synced with the default pack. Target: classify ≤ 1.1×
-// embed.
+// benchClassify compares Classify with the embedder's own single-text
+// latency (Embed of one text, as Classify sees the embedder: no cache in
+// either) on a store synced with the default pack, each cycling through the
+// same texts. Target: classify ≤ 1.1× embed.
+//
+// "embed" and "classify" time each alone. "alternated" switches between them
+// every altBlock of run time, so that a machine whose load changes slows both
+// alike, and reports x-embed, classify time over embed time. (Blocks rather
+// than single calls: one Embed call's garbage — a fresh dense vector — evicts
+// the next call's working set from the caches, which would be charged to
+// whichever call comes next.) For a models.SparseEmbedder (lexical) it also
+// times EmbedSparse, the embedding Classify itself runs, and reports
+// x-embed-sparse: Classify's cost over its own embedding, the rest being
+// scoring, bands and guard.
 func benchClassify(b *testing.B, emb models.Embedder) {
 	db := MustOpenStore(b)
 	MustSync(b, db, emb, nil)
@@ -83,25 +96,53 @@ func benchClassify(b *testing.B, emb models.Embedder) {
 	if _, err := c.Classify(ctx, benchTexts[0], engine.Scope{}); err != nil { // build the index
 		b.Fatal(err)
 	}
-	b.Run("embed", func(b *testing.B) {
-		i := 0
+	ops := []func(text string) error{
+		func(text string) error { _, err := emb.Embed(ctx, []string{text}); return err },
+		func(text string) error { _, err := c.Classify(ctx, text, engine.Scope{}); return err },
+	}
+	if se, ok := emb.(models.SparseEmbedder); ok {
+		ops = append(ops, func(text string) error { _, err := se.EmbedSparse(ctx, []string{text}); return err })
+	}
+	for _, alone := range []struct {
+		name string
+		op   func(string) error
+	}{{"embed", ops[0]}, {"classify", ops[1]}} {
+		b.Run(alone.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if err := alone.op(benchTexts[i%len(benchTexts)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("alternated", func(b *testing.B) {
+		took := make([]time.Duration, len(ops))
+		calls := make([]int, len(ops))
+		j, block := 0, time.Duration(0)
 		for b.Loop() {
-			if _, err := emb.Embed(ctx, []string{benchTexts[i%len(benchTexts)]}); err != nil {
+			t0 := time.Now()
+			if err := ops[j](benchTexts[calls[j]%len(benchTexts)]); err != nil {
 				b.Fatal(err)
 			}
-			i++
+			d := time.Since(t0)
+			took[j], calls[j], block = took[j]+d, calls[j]+1, block+d
+			if block >= altBlock {
+				j, block = (j+1)%len(ops), 0
+			}
 		}
-	})
-	b.Run("classify", func(b *testing.B) {
-		i := 0
-		for b.Loop() {
-			if _, err := c.Classify(ctx, benchTexts[i%len(benchTexts)], engine.Scope{}); err != nil {
-				b.Fatal(err)
-			}
-			i++
+		if slices.Contains(calls, 0) {
+			return // too short a run to compare
+		}
+		mean := func(k int) float64 { return took[k].Seconds() / float64(calls[k]) }
+		b.ReportMetric(mean(1)/mean(0), "x-embed")
+		if len(ops) > 2 {
+			b.ReportMetric(mean(1)/mean(2), "x-embed-sparse")
 		}
 	})
 }
+
+// altBlock is how long benchClassify's alternated run keeps to one operation.
+const altBlock = 5 * time.Millisecond
 
 // go test -run '^$' -bench 'Classify' -count 6 ./classifier/
 func BenchmarkClassifyLexical(b *testing.B) {
@@ -145,7 +186,9 @@ func sparseRows(n, dims, nnz int, seed uint64) []Row {
 // BenchmarkIndexKernels compares the ways of scoring every row: vek32.Dot
 // per row against vek32.MatMul_Into for dense 384-d rows, and the dense
 // matrix against sparse columns for lexical-like 4096-d rows with 170
-// non-zero values (the default pack has about 170 texts).
+// non-zero values (the default pack has about 170 texts), the sparse columns
+// scoring the query in its dense form or as its non-zero components (what
+// the lexical embedder's EmbedSparse gives Classify).
 //
 //	go test -run '^$' -bench 'IndexKernels' -count 6 ./classifier/
 func BenchmarkIndexKernels(b *testing.B) {
@@ -174,6 +217,12 @@ func BenchmarkIndexKernels(b *testing.B) {
 		b.Run(fmt.Sprintf("lexical4096/n=%d/sparse", n), func(b *testing.B) {
 			for b.Loop() {
 				sp.pool.Put(sp.rowScores(q))
+			}
+		})
+		sq := sparseQuery(q)
+		b.Run(fmt.Sprintf("lexical4096/n=%d/sparse-query", n), func(b *testing.B) {
+			for b.Loop() {
+				sp.pool.Put(sp.rowScoresQuery(sq))
 			}
 		})
 		b.Run(fmt.Sprintf("lexical4096/n=%d/dense-matmul", n), func(b *testing.B) {

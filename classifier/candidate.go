@@ -36,18 +36,24 @@ func (c *Classifier) propose(ctx context.Context, text string, cl *classified) (
 		p.lexID = c.opts.Lexical.Identity().ID()
 	}
 	var err error
-	if cl != nil && cl.input == p.text && cl.vec != nil && cl.Model == p.model {
-		p.vec = cl.vec
-	} else if p.vec, err = embedOne(ctx, c.emb, p.text); err != nil {
-		return p, err
+	if cl != nil && cl.input == p.text && cl.Model == p.model {
+		p.vec = cl.vec.vector()
+	}
+	if p.vec == nil {
+		if p.vec, err = embedOne(ctx, c.emb, p.text); err != nil {
+			return p, err
+		}
 	}
 	if p.lexID == "" {
 		return p, nil
 	}
-	if cl != nil && cl.input == p.text && cl.lexVec != nil && cl.lexID == p.lexID {
-		p.lexVec = cl.lexVec
-	} else if p.lexVec, err = embedOne(ctx, c.opts.Lexical, p.text); err != nil {
-		return p, err
+	if cl != nil && cl.input == p.text && cl.lexID == p.lexID {
+		p.lexVec = cl.lexVec.vector()
+	}
+	if p.lexVec == nil {
+		if p.lexVec, err = embedOne(ctx, c.opts.Lexical, p.text); err != nil {
+			return p, err
+		}
 	}
 	return p, nil
 }

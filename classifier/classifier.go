@@ -9,11 +9,8 @@ package classifier
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
@@ -150,12 +147,17 @@ func (c *Classifier) Thresholds() (Thresholds, string, error) {
 		return Thresholds{}, "", c.err
 	}
 	id := c.emb.Identity()
+	return c.thresholdsFor(id, id.ID())
+}
+
+// thresholdsFor is Thresholds for the model id whose ID() is key.
+func (c *Classifier) thresholdsFor(id models.Identity, key string) (Thresholds, string, error) {
 	c.thrMu.Lock()
 	defer c.thrMu.Unlock()
-	e, ok := c.thr[id.ID()]
+	e, ok := c.thr[key]
 	if !ok {
 		e.t, e.source, e.err = resolveThresholds(c.opts, id)
-		c.thr[id.ID()] = e
+		c.thr[key] = e
 	}
 	return e.t, e.source, e.err
 }
@@ -176,20 +178,9 @@ type classified struct {
 	Result
 	scope  engine.Scope // normalised
 	input  string       // the text as embedded
-	vec    []float32    // its dense vector (nil for explicit)
-	lexVec []float32    // its lexical vector (hybrid only)
+	vec    query        // its vector (empty for explicit)
+	lexVec query        // its lexical vector (hybrid only)
 	lexID  string       // the lexical model identity (hybrid only)
-}
-
-// validateText checks a correction text: see Classify's errors.
-func validateText(text string) error {
-	if err := engine.ValidateText("correction text", text, engine.MaxUserTextLength); err != nil {
-		return err
-	}
-	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
-		return engine.Errorf(engine.EINVALID, "correction text has no letters or digits: say what was wrong")
-	}
-	return nil
 }
 
 // classify validates and classifies. ruleID, when set, is the rule the caller
@@ -209,7 +200,7 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 	cl.scope = s
 	id := c.emb.Identity()
 	cl.Embedder, cl.Model = c.emb.Backend(), id.ID()
-	t, _, err := c.Thresholds()
+	t, _, err := c.thresholdsFor(id, cl.Model)
 	if err != nil {
 		return cl, err
 	}
@@ -231,7 +222,7 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		cl.Decision, cl.RuleID, cl.Score, cl.Candidates = DecisionExplicit, named, 1, []engine.Candidate{}
 		return cl, nil
 	}
-	if err := c.score(ctx, &cl, text, id.ID()); err != nil {
+	if err := c.score(ctx, &cl, text, cl.Model); err != nil {
 		return cl, err
 	}
 	cl.Decision = t.Band(cl.Score)
@@ -246,23 +237,4 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		cl.RuleID = cl.Candidates[0].RuleID
 	}
 	return cl, nil
-}
-
-// embedInput is what the embedder sees: white space folded, cut to max bytes
-// at a rune boundary.
-func embedInput(text string, max int) string {
-	text = cutAtRune(strings.TrimLeftFunc(text, unicode.IsSpace), 4*max) // fold only what can survive the cut
-	return strings.TrimSpace(cutAtRune(strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " "), max))
-}
-
-// cutAtRune returns the longest prefix of s of at most n bytes that does not
-// split a rune.
-func cutAtRune(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -120,9 +120,30 @@ func TestEmbedInput(t *testing.T) {
 		{"héllo wörld", 3, "hé"},
 		{strings.Repeat(" ", 500) + "tail", 10, "tail"},
 		{"ab cd", 3, "ab"},
+		{"already folded", 100, "already folded"},
+		{"already folded", 14, "already folded"},
+		{"already folded", 13, "already folde"},
+		{" lead", 100, "lead"},
+		{"trail ", 100, "trail"},
+		{"two  spaces", 100, "two spaces"},
+		{"no\u00a0break", 100, "no break"},
+		{"ideographic\u3000space", 100, "ideographic space"},
 	} {
 		if got := embedInput(tt.in, tt.max); got != tt.want {
 			t.Errorf("embedInput(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}
+
+// TestEmbedInputFastPath: returning an already folded text as it is gives
+// what folding it gives, for many texts and cut lengths.
+func TestEmbedInputFastPath(t *testing.T) {
+	texts := append(scoringTexts(t), "", " ", "a", "a ", " a", "a  b", "a\tb", "a\u2028b", "a\u0085b", "日本 語", "\xff\xfe x")
+	for _, text := range texts {
+		for _, max := range []int{1, 7, 40, DefaultLexicalMaxEmbedBytes} {
+			if got, want := embedInput(text, max), foldSpace(text, max); got != want {
+				t.Errorf("embedInput(%q, %d) = %q, folding gives %q", text, max, got, want)
+			}
 		}
 	}
 }

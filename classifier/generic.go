@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -46,7 +47,7 @@ const (
 // "ambiguous" reason. Candidates are sorted best first.
 func (g Guard) apply(decision string, text string, cands []engine.Candidate) (string, string) {
 	if g.MinContentWords > 0 {
-		if n := len(ContentWords(text)); n < g.MinContentWords {
+		if n := countContentWords(text, g.MinContentWords); n < g.MinContentWords {
 			if decision == DecisionAutoMatch {
 				decision = DecisionConfirm
 			}
@@ -68,18 +69,77 @@ func (g Guard) apply(decision string, text string, cands []engine.Candidate) (st
 // edit files]; "nope, redo it" gives none.
 func ContentWords(text string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0]) {
-			continue
-		}
-		if genericWords[w] {
-			continue
-		}
-		out = append(out, w)
+	var buf [64]byte
+	for w, rest, ok := nextContentWord(text, buf[:0]); ok; w, rest, ok = nextContentWord(rest, buf[:0]) {
+		out = append(out, string(w))
 	}
 	return out
+}
+
+// countContentWords is len(ContentWords(text)), counting no further than
+// limit, without allocating: the guard's hot path.
+func countContentWords(text string, limit int) int {
+	n := 0
+	var buf [64]byte
+	for _, rest, ok := nextContentWord(text, buf[:0]); ok && n < limit; _, rest, ok = nextContentWord(rest, buf[:0]) {
+		n++
+	}
+	return n
+}
+
+// nextContentWord returns the first informative word of text, lower-cased
+// into buf, and the text after it; ok is false when there is none. Words are
+// what strings.FieldsFunc gives on strings.ToLower(text) when splitting at
+// everything but letters and digits.
+func nextContentWord(text string, buf []byte) (word []byte, rest string, ok bool) {
+	for text != "" {
+		w, n, first, i := buf[:0], 0, rune(0), 0
+		for i < len(text) {
+			l, size := lowerRune(text[i:])
+			if !isWordRune(l) {
+				if n > 0 {
+					break
+				}
+				i += size
+				continue
+			}
+			if n == 0 {
+				first = l
+			}
+			n++
+			w = utf8.AppendRune(w, l)
+			i += size
+		}
+		text = text[i:]
+		if n == 0 {
+			break
+		}
+		if n < 2 && !unicode.IsDigit(first) || genericWords[string(w)] {
+			continue
+		}
+		return w, text, true
+	}
+	return nil, "", false
+}
+
+// lowerRune decodes the first rune of s, lower-cased, and its width.
+func lowerRune(s string) (rune, int) {
+	if c := s[0]; c < utf8.RuneSelf {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return rune(c), 1
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return unicode.ToLower(r), size
+}
+
+// isWordRune reports whether r is a letter or a digit.
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // genericWords are English function words plus the vocabulary of content-free

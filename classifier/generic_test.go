@@ -3,6 +3,7 @@ package classifier
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -81,6 +82,41 @@ func TestGenericWithDefaults(t *testing.T) {
 		}
 		if r.Decision == DecisionAutoMatch {
 			t.Errorf("generic %q auto-matched %s", text, r.RuleID)
+		}
+	}
+}
+
+// contentWordsReference is ContentWords as first written: the whole text
+// lower-cased, split at everything but letters and digits, then filtered.
+func contentWordsReference(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0]) || genericWords[w] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// TestContentWordsMatchesReference: the allocation-free word scanner finds
+// the words the original split does, and countContentWords counts them up
+// to its limit, for many texts (case mappings, invalid UTF-8, long words).
+func TestContentWordsMatchesReference(t *testing.T) {
+	texts := append(scoringTexts(t), genericTexts...)
+	texts = append(texts, "İSTANBUL ǅemal", "ΣΊΣΥΦΟΣ ΟΔΌΣ", "\xff bad utf8 \xfe", strings.Repeat("x", 100)+" long",
+		"a b c 1 2", "Ⓐⓑ ⅻ Ⅻ", "", "   ", "NO", "x9 9 é")
+	for _, text := range texts {
+		want := contentWordsReference(text)
+		if d := cmp.Diff(want, ContentWords(text)); d != "" {
+			t.Errorf("ContentWords(%q) (-reference +got):\n%s", text, d)
+		}
+		for _, limit := range []int{1, 2, 3, 100} {
+			if got := countContentWords(text, limit); got != min(len(want), limit) {
+				t.Errorf("countContentWords(%q, %d) = %d, want %d", text, limit, got, min(len(want), limit))
+			}
 		}
 	}
 }

@@ -24,7 +24,9 @@ type Row struct {
 // Sparse embeddings (the lexical embedder's 4096 hashed buckets, of which a
 // text fills a few percent) are kept instead in compressed sparse columns:
 // scoring then touches only the columns the query uses, which is tens of
-// times less work and memory than the dense pass (see BenchmarkIndexKernels).
+// times less work and memory than the dense pass (see BenchmarkIndexKernels);
+// a query given sparse (the lexical embedder's EmbedSparse, see query.go)
+// goes straight to those columns without reading its zeros.
 // An Index is immutable and safe for concurrent use.
 type Index struct {
 	dims   int
@@ -137,13 +139,8 @@ const (
 // rowScores returns the dot product of q with every row, in a scratch buffer
 // the caller must give back with ix.pool.Put.
 func (ix *Index) rowScores(q []float32) *[]float32 {
-	p, _ := ix.pool.Get().(*[]float32)
-	if p == nil || cap(*p) < ix.rows {
-		s := make([]float32, ix.rows)
-		p = &s
-	}
-	s := (*p)[:ix.rows]
-	*p = s
+	p := ix.scratch()
+	s := *p
 	switch {
 	case ix.rows == 0:
 	case ix.sp != nil:
@@ -159,18 +156,33 @@ func (ix *Index) rowScores(q []float32) *[]float32 {
 	return p
 }
 
+// scratch returns a pooled buffer of len rows; give it back with ix.pool.Put.
+func (ix *Index) scratch() *[]float32 {
+	p, _ := ix.pool.Get().(*[]float32)
+	if p == nil || cap(*p) < ix.rows {
+		s := make([]float32, ix.rows)
+		p = &s
+	}
+	*p = (*p)[:ix.rows]
+	return p
+}
+
 // Search returns the k best rules scoring strictly above floor, best first
 // (ties by rule id), among the rules whose scope can apply to req (see
 // ScopeApplies). A rule's score is the best over its rows. A query of the
 // wrong length finds nothing.
 func (ix *Index) Search(q []float32, k int, floor float64, req engine.Scope) []engine.Candidate {
-	h := newTopK(k)
 	if len(q) != ix.dims || k <= 0 {
-		return h.sorted()
+		return newTopK(k).sorted()
 	}
 	p := ix.rowScores(q)
 	defer ix.pool.Put(p)
-	rs := *p
+	return ix.search(*p, k, floor, req)
+}
+
+// search is Search over the row scores rs.
+func (ix *Index) search(rs []float32, k int, floor float64, req engine.Scope) []engine.Candidate {
+	h := newTopK(k)
 	cut := float32(floor - 1e-6) // rows at or below cannot round above floor
 	for i := range ix.ids {
 		a, b := ix.starts[i], ix.starts[i+1]
@@ -193,14 +205,18 @@ func (ix *Index) Search(q []float32, k int, floor float64, req engine.Scope) []e
 // without rows — into dst (grown as needed) in RuleIDs order and returns it.
 // A query of the wrong length scores 0 everywhere.
 func (ix *Index) RuleScores(q []float32, dst []float64) []float64 {
-	dst = slices.Grow(dst[:0], len(ix.ids))[:len(ix.ids)]
-	clear(dst)
+	dst = growZero(dst, len(ix.ids))
 	if len(q) != ix.dims {
 		return dst
 	}
 	p := ix.rowScores(q)
 	defer ix.pool.Put(p)
-	rs := *p
+	ix.ruleScores(*p, dst)
+	return dst
+}
+
+// ruleScores is RuleScores over the row scores rs, into dst of len Rules().
+func (ix *Index) ruleScores(rs []float32, dst []float64) {
 	for i := range ix.ids {
 		a, b := ix.starts[i], ix.starts[i+1]
 		if a == b {
@@ -212,5 +228,11 @@ func (ix *Index) RuleScores(q []float32, dst []float64) []float64 {
 		}
 		dst[i] = float64(best)
 	}
+}
+
+// growZero returns dst grown to n values, all zero.
+func growZero(dst []float64, n int) []float64 {
+	dst = slices.Grow(dst[:0], n)[:n]
+	clear(dst)
 	return dst
 }

@@ -19,37 +19,76 @@ type snapshot struct {
 	err             error // no embeddings for the model although rules have texts
 }
 
-// current returns the snapshot for the store's current embeddings version and
-// the given model identities, rebuilding it when either moved. Concurrent
-// callers share one rebuild; readers never block on it once a snapshot exists
-// for the current version.
 // versionMaxAge is how long a classifier trusts the embeddings version it
 // read, when its own process wrote nothing since: changes by another process
 // (a `lexsona registry sync` beside a running server) reach it within this.
 const versionMaxAge = 500 * time.Millisecond
 
-func (c *Classifier) current(ctx context.Context, model, lexModel string) (*snapshot, error) {
+// fresh reports whether s is the snapshot of embeddings version v for the
+// given model identities.
+func (s *snapshot) fresh(v int64, model, lexModel string) bool {
+	return s != nil && s.version >= v && s.model == model && s.lexModel == lexModel
+}
+
+// pending is the snapshot a classification will score against: found at
+// once, or (ch non-nil) being rebuilt in parallel with the embedding.
+type pending struct {
+	s   *snapshot
+	err error
+	ch  chan pending
+}
+
+// wait returns the snapshot, waiting for its rebuild if one runs; a snapshot
+// whose model has no embeddings yet gives its error.
+func (p *pending) wait() (*snapshot, error) {
+	if p.ch != nil {
+		*p = <-p.ch
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return p.s, p.s.err
+}
+
+// current starts finding the snapshot for the store's current embeddings
+// version and the given model identities. In the common case — the version
+// known without a query (see store.DB.EmbeddingsVersionWithin) and the
+// snapshot already built for it — that is two atomic loads and no goroutine.
+// Otherwise the version is read (one small query) and, when it moved, the
+// snapshot is rebuilt in a goroutine while the caller embeds. Concurrent
+// callers share one rebuild; readers never block on it once a snapshot exists
+// for the current version. A version read error is returned by wait, so that
+// an embedding error is still reported first.
+func (c *Classifier) current(ctx context.Context, model, lexModel string) pending {
 	v, err := c.db.EmbeddingsVersionWithin(ctx, versionMaxAge)
 	if err != nil {
-		return nil, err
+		return pending{err: err}
 	}
-	fresh := func(s *snapshot) bool {
-		return s != nil && s.version >= v && s.model == model && s.lexModel == lexModel
+	if s := c.snap.Load(); s.fresh(v, model, lexModel) {
+		return pending{s: s}
 	}
-	if s := c.snap.Load(); fresh(s) {
-		return s, s.err
-	}
+	ch := make(chan pending, 1)
+	go func() {
+		s, err := c.rebuild(ctx, v, model, lexModel)
+		ch <- pending{s: s, err: err}
+	}()
+	return pending{ch: ch}
+}
+
+// rebuild builds and installs the snapshot of version v unless another
+// caller did meanwhile.
+func (c *Classifier) rebuild(ctx context.Context, v int64, model, lexModel string) (*snapshot, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s := c.snap.Load(); fresh(s) {
-		return s, s.err
+	if s := c.snap.Load(); s.fresh(v, model, lexModel) {
+		return s, nil
 	}
 	s, err := c.build(ctx, v, model, lexModel)
 	if err != nil {
 		return nil, err
 	}
 	c.snap.Store(s)
-	return s, s.err
+	return s, nil
 }
 
 // build loads the embeddings of model (and lexModel) and the rules' scopes.
@@ -124,44 +163,34 @@ func toRows(es []store.StoredEmbedding) []Row {
 	return rows
 }
 
-// score embeds cl's text (and, for hybrid scoring, embeds it lexically) while
-// the index is checked or rebuilt in parallel, then fills cl's candidates and
-// score.
+// score embeds cl's text (and, for hybrid scoring, embeds it lexically) —
+// sparsely when the embedder can, see embedQuery — while the index is found
+// or rebuilt (see current), then fills cl's candidates and score.
 func (c *Classifier) score(ctx context.Context, cl *classified, text, model string) error {
 	cl.input = embedInput(text, c.opts.MaxEmbedBytes)
 	if c.opts.Lexical != nil {
 		cl.lexID = c.opts.Lexical.Identity().ID()
 	}
-	type built struct {
-		s   *snapshot
-		err error
-	}
-	ch := make(chan built, 1)
-	go func() {
-		s, err := c.current(ctx, model, cl.lexID)
-		ch <- built{s, err}
-	}()
-	vec, err := embedOne(ctx, c.emb, cl.input)
-	if err != nil {
+	snap := c.current(ctx, model, cl.lexID)
+	var err error
+	if cl.vec, err = embedQuery(ctx, c.emb, cl.input); err != nil {
 		return err
 	}
-	cl.vec = vec
 	if c.opts.Lexical != nil {
-		if cl.lexVec, err = embedOne(ctx, c.opts.Lexical, cutAtRune(cl.input, DefaultLexicalMaxEmbedBytes)); err != nil {
+		if cl.lexVec, err = embedQuery(ctx, c.opts.Lexical, cutAtRune(cl.input, DefaultLexicalMaxEmbedBytes)); err != nil {
 			return err
 		}
 	}
-	b := <-ch
-	if b.err != nil {
-		return b.err
+	s, err := snap.wait()
+	if err != nil {
+		return err
 	}
-	s := b.s
 	floor := min(c.opts.MinScore, cl.Thresholds.Confirm)
 	if s.lex == nil {
-		cl.Candidates = s.dense.Search(cl.vec, c.opts.K, floor, cl.scope)
+		cl.Candidates = s.dense.searchQuery(cl.vec, c.opts.K, floor, cl.scope)
 	} else {
-		d := s.dense.RuleScores(cl.vec, nil)
-		l := s.lex.RuleScores(cl.lexVec, nil)
+		d := s.dense.ruleScoresQuery(cl.vec, nil)
+		l := s.lex.ruleScoresQuery(cl.lexVec, nil)
 		w := 1 - c.opts.LexicalWeight
 		for i := range d {
 			d[i] = w*d[i] + (1-w)*l[i]

@@ -1,5 +1,7 @@
 package classifier
 
+import "math"
+
 // csc is a rows × dims matrix in compressed sparse columns: column j's
 // non-zero values are val[start[j]:start[j+1]], in rows row[...]. Scoring a
 // query touches only the columns where the query is non-zero.
@@ -48,17 +50,36 @@ func newCSC(mat []float32, rows, dims int) *csc {
 	return m
 }
 
-// mulVec sets dst[r] to row r · q.
+// mulVec sets dst[r] to row r · q, adding the columns in increasing order.
 func (m *csc) mulVec(dst, q []float32) {
 	clear(dst)
-	for j, x := range q[:len(m.start)-1] {
-		if x == 0 {
+	start, row, val := m.start, m.row, m.val
+	for j, x := range q[:len(start)-1] {
+		if math.Float32bits(x)&^(1<<31) == 0 { // ±0: one integer test, not two float branches
 			continue
 		}
-		a, b := m.start[j], m.start[j+1]
-		rows, vals := m.row[a:b], m.val[a:b]
-		for p, r := range rows {
-			dst[r] += x * vals[p]
-		}
+		a, b := start[j], start[j+1]
+		addScaled(dst, row[a:b], val[a:b], x)
+	}
+}
+
+// mulSparse sets dst[r] to row r · q for a query given by its non-zero
+// components (idx increasing, all below the matrix's dims). It adds the same
+// products in the same order as mulVec on q's dense form, so the scores are
+// identical bit for bit, without reading q's zeros.
+func (m *csc) mulSparse(dst []float32, idx []int32, val []float32) {
+	clear(dst)
+	start, row, v := m.start, m.row, m.val
+	for i, j := range idx {
+		a, b := start[j], start[j+1]
+		addScaled(dst, row[a:b], v[a:b], val[i])
+	}
+}
+
+// addScaled adds x times one column (its rows and values) to dst.
+func addScaled(dst []float32, rows []int32, vals []float32, x float32) {
+	vals = vals[:len(rows)]
+	for p, r := range rows {
+		dst[r] += x * vals[p]
 	}
 }

@@ -60,9 +60,10 @@ func (t *topK) push(id string, score float64) {
 }
 
 // sorted returns the kept candidates best first, scores rounded (RoundScore);
-// never nil, so it encodes as [] in JSON.
+// never nil, so it encodes as [] in JSON. It sorts the heap in place, so it
+// is the last call on t.
 func (t *topK) sorted() []engine.Candidate {
-	out := slices.Clone(t.h)
+	out := t.h // the heap is done with: sort it in place
 	if out == nil {
 		out = []engine.Candidate{}
 	}

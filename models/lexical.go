@@ -56,13 +56,17 @@ const (
 // []float32 so the classifier can take plain dot products; they are
 // deterministic for given parameters and fitted IDF. The Identity's SHA256
 // covers both, so refitting on a changed corpus invalidates stored vectors.
-// It is safe for concurrent use.
+// EmbedSparse returns the same vectors as their non-zero buckets (a text
+// fills a few percent of them). It is safe for concurrent use.
 type Lexical struct {
 	dims int
 	mu   sync.RWMutex
 	df   map[uint64]uint32 // feature hash → number of fitted documents holding it
 	docs int
 	id   Identity
+	// scratch holds *lexScratch buffers sized for dims, so an embedding
+	// allocates only its result.
+	scratch sync.Pool
 }
 
 // NewLexical returns an unfitted lexical embedder with dims buckets
@@ -131,24 +135,35 @@ func (l *Lexical) Embed(ctx context.Context, texts []string) ([][]float32, error
 	return out, nil
 }
 
+// embedOne embeds one text as Embed does: the dense form of embedSparse's
+// vector, so both are the same vector bit for bit.
 func (l *Lexical) embedOne(text string, index int) ([]float32, error) {
-	type feat struct {
-		key uint64
-		w   float64
+	v, err := l.embedSparse(text, index)
+	if err != nil {
+		return nil, err
 	}
-	var fams [nFamilies][]feat
-	forEachFeature(text, func(fam int, key uint64, w float64) { fams[fam] = append(fams[fam], feat{key, w}) })
-	acc := make([]float64, l.dims)
-	var weights []float64
-	for fam, fs := range fams {
+	return v.Dense(), nil
+}
+
+// embedSparse computes text's vector as its non-zero buckets. Every sum runs
+// in a fixed order, so vectors are bit-for-bit deterministic: a family's
+// features are sorted by hash, each bucket accumulates its features in that
+// order, and the norm adds the buckets' squares in bucket order (the zero
+// buckets a dense pass would add change no bit of it).
+func (l *Lexical) embedSparse(text string, index int) (SparseVector, error) {
+	s := l.getScratch()
+	defer l.putScratch(s)
+	for fam := range s.fams {
+		s.fams[fam] = s.fams[fam][:0]
+	}
+	forEachFeature(text, func(fam int, key uint64, w float64) { s.fams[fam] = append(s.fams[fam], feat{key, w}) })
+	for fam, fs := range s.fams {
 		if len(fs) == 0 {
 			continue
 		}
-		// Sorting makes every sum below run in the same order: vectors are
-		// bit-for-bit deterministic.
 		slices.SortFunc(fs, func(a, b feat) int { return cmp.Compare(a.key, b.key) })
 		uniq := fs[:0]
-		weights = weights[:0]
+		weights := s.weights[:0]
 		var ss float64
 		for i := 0; i < len(fs); {
 			j := i
@@ -161,24 +176,26 @@ func (l *Lexical) embedOne(text string, index int) ([]float32, error) {
 			ss += w * w
 			i = j
 		}
+		s.weights = weights
 		scale := math.Sqrt(famShare[fam] / ss)
 		for i, f := range uniq {
 			b := int(f.key % uint64(l.dims))
+			s.touched[b>>6] |= 1 << (b & 63)
 			if f.key>>63 == 1 {
-				acc[b] -= weights[i] * scale
+				s.acc[b] -= weights[i] * scale
 			} else {
-				acc[b] += weights[i] * scale
+				s.acc[b] += weights[i] * scale
 			}
 		}
 	}
-	var ss float64
-	for _, x := range acc {
-		ss += x * x
-	}
+	ss := s.gather()
 	if ss == 0 {
-		return nil, engine.Errorf(engine.EINVALID, "text %d is empty or blank: nothing to embed", index)
+		return SparseVector{}, engine.Errorf(engine.EINVALID, "text %d is empty or blank: nothing to embed", index)
 	}
-	return Normalize64(acc, index)
+	if math.IsNaN(ss) || math.IsInf(ss, 0) {
+		return SparseVector{}, engine.Errorf(engine.EINTERNAL, "text %d: the embedding has NaN or Inf components", index)
+	}
+	return s.normalised(l.dims, 1/math.Sqrt(ss)), nil
 }
 
 func (l *Lexical) idf(key uint64) float64 {

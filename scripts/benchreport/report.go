@@ -49,6 +49,14 @@ func ratio(a, b float64, okA, okB bool) string {
 	return fmt.Sprintf("%.2f×", a/b)
 }
 
+// times formats a ratio metric, or a dash when missing.
+func times(v float64, ok bool) string {
+	if !ok {
+		return none
+	}
+	return fmt.Sprintf("%.2f×", v)
+}
+
 // ms converts a ns/op metric to milliseconds.
 func (in Inputs) ms(name string) (float64, bool) {
 	v, ok := in.Go.Metric(name, "ns/op", -1)
@@ -110,7 +118,11 @@ func (in Inputs) comparisons(p printer) {
 		c, ok1 := in.ms("BenchmarkClassify" + e + "/classify")
 		em, ok2 := in.ms("BenchmarkClassify" + e + "/embed")
 		p("| classify vs embed one text, %s embedder, ms | %s | %s | %s | ≤ 1.1× |\n", strings.ToLower(e), num(c, ok1, 3), num(em, ok2, 3), ratio(c, em, ok1, ok2))
+		x, ok := in.Go.Metric("BenchmarkClassify"+e+"/alternated", "x-embed", -1)
+		p("| the same, calls alternated in 5 ms blocks | classify | embed | %s | ≤ 1.1× |\n", times(x, ok))
 	}
+	xs, ok := in.Go.Metric("BenchmarkClassifyLexical/alternated", "x-embed-sparse", -1)
+	p("| classify vs the sparse embedding it runs (lexical `EmbedSparse`), calls alternated in 5 ms blocks | classify | embed sparse | %s | — |\n", times(xs, ok))
 	const load = "BenchmarkHTTPClassifyLoad/clients=64/"
 	on, ok1 := in.Go.Metric(load+"batching=on/workers=2", "req/s", -1)
 	off, ok2 := in.Go.Metric(load+"batching=off", "req/s", -1)
@@ -181,13 +193,16 @@ func (in Inputs) embedding(p printer) {
 
 func (in Inputs) classification(p printer) {
 	p("## Classification latency\n\nOne correction classified against the default rule pack (embed the text, score every rule vector, bands), against embedding it alone.\n\n")
-	p("| embedder | embed ms | classify ms | classify / embed |\n|---|---|---|---|\n")
+	p("| embedder | embed ms | classify ms | classify / embed | alternated in 5 ms blocks |\n|---|---|---|---|---|\n")
 	for _, e := range []string{"ORT", "Lexical"} {
 		c, ok1 := in.ms("BenchmarkClassify" + e + "/classify")
 		em, ok2 := in.ms("BenchmarkClassify" + e + "/embed")
-		p("| %s | %s | %s | %s |\n", strings.ToLower(e), num(em, ok2, 3), num(c, ok1, 3), ratio(c, em, ok1, ok2))
+		x, ok := in.Go.Metric("BenchmarkClassify"+e+"/alternated", "x-embed", -1)
+		p("| %s | %s | %s | %s | %s |\n", strings.ToLower(e), num(em, ok2, 3), num(c, ok1, 3), ratio(c, em, ok1, ok2), times(x, ok))
 	}
-	p("\n")
+	p("\nThe lexical embedder's `Classify` scores its sparse vector (`EmbedSparse`: the same vector as `Embed`'s, as its non-zero buckets) and so skips building the dense one `Embed` returns; against that sparse embedding alone it takes ")
+	xs, ok := in.Go.Metric("BenchmarkClassifyLexical/alternated", "x-embed-sparse", -1)
+	p("%s as long, the rest being scoring, bands and guard.\n\n", times(xs, ok))
 }
 
 func (in Inputs) topK(p printer) {

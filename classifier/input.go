@@ -1,0 +1,76 @@
+package classifier
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// validateText checks a correction text: see Classify's errors.
+func validateText(text string) error {
+	if err := engine.ValidateText("correction text", text, engine.MaxUserTextLength); err != nil {
+		return err
+	}
+	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		return engine.Errorf(engine.EINVALID, "correction text has no letters or digits: say what was wrong")
+	}
+	return nil
+}
+
+// embedInput is what the embedder sees: white space folded, cut to max bytes
+// at a rune boundary. A text already folded and short enough is returned as
+// it is, without copying.
+func embedInput(text string, max int) string {
+	if len(text) <= max && folded(text) {
+		return text
+	}
+	return foldSpace(text, max)
+}
+
+// foldSpace folds text's white space runs into single spaces, trims it and
+// cuts it to max bytes at a rune boundary.
+func foldSpace(text string, max int) string {
+	text = cutAtRune(strings.TrimLeftFunc(text, unicode.IsSpace), 4*max) // fold only what can survive the cut
+	return strings.TrimSpace(cutAtRune(strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " "), max))
+}
+
+// folded reports whether text has no white space but single ASCII spaces
+// between other characters: what folding white space leaves unchanged.
+func folded(text string) bool {
+	prev := byte(' ') // a space at the start is not folded either
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == ' ':
+			if prev == ' ' {
+				return false
+			}
+		case c < utf8.RuneSelf:
+			if '\t' <= c && c <= '\r' {
+				return false
+			}
+		default:
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += size - 1
+		}
+		prev = c
+	}
+	return prev != ' '
+}
+
+// cutAtRune returns the longest prefix of s of at most n bytes that does not
+// split a rune.
+func cutAtRune(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

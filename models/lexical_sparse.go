@@ -1,0 +1,149 @@
+package models
+
+import (
+	"context"
+	"math/bits"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// SparseVector is an L2-normalised Dims-dimensional vector given by its
+// non-zero components: Values[i] at Indices[i], Indices strictly increasing.
+type SparseVector struct {
+	Dims    int
+	Indices []int32
+	Values  []float32
+}
+
+// Dense returns v as a dense vector of length Dims (zero elsewhere).
+func (v SparseVector) Dense() []float32 {
+	out := make([]float32, v.Dims)
+	for i, j := range v.Indices {
+		out[j] = v.Values[i]
+	}
+	return out
+}
+
+// SparseEmbedder is an Embedder whose vectors are mostly zero. EmbedSparse
+// returns, for each text, exactly the vector Embed returns (bit for bit) as
+// its non-zero components, with Embed's errors. Consumers that can score
+// sparse queries (the classifier's sparse index) skip the dense vector.
+type SparseEmbedder interface {
+	Embedder
+	EmbedSparse(ctx context.Context, texts []string) ([]SparseVector, error)
+}
+
+var _ SparseEmbedder = (*Lexical)(nil)
+
+// SparseOf returns the SparseEmbedder e is or wraps (through Cached, the
+// server's micro-batcher and any other wrapper with Unwrap), if any. Calling
+// it directly skips the wrappers: the lexical embedder takes microseconds, so
+// neither caching nor batching its vectors pays.
+func SparseOf(e Embedder) (SparseEmbedder, bool) {
+	for e != nil {
+		if s, ok := e.(SparseEmbedder); ok {
+			return s, true
+		}
+		u, ok := e.(interface{ Unwrap() Embedder })
+		if !ok {
+			break
+		}
+		e = u.Unwrap()
+	}
+	return nil, false
+}
+
+// EmbedSparse implements SparseEmbedder: Embed's vectors (and errors) as
+// their non-zero buckets.
+func (l *Lexical) EmbedSparse(ctx context.Context, texts []string) ([]SparseVector, error) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	out := make([]SparseVector, len(texts))
+	for i, t := range texts {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, engine.Errorf(engine.EUNAVAILABLE, "embedding cancelled: %v", ctx.Err())
+		}
+		v, err := l.embedSparse(t, i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// feat is one feature occurrence: its hash and weight.
+type feat struct {
+	key uint64
+	w   float64
+}
+
+// lexScratch is one embedding's working memory. acc and touched are all
+// zero between uses (gather clears what a use wrote).
+type lexScratch struct {
+	fams    [nFamilies][]feat
+	weights []float64
+	acc     []float64 // dims buckets
+	touched []uint64  // bit b is set when acc[b] was written
+	idx     []int32   // gather's non-zero buckets, increasing
+	val     []float64 // and their values
+}
+
+// maxScratchFeatures bounds the feature buffers a pooled scratch keeps, so
+// one long text does not pin its buffers for good.
+const maxScratchFeatures = 1 << 14
+
+func (l *Lexical) getScratch() *lexScratch {
+	if s, _ := l.scratch.Get().(*lexScratch); s != nil {
+		return s
+	}
+	return &lexScratch{acc: make([]float64, l.dims), touched: make([]uint64, (l.dims+63)/64)}
+}
+
+func (l *Lexical) putScratch(s *lexScratch) {
+	for fam, fs := range s.fams {
+		if cap(fs) > maxScratchFeatures {
+			s.fams[fam] = nil
+		}
+	}
+	if cap(s.weights) > maxScratchFeatures || cap(s.idx) > maxScratchFeatures {
+		s.weights, s.idx, s.val = nil, nil, nil
+	}
+	l.scratch.Put(s)
+}
+
+// gather moves the non-zero buckets of acc, in increasing order, to idx and
+// val, clears acc and touched, and returns the sum of the squared values
+// added in bucket order: the same float64 a pass over every bucket gives.
+func (s *lexScratch) gather() float64 {
+	s.idx, s.val = s.idx[:0], s.val[:0]
+	var ss float64
+	for w, word := range s.touched {
+		for word != 0 {
+			b := w<<6 | bits.TrailingZeros64(word)
+			word &= word - 1
+			if x := s.acc[b]; x != 0 {
+				s.idx = append(s.idx, int32(b))
+				s.val = append(s.val, x)
+				ss += x * x
+			}
+			s.acc[b] = 0
+		}
+		s.touched[w] = 0
+	}
+	return ss
+}
+
+// normalised returns the gathered buckets times inv as a new SparseVector,
+// each component computed as Normalize64 computes it; a component that
+// rounds to zero in float32 is left out, as it is zero in the dense vector.
+func (s *lexScratch) normalised(dims int, inv float64) SparseVector {
+	v := SparseVector{Dims: dims, Indices: make([]int32, 0, len(s.idx)), Values: make([]float32, 0, len(s.idx))}
+	for i, x := range s.val {
+		if f := float32(x * inv); f != 0 {
+			v.Indices = append(v.Indices, s.idx[i])
+			v.Values = append(v.Values, f)
+		}
+	}
+	return v
+}
