@@ -212,8 +212,11 @@ func BenchmarkTokenize(b *testing.B) {
 }
 
 // BenchmarkORTFused alternates the ort backend on its fused graph and on the
-// graph as exported, text by text (who goes first alternates too), so that
-// both see the same machine load, and reports the fused graph's speed-up.
+// graph as exported, one pass over the texts each (after a few warm-up
+// calls), so that both see the same machine load, and reports the fused
+// graph's speed-up. Passes, not single calls: each graph's 40 MB of encoder
+// weights must be back in the CPU cache before it is timed, as it is in a
+// process that runs one graph.
 func BenchmarkORTFused(b *testing.B) {
 	dir := MustFullModel(b)
 	MustORTLib(b)
@@ -226,21 +229,29 @@ func BenchmarkORTFused(b *testing.B) {
 		texts := benchTexts(b, set.file)
 		for _, size := range []int{1, 32} {
 			batches := benchBatches(texts, size)
+			if size > 1 {
+				batches = batches[:len(texts)/size] // one pass: every text once
+			}
 			b.Run(fmt.Sprintf("%s/batch%d", set.name, size), func(b *testing.B) {
 				var took [2]time.Duration
 				for i := 0; b.Loop(); i++ {
-					batch := batches[i%len(batches)]
-					for k := range 2 {
-						j := (k + i) % 2
-						e := []Embedder{fused, exported}[j]
-						t0 := time.Now()
+					e := []Embedder{fused, exported}[i%2]
+					for _, batch := range batches[:3] {
 						if _, err := e.Embed(context.Background(), batch); err != nil {
 							b.Fatal(err)
 						}
-						took[j] += time.Since(t0)
 					}
+					t0 := time.Now()
+					for _, batch := range batches {
+						if _, err := e.Embed(context.Background(), batch); err != nil {
+							b.Fatal(err)
+						}
+					}
+					took[i%2] += time.Since(t0)
 				}
-				b.ReportMetric(took[1].Seconds()/took[0].Seconds(), "fused-speedup-x")
+				if took[1] > 0 {
+					b.ReportMetric(took[1].Seconds()/took[0].Seconds(), "fused-speedup-x")
+				}
 			})
 		}
 	}
