@@ -102,7 +102,7 @@ func (in Inputs) comparisons(p printer) {
 		}
 		for _, size := range []string{"1", "32"} {
 			x, ok := in.Go.Metric("BenchmarkORTFused/"+set.Name+"/batch"+size, "fused-speedup-x", -1)
-			p("| ort on the fused graph vs the graph as exported, %s, batch %s, texts alternated | %s | 1 | %s | — |\n", set.Name, size, num(x, ok, 2)+"×", num(x, ok, 2)+"×")
+			p("| ort on the fused graph vs the graph as exported, %s, batch %s, passes over the texts alternated | %s | 1 | %s | — |\n", set.Name, size, num(x, ok, 2)+"×", num(x, ok, 2)+"×")
 		}
 	}
 	for _, size := range []string{"1", "32"} {
