@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lexsona/lexsona/internal/testenv"
 )
 
 // Surfaces of the bad-input catalogue.
@@ -62,12 +64,12 @@ type catalogue struct {
 	bin, db, dir string
 	http         *Client
 	mcp          *mcp.ClientSession
-	mcpLog       *syncBuffer
+	mcpLog       *testenv.SyncBuffer
 }
 
 func newCatalogue(t *testing.T) *catalogue {
 	t.Helper()
-	h := &catalogue{bin: MustBuildBinary(t), dir: t.TempDir(), mcpLog: &syncBuffer{}}
+	h := &catalogue{bin: MustBuildBinary(t), dir: t.TempDir(), mcpLog: &testenv.SyncBuffer{}}
 	h.db = filepath.Join(h.dir, "catalogue.db")
 	p := MustStartServe(t, h.bin, h.db)
 	if _, err := p.WaitReady(10 * time.Second); err != nil {

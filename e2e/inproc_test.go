@@ -4,11 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/server"
@@ -23,7 +22,7 @@ type InProc struct {
 	DB     *store.DB
 	Path   string // the database file
 	Base   string // http://127.0.0.1:PORT
-	log    *syncBuffer
+	log    *testenv.SyncBuffer
 	cancel context.CancelFunc
 	done   chan struct{} // closed when Run has returned
 	runErr error
@@ -54,7 +53,7 @@ func MustStartInProc(tb testing.TB, edit func(*server.Config)) *InProc {
 		db.Close()
 		tb.Fatalf("syncing the default registry: %v", err)
 	}
-	p := &InProc{DB: db, Path: path, log: &syncBuffer{}, done: make(chan struct{})}
+	p := &InProc{DB: db, Path: path, log: &testenv.SyncBuffer{}, done: make(chan struct{})}
 	cfg := server.Config{Addr: "127.0.0.1:0", DB: db, Embedder: emb,
 		Logger: slog.New(slog.NewTextHandler(p.log, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	if edit != nil {
@@ -89,21 +88,3 @@ func (p *InProc) Stop(tb testing.TB) {
 
 // Log is everything the server logged so far.
 func (p *InProc) Log() string { return p.log.String() }
-
-// syncBuffer is a strings.Builder safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}

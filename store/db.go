@@ -18,6 +18,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -50,35 +51,62 @@ type DB struct {
 	// read at (see EmbeddingsVersionWithin).
 	writes atomic.Uint64
 	embVer atomic.Pointer[versionAt]
+	ckpt   *checkpointer // copies the write-ahead log into the file (checkpoint.go)
 
 	closeOnce sync.Once
 	closeErr  error
 }
 
-// dsn returns the modernc.org/sqlite data source name for path. The pragmas
-// ride in the DSN so that every pooled connection gets them; the driver runs
-// busy_timeout first. The writer sets WAL (persistent in the file) and takes
-// the write lock at BEGIN (_txlock=immediate); readers are query_only.
-func dsn(path string, writer bool) string {
+// fileURL returns the file: URL of path for the driver.
+func fileURL(path string) string {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
 	if !strings.HasPrefix(u.Path, "/") {
 		u.Path = "/" + u.Path // Windows drive paths: file:///C:/...
 	}
+	return u.String()
+}
+
+// dsn returns the modernc.org/sqlite data source name for path. The pragmas
+// ride in the DSN so that every pooled connection gets them; the driver runs
+// busy_timeout first. The writer sets WAL (persistent in the file), takes the
+// write lock at BEGIN (_txlock=immediate) and leaves checkpoints to the
+// checkpointer (wal_autocheckpoint(0), journal_size_limit: see
+// checkpoint.go); readers are query_only.
+func dsn(path string, writer bool) string {
 	q := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)", busyTimeoutMS)
 	if writer {
-		q += "&_pragma=journal_mode(WAL)&_txlock=immediate"
+		q += fmt.Sprintf("&_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)&_txlock=immediate", walSizeLimit)
 	} else {
 		q += "&_pragma=query_only(1)&_pragma=cache_size(-16384)"
 	}
-	return u.String() + "?" + q
+	return fileURL(path) + "?" + q
+}
+
+// Options configure OpenWith; the zero value is Open's defaults.
+type Options struct {
+	// Logger gets what no caller can be told: a failed background checkpoint
+	// (slog.Default()).
+	Logger *slog.Logger
 }
 
 // Open opens (creating it and its parent directory if needed) the database at
-// path, applies the embedded migrations and returns it ready for use. Errors:
+// path, applies the embedded migrations and returns it ready for use, with a
+// background checkpointer (see checkpoint.go) that Close stops. Errors:
 // EINVALID for an empty path; EUNAVAILABLE when the directory or file cannot
 // be created or opened, when the file is not a SQLite database, or when its
 // schema is newer than this build knows (upgrade lexsona).
 func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenWith(ctx, path, Options{})
+}
+
+// OpenWith is Open with options. Its errors are Open's.
+func OpenWith(ctx context.Context, path string, opts Options) (*DB, error) {
+	return open(ctx, path, opts, defaultCkpt)
+}
+
+// open is OpenWith with the checkpointer's configuration, which tests
+// shorten.
+func open(ctx context.Context, path string, opts Options, ckpt ckptConfig) (*DB, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, engine.Errorf(engine.EINVALID, "database path is empty")
 	}
@@ -107,11 +135,25 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.write.Close()
 		return nil, err
 	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if db.ckpt, err = startCheckpointer(ctx, abs, db.write, log, ckpt); err != nil {
+		db.read.Close()
+		db.write.Close()
+		return nil, err
+	}
+	db.ckpt.notify() // the migrations may have written
 	return db, nil
 }
 
 func openPool(ctx context.Context, path string, writer bool, conns int) (*sql.DB, error) {
-	p, err := sql.Open("sqlite", dsn(path, writer))
+	return openPoolDSN(ctx, path, dsn(path, writer), conns)
+}
+
+func openPoolDSN(ctx context.Context, path, dsn string, conns int) (*sql.DB, error) {
+	p, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot open database %s: %v", path, err)
 	}
@@ -150,17 +192,19 @@ func (db *DB) prepare(ctx context.Context) error {
 // Path returns the absolute path of the database file.
 func (db *DB) Path() string { return db.path }
 
-// Close checkpoints the write-ahead log into the database file (PRAGMA
-// wal_checkpoint(TRUNCATE)) and closes both pools. Calling it again returns
-// the first call's result. Its error is internal.
+// Close stops the background checkpointer, checkpoints the write-ahead log
+// into the database file (PRAGMA wal_checkpoint(TRUNCATE)) and closes both
+// pools. Calling it again returns the first call's result. Its error is
+// internal.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
+		ckptErr := db.ckpt.close()
 		for _, m := range []map[string]*sql.Stmt{db.rstmt, db.wstmt} {
 			for _, s := range m {
 				s.Close()
 			}
 		}
-		errs := []error{db.read.Close()}
+		errs := []error{ckptErr, db.read.Close()}
 		// Another process's reader can make a TRUNCATE checkpoint wait: give
 		// it one second, not the full busy timeout, so shutdown stays prompt.
 		// A checkpoint that cannot finish is completed by the next one.
@@ -209,6 +253,7 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	done = true
 	err = sqlTx.Commit()
 	db.writes.Add(1) // even a failed commit may have changed something: readers re-check
+	db.ckpt.notify()
 	if err != nil {
 		return dbErr("commit", err)
 	}
@@ -216,9 +261,14 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 }
 
 // readTx runs fn in one read transaction on the read pool, so that all its
-// queries see the same committed state.
+// queries see the same committed state. Its BEGIN (deferred: it waits for no
+// lock) runs without ctx's cancellation, like every statement (see
+// runner.sctx); a done ctx fails it at once.
 func (db *DB) readTx(ctx context.Context, fn func(r runner) error) error {
-	sqlTx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err := ctx.Err(); err != nil {
+		return dbErr("begin a read transaction", err)
+	}
+	sqlTx, err := db.read.BeginTx(context.WithoutCancel(ctx), &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return dbErr("begin a read transaction", err)
 	}

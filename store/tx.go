@@ -25,42 +25,60 @@ type runner struct {
 	stmts map[string]*sql.Stmt
 }
 
-func (r runner) stmt(q string) *sql.Stmt {
+// sctx is the context a statement runs with: r.ctx without its cancellation
+// while r.ctx is live, r.ctx itself once it is done (the statement then
+// fails at once with its error). For every statement run with a context that
+// can end, the driver (modernc.org/sqlite) starts a goroutine that waits to
+// interrupt it; the store's statements take microseconds, so that goroutine
+// (and the thread wake-ups of scheduling it, several per request) bought
+// nothing but latency. A cancelled request still stops at its next
+// statement; a statement already running finishes.
+func (r runner) sctx() context.Context {
+	if r.ctx.Err() != nil {
+		return r.ctx
+	}
+	return context.WithoutCancel(r.ctx)
+}
+
+func (r runner) stmt(ctx context.Context, q string) *sql.Stmt {
 	s := r.stmts[q]
 	if s != nil && r.tx != nil {
-		return r.tx.StmtContext(r.ctx, s)
+		return r.tx.StmtContext(ctx, s)
 	}
 	return s
 }
 
 func (r runner) exec(q string, args ...any) (sql.Result, error) {
-	if s := r.stmt(q); s != nil {
-		return s.ExecContext(r.ctx, args...)
+	ctx := r.sctx()
+	if s := r.stmt(ctx, q); s != nil {
+		return s.ExecContext(ctx, args...)
 	}
 	if r.tx != nil {
-		return r.tx.ExecContext(r.ctx, q, args...)
+		return r.tx.ExecContext(ctx, q, args...)
 	}
-	return r.pool.ExecContext(r.ctx, q, args...)
+	return r.pool.ExecContext(ctx, q, args...)
 }
 
 func (r runner) query(q string, args ...any) (*sql.Rows, error) {
-	if s := r.stmt(q); s != nil {
-		return s.QueryContext(r.ctx, args...)
+	ctx := r.sctx()
+	if s := r.stmt(ctx, q); s != nil {
+		return s.QueryContext(ctx, args...)
 	}
 	if r.tx != nil {
-		return r.tx.QueryContext(r.ctx, q, args...)
+		return r.tx.QueryContext(ctx, q, args...)
 	}
-	return r.pool.QueryContext(r.ctx, q, args...)
+	return r.pool.QueryContext(ctx, q, args...)
 }
 
 func (r runner) queryRow(q string, args ...any) *sql.Row {
-	if s := r.stmt(q); s != nil {
-		return s.QueryRowContext(r.ctx, args...)
+	ctx := r.sctx()
+	if s := r.stmt(ctx, q); s != nil {
+		return s.QueryRowContext(ctx, args...)
 	}
 	if r.tx != nil {
-		return r.tx.QueryRowContext(r.ctx, q, args...)
+		return r.tx.QueryRowContext(ctx, q, args...)
 	}
-	return r.pool.QueryRowContext(r.ctx, q, args...)
+	return r.pool.QueryRowContext(ctx, q, args...)
 }
 
 // prepared returns a statement for q bound to the runner's transaction, for

@@ -62,7 +62,7 @@ func (a *app) openDB(ctx context.Context) (*store.DB, error) {
 	if a.db != nil {
 		return a.db, nil
 	}
-	db, err := store.Open(ctx, a.dbPath)
+	db, err := store.OpenWith(ctx, a.dbPath, store.Options{Logger: a.logger()})
 	if err != nil {
 		return nil, err
 	}
