@@ -1,38 +1,19 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/testenv"
 )
-
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestErrorStatusTable(t *testing.T) {
 	for _, c := range []struct {
@@ -74,7 +55,7 @@ func TestErrorStatusTable(t *testing.T) {
 // TestInternalErrorsAreLoggedNotShown: a store failure and a panic answer
 // 500 "internal error"; their detail is in the log only.
 func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
-	var logs syncBuffer
+	var logs testenv.SyncBuffer
 	e := newTestEnv(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) })
 	e.srv.add(http.MethodGet, "/test/panic", func(echo.Context) error { panic("boom at secret place") })
 	r := e.get("/test/panic")
