@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -54,10 +52,9 @@ type Proc struct {
 	Base    string    // http://127.0.0.1:PORT
 	Started time.Time // just before the process was started
 
-	mu     sync.Mutex
-	log    strings.Builder // everything it wrote on stderr
-	exited chan struct{}
-	err    error
+	logPath string // its stderr
+	exited  chan struct{}
+	err     error
 }
 
 var listeningRE = regexp.MustCompile(`msg=listening addr=(127\.0\.0\.1:\d+)`)
@@ -79,48 +76,55 @@ func startServe(bin, db string, args ...string) (*Proc, error) {
 	argv := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--embedder", "lexical"}, args...)
 	cmd := exec.Command(bin, argv...)
 	cmd.Env = cleanEnv()
-	stderr, err := cmd.StderrPipe()
+	// stderr goes straight to a file beside the database: the kernel writes
+	// it, so the test process — often the load generator — spends nothing
+	// on the server's log lines.
+	logf, err := os.CreateTemp(filepath.Dir(db), "serve-*.stderr")
 	if err != nil {
 		return nil, err
 	}
-	p := &Proc{Cmd: cmd, exited: make(chan struct{})}
+	defer logf.Close() // the child keeps its own descriptor
+	cmd.Stderr = logf
+	p := &Proc{Cmd: cmd, logPath: logf.Name(), exited: make(chan struct{})}
 	p.Started = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	addr := make(chan string, 1)
 	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			p.mu.Lock()
-			p.log.WriteString(line + "\n")
-			p.mu.Unlock()
-			if m := listeningRE.FindStringSubmatch(line); m != nil {
-				addr <- m[1]
-			}
-		}
 		p.err = cmd.Wait()
 		close(p.exited)
 	}()
-	select {
-	case a := <-addr:
-		p.Base = "http://" + a
-		return p, nil
-	case <-p.exited:
-		return nil, fmt.Errorf("lexsona %s exited before listening (%v):\n%s", strings.Join(argv, " "), p.err, p.Log())
-	case <-time.After(30 * time.Second):
-		p.Kill()
-		return nil, fmt.Errorf("lexsona serve did not report listening within 30 s:\n%s", p.Log())
+	deadline := time.After(30 * time.Second)
+	for tick := time.NewTicker(5 * time.Millisecond); ; {
+		if m := listeningRE.FindStringSubmatch(p.Log()); m != nil {
+			tick.Stop()
+			p.Base = "http://" + m[1]
+			return p, nil
+		}
+		select {
+		case <-tick.C:
+		case <-p.exited:
+			tick.Stop()
+			if m := listeningRE.FindStringSubmatch(p.Log()); m != nil {
+				p.Base = "http://" + m[1] // it listened, then exited: the caller will see
+				return p, nil
+			}
+			return nil, fmt.Errorf("lexsona %s exited before listening (%v):\n%s", strings.Join(argv, " "), p.err, p.Log())
+		case <-deadline:
+			tick.Stop()
+			p.Kill()
+			return nil, fmt.Errorf("lexsona serve did not report listening within 30 s:\n%s", p.Log())
+		}
 	}
 }
 
 // Log is what the process wrote on stderr so far.
 func (p *Proc) Log() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.String()
+	b, err := os.ReadFile(p.logPath)
+	if err != nil {
+		return fmt.Sprintf("(its stderr %s cannot be read: %v)", p.logPath, err)
+	}
+	return string(b)
 }
 
 // Kill sends SIGKILL (if the process still runs) and waits for it to exit.

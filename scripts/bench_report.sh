@@ -5,10 +5,11 @@
 # It records the machine (CPU, cores, memory, kernel, Go, date, `uptime`
 # before and after), then runs, each with a bounded -benchtime:
 #   models/      BenchmarkEmbed (ort fused and as exported, go, lexical; batch
-#                1 and 32; two text sets: typical corrections and edge cases),
-#                alternated with Transformers.js on the same texts
-#                (scripts/jsref.sh bench) for three rounds; BenchmarkORTFused,
-#                BenchmarkORTBare, BenchmarkORTOverhead, BenchmarkTokenize
+#                1 and 32; two text sets: typical corrections and edge cases)
+#                and Transformers.js on the same texts (scripts/jsref.sh
+#                bench); BenchmarkVersusTransformersJS (the three stacks
+#                alternated pass by pass: the ratios); BenchmarkORTBare,
+#                BenchmarkORTOverhead, BenchmarkTokenize
 #   classifier/  BenchmarkTopK (30, 1,000, 100,000 vectors), BenchmarkClassify{ORT,Lexical}
 #   store/       BenchmarkSnapshot (100 and 10,000 rules), BenchmarkRecord
 #   engine/      BenchmarkBuildSnapshot (100 and 10,000 rules)
@@ -20,7 +21,8 @@
 #
 # BENCH_TIME (default 3s) bounds the model benchmarks, BENCH_TIME_SHORT
 # (default 1s) the others, BENCH_JS_SECONDS (default 5) each Transformers.js
-# setting, BENCH_HTTP_REQUESTS (default 1000) each HTTP load configuration.
+# setting, BENCH_HTTP_REQUESTS (default 1000) each HTTP load configuration,
+# BENCH_ROUNDS (default 15) the rounds of the Go/Transformers.js comparison.
 # The raw outputs are kept in .cache/bench-report/ for inspection.
 set -euo pipefail
 
@@ -35,6 +37,7 @@ long="${BENCH_TIME:-3s}"
 short="${BENCH_TIME_SHORT:-1s}"
 js_seconds="${BENCH_JS_SECONDS:-5}"
 http_requests="${BENCH_HTTP_REQUESTS:-1000}"
+rounds="${BENCH_ROUNDS:-15}"
 export LEXSONA_ORT_LIB="${LEXSONA_ORT_LIB:-$root/.cache/ort/libonnxruntime.so.1}"
 
 [[ -f "$model/model.onnx" ]] || echo "bench_report: no $model/model.onnx: run \`make bench-model\` (model benchmarks will be skipped)" >&2
@@ -70,21 +73,18 @@ jsbench() {
 }
 
 uptime >"$raw/uptime-start.txt"
+head -1 /proc/stat >"$raw/cpu-start.txt"
 echo "bench_report: start: $(cat "$raw/uptime-start.txt")" >&2
 
-# Go ort and Transformers.js alternate on the same texts, three rounds (the
-# report takes the median): every backend in the first, ort alone after.
-for round in 1 2 3; do
-	if [[ $round == 1 ]]; then
-		gobench embed-1 ./models/ '^BenchmarkEmbed$' "$long"
-	else
-		gobench "embed-$round" ./models/ '^BenchmarkEmbed$/./^ort(-unfused)?$' "$long"
-	fi
-	for set in "${sets[@]}"; do
-		jsbench "js-${set%%=*}-$round.json" "${set#*=}"
-	done
+# Absolute throughput: every Go backend, then Transformers.js on the same texts.
+gobench embed-1 ./models/ '^BenchmarkEmbed$' "$long"
+for set in "${sets[@]}"; do
+	jsbench "js-${set%%=*}-1.json" "${set#*=}"
 done
-gobench ort ./models/ '^(BenchmarkORTFused|BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize)$' "$long"
+# The comparisons: fused ort, exported ort and Transformers.js alternated pass
+# by pass on the same batches, $rounds rounds per text set and batch size.
+gobench versus ./models/ '^BenchmarkVersusTransformersJS$' "${rounds}x"
+gobench ort ./models/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize)$' "$long"
 
 gobench classifier ./classifier/ '^(BenchmarkTopK|BenchmarkClassifyORT|BenchmarkClassifyLexical)$' "$short"
 gobench store ./store/ '^(BenchmarkSnapshot|BenchmarkRecord)$' "$short"
@@ -92,6 +92,8 @@ gobench engine ./engine/ '^BenchmarkBuildSnapshot$' "$short"
 gobench server ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x"
 
 uptime >"$raw/uptime-end.txt"
+head -1 /proc/stat >"$raw/cpu-end.txt"
+times >"$raw/cpu-children.txt" # its second line: user and system time of every benchmark process (not in a pipe: a subshell has no children)
 echo "bench_report: end: $(cat "$raw/uptime-end.txt")" >&2
 go run ./scripts/benchreport -raw "$raw" -out "$out"
 echo "bench_report: wrote $out (raw outputs in $raw)" >&2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# jsref.sh tokens|embed|bench ARGS... — run a Transformers.js reference script
+# jsref.sh tokens|embed|bench|duel ARGS... — run a Transformers.js reference script
 #
 # Installs scripts/jsref's dependencies first when node_modules is missing or
 # older than package-lock.json: `npm ci --ignore-scripts` (install scripts never
@@ -14,7 +14,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 jsref="$here/jsref"
 name="${1:-}"
 if [[ -z "$name" || ! -f "$jsref/$name.mjs" || "$name" == lib ]]; then
-	echo "usage: $0 tokens|embed|bench ARGS..." >&2
+	echo "usage: $0 tokens|embed|bench|duel ARGS..." >&2
 	exit 2
 fi
 shift

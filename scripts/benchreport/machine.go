@@ -23,6 +23,12 @@ type Machine struct {
 	UptimeEnd            string // and after the last
 	LoadStart, LoadEnd   float64
 	ORTVersion, NodeInfo string
+	// Wall is the time from the first benchmark to the end of the last, and
+	// OtherCPU the CPU time every process but the benchmarks used meanwhile
+	// (busy time in /proc/stat less the user and system time of the
+	// script's children); OtherKnown is false when either was not recorded.
+	Wall, OtherCPU time.Duration
+	OtherKnown     bool
 }
 
 // readMachine reads /proc and the uptime files the script wrote into raw.
@@ -38,7 +44,62 @@ func readMachine(raw string) Machine {
 	m.OS = strings.Trim(firstFieldSep("/etc/os-release", "PRETTY_NAME", "="), `"`)
 	m.UptimeStart, m.LoadStart = readUptime(raw + "/uptime-start.txt")
 	m.UptimeEnd, m.LoadEnd = readUptime(raw + "/uptime-end.txt")
+	m.Wall, m.OtherCPU, m.OtherKnown = otherCPU(raw)
 	return m
+}
+
+// clockTicks is USER_HZ, the unit of /proc/stat (100 on every Linux port
+// that matters here).
+const clockTicks = 100
+
+// otherCPU reads cpu-start.txt and cpu-end.txt (the first line of /proc/stat
+// before and after) and cpu-children.txt (bash's `times`: the shell's own
+// user and system time, then its children's, "0m12.5s 0m1.2s").
+func otherCPU(raw string) (wall, other time.Duration, ok bool) {
+	busy := func(name string) (busy, total int64, ok bool) {
+		b, err := os.ReadFile(raw + "/" + name)
+		if err != nil {
+			return 0, 0, false
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 8 || f[0] != "cpu" {
+			return 0, 0, false
+		}
+		for i, s := range f[1:] {
+			v, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return 0, 0, false
+			}
+			if i >= 8 { // guest time is already counted in user
+				break
+			}
+			total += v
+			if i != 3 && i != 4 && i != 7 { // idle, iowait, steal
+				busy += v
+			}
+		}
+		return busy, total, true
+	}
+	b0, t0, ok0 := busy("cpu-start.txt")
+	b1, t1, ok1 := busy("cpu-end.txt")
+	kids, err := os.ReadFile(raw + "/cpu-children.txt")
+	if !ok0 || !ok1 || err != nil {
+		return 0, 0, false
+	}
+	lines := strings.Split(strings.TrimSpace(string(kids)), "\n")
+	var ours time.Duration
+	for _, f := range strings.Fields(strings.Join(lines, " ")) {
+		d, err := time.ParseDuration(f)
+		if err != nil {
+			return 0, 0, false
+		}
+		ours += d
+	}
+	tick := time.Second / clockTicks
+	cores := int64(runtime.NumCPU())
+	wall = time.Duration((t1-t0)/cores) * tick
+	other = max(0, time.Duration(b1-b0)*tick-ours)
+	return wall, other, true
 }
 
 func firstField(path, key string) string { return firstFieldSep(path, key, ":") }
@@ -76,8 +137,24 @@ func readUptime(path string) (string, float64) {
 	return line, 0
 }
 
-// Loaded reports whether another workload shared the machine.
-func (m Machine) Loaded() bool { return m.LoadStart > 2 || m.LoadEnd > 2 }
+// OtherCores is the CPU other processes used while the benchmarks ran, in
+// cores on average.
+func (m Machine) OtherCores() float64 {
+	if !m.OtherKnown || m.Wall <= 0 {
+		return 0
+	}
+	return m.OtherCPU.Seconds() / m.Wall.Seconds()
+}
+
+// Loaded reports whether another workload shared the machine: other
+// processes used over a tenth of a core on average, or, where that was not
+// recorded, the load average before or after exceeded 2.
+func (m Machine) Loaded() bool {
+	if m.OtherKnown {
+		return m.OtherCores() > 0.1
+	}
+	return m.LoadStart > 2 || m.LoadEnd > 2
+}
 
 func (m Machine) markdown() string {
 	var b strings.Builder
@@ -96,5 +173,8 @@ func (m Machine) markdown() string {
 	}
 	row("`uptime` before", "`"+m.UptimeStart+"`")
 	row("`uptime` after", "`"+m.UptimeEnd+"`")
+	if m.OtherKnown {
+		row("CPU used by other processes meanwhile", fmt.Sprintf("%.1f s over %.0f s (%.2f cores on average)", m.OtherCPU.Seconds(), m.Wall.Seconds(), m.OtherCores()))
+	}
 	return b.String()
 }

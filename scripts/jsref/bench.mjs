@@ -19,8 +19,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from '@huggingface/transformers';
-import { loadModel, tokenize, embedIds, readTexts, versions, usage, MAX_SEQ_LENGTH } from './lib.mjs';
+import { loadModel, loadPipeline, tokenize, embedIds, readTexts, versions, usage } from './lib.mjs';
 
 const args = process.argv.slice(2);
 let seconds = 10;
@@ -42,20 +41,7 @@ if (texts.length === 0) usage(`${textsFile}: no texts`);
 
 let run;
 if (mode === 'pipeline') {
-  await loadModel(modelDir); // validates the folder and sets env.localModelPath
-  const session_options = threads ? { intraOpNumThreads: threads } : {};
-  const extractor = await pipeline('feature-extraction', path.basename(path.resolve(modelDir)), {
-    local_files_only: true,
-    device: 'cpu',
-    dtype: 'fp32',
-    session_options,
-  });
-  // sentence-transformers' max_seq_length (the pipeline would use model_max_length, 512).
-  Object.defineProperty(extractor.tokenizer, 'model_max_length', { value: MAX_SEQ_LENGTH });
-  run = async (batch) => {
-    const out = await extractor(batch, { pooling: 'mean', normalize: true });
-    return out.dims[0];
-  };
+  run = await loadPipeline(modelDir, { threads });
 } else {
   const { tokenizer, model } = await loadModel(modelDir, { threads });
   run = async (batch) => (await embedIds(model, batch.map((t) => tokenize(tokenizer, t)))).length;

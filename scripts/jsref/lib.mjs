@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { env, AutoTokenizer, AutoModel, Tensor } from '@huggingface/transformers';
+import { env, pipeline, AutoTokenizer, AutoModel, Tensor } from '@huggingface/transformers';
 
 export const MAX_SEQ_LENGTH = 256;
 
@@ -71,6 +71,28 @@ export async function loadModel(modelDir, { threads } = {}) {
     session_options,
   });
   return { tokenizer, model };
+}
+
+// loadPipeline builds the paper's stack as it used it — pipeline('feature-
+// extraction') with mean pooling and normalisation, truncating at 256 tokens —
+// on a local model folder, and returns run(batch) → the number of vectors.
+// threads sets onnxruntime's intra-op threads (0: onnxruntime's default, one
+// per physical core).
+export async function loadPipeline(modelDir, { threads } = {}) {
+  await loadModel(modelDir); // validates the folder and sets env.localModelPath
+  const session_options = threads ? { intraOpNumThreads: threads } : {};
+  const extractor = await pipeline('feature-extraction', path.basename(path.resolve(modelDir)), {
+    local_files_only: true,
+    device: 'cpu',
+    dtype: 'fp32',
+    session_options,
+  });
+  // sentence-transformers' max_seq_length (the pipeline would use model_max_length, 512).
+  Object.defineProperty(extractor.tokenizer, 'model_max_length', { value: MAX_SEQ_LENGTH });
+  return async (batch) => {
+    const out = await extractor(batch, { pooling: 'mean', normalize: true });
+    return out.dims[0];
+  };
 }
 
 // tokenize returns the input_ids sentence-transformers would feed the model for
