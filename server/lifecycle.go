@@ -61,6 +61,7 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext: func(net.Listener) context.Context { return base },
 	}
+	s.stopPrune = s.startPruner()
 	srv, ln := s.httpSrv, s.ln
 	s.startMu.Unlock()
 	s.log.Info("listening", "addr", ln.Addr().String(), "embedder", s.cfg.Embedder.Backend(),
@@ -110,8 +111,15 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return s.stopErr
 }
 
-// shutdownStore drains the batch queue and closes the store.
+// shutdownStore stops the pruner, drains the batch queue and closes the store.
 func (s *Server) shutdownStore() error {
+	s.startMu.Lock()
+	stopPrune := s.stopPrune
+	s.stopPrune = nil
+	s.startMu.Unlock()
+	if stopPrune != nil {
+		stopPrune()
+	}
 	if s.batcher != nil {
 		s.batcher.Close()
 	}

@@ -84,6 +84,10 @@ type Config struct {
 	// HTTP server timeouts: ReadHeaderTimeout (10 s), ReadTimeout (60 s),
 	// WriteTimeout (SyncTimeout + 30 s), IdleTimeout (120 s).
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// IdempotencyTTL is how long an Idempotency-Key of POST /v1/corrections is
+	// remembered (DefaultIdempotencyTTL, 24 h); while the server runs, older
+	// keys are deleted hourly (see startPruner). Negative: never pruned.
+	IdempotencyTTL time.Duration
 	// ShutdownTimeout bounds the drain of in-flight requests on shutdown
 	// (DefaultShutdownTimeout); the whole shutdown stays under 10 s.
 	ShutdownTimeout time.Duration
@@ -129,12 +133,13 @@ type Server struct {
 	checkHost   atomic.Bool     // listening on loopback: Host headers are checked
 	allowedHost map[string]bool // Config.AllowedHosts, lower-cased
 
-	startMu  sync.Mutex
-	ln       net.Listener
-	httpSrv  *http.Server
-	cancel   context.CancelFunc // cancels every request's context (forced shutdown)
-	stopOnce sync.Once
-	stopErr  error
+	startMu   sync.Mutex
+	ln        net.Listener
+	httpSrv   *http.Server
+	cancel    context.CancelFunc // cancels every request's context (forced shutdown)
+	stopPrune func()             // stops the idempotency-key pruner (Run starts it)
+	stopOnce  sync.Once
+	stopErr   error
 }
 
 // New builds a Server from cfg without listening. Errors: EINVALID when DB
@@ -199,6 +204,9 @@ func setDefaults(c *Config) {
 	def(&c.WriteTimeout, c.SyncTimeout+30*time.Second)
 	def(&c.IdleTimeout, 120*time.Second)
 	def(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	if c.IdempotencyTTL == 0 {
+		c.IdempotencyTTL = DefaultIdempotencyTTL
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}

@@ -46,6 +46,8 @@ func TestBadInput(t *testing.T) {
 		{"edit bad severity", []string{"rules", "edit", "tool.no-sed", "--severity", "huge"}, 2, "unknown severity"},
 		{"edit unknown rule", []string{"rules", "edit", "tool.nope", "--text", "x"}, 1, "tool.nope"},
 		{"accept a non-candidate", []string{"rules", "accept", "tool.no-sed"}, 2, "not a candidate"},
+		{"serve bad idempotency TTL", []string{"serve", "--addr", "127.0.0.1:0", "--idempotency-ttl", "a day"}, 2, `--idempotency-ttl "a day": want a duration of at least 1m`},
+		{"serve idempotency TTL too short", []string{"serve", "--addr", "127.0.0.1:0", "--idempotency-ttl", "30s"}, 2, `--idempotency-ttl "30s"`},
 	}
 	before := c.state()
 	for _, tt := range tests {

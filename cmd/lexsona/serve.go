@@ -9,7 +9,7 @@ import (
 )
 
 func newServeCmd(a *app) *cobra.Command {
-	var addr, apiKeys string
+	var addr, apiKeys, idemTTL string
 	var metricsNeedKey, noBatching bool
 	var maxBatch, queueSize int
 	var maxWait time.Duration
@@ -28,6 +28,10 @@ The registry in force (or --registry) is synced on start.`,
 			if maxBatch < 1 || queueSize < 1 || bodyLimit < 1024 {
 				return usagef("--max-batch and --queue-size must be at least 1, --body-limit at least 1024")
 			}
+			ttl, err := parseIdempotencyTTL(idemTTL)
+			if err != nil {
+				return err
+			}
 			core, err := a.openCore(cmd.Context())
 			if err != nil {
 				return err
@@ -35,7 +39,7 @@ The registry in force (or --registry) is synced on start.`,
 			srv, err := server.New(server.Config{
 				Addr: addr, DB: core.db, Embedder: core.emb, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
-				BodyLimit: bodyLimit, Logger: a.logger(),
+				BodyLimit: bodyLimit, IdempotencyTTL: ttl, Logger: a.logger(),
 			})
 			if err != nil {
 				return err
@@ -53,7 +57,22 @@ The registry in force (or --registry) is synced on start.`,
 	f.DurationVar(&maxWait, "max-wait", 2*time.Millisecond, "longest a request waits for others to share its model call")
 	f.IntVar(&queueSize, "queue-size", 1024, "embedding requests queued before answering 429")
 	f.Int64Var(&bodyLimit, "body-limit", 1<<20, "largest request body in bytes (413 beyond)")
+	f.StringVar(&idemTTL, "idempotency-ttl", envOr("LEXSONA_IDEMPOTENCY_TTL", server.DefaultIdempotencyTTL.String()),
+		"how long an Idempotency-Key is remembered; older keys are deleted hourly (\"never\": kept forever; env LEXSONA_IDEMPOTENCY_TTL)")
 	return c
+}
+
+// parseIdempotencyTTL reads --idempotency-ttl: a Go duration of at least a
+// minute, or "never" (keys kept forever: server.Config's negative TTL).
+func parseIdempotencyTTL(s string) (time.Duration, error) {
+	if s == "never" {
+		return -1, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < time.Minute {
+		return 0, usagef("--idempotency-ttl %q: want a duration of at least 1m (like 24h or 168h) or \"never\"", s)
+	}
+	return d, nil
 }
 
 func newMCPCmd(a *app) *cobra.Command {
