@@ -150,15 +150,8 @@ func (c *Cached) Close() error       { return c.inner.Close() }
 
 // StatsOf returns e's cache counters when e is (or wraps) a Cached embedder.
 func StatsOf(e Embedder) (CacheStats, bool) {
-	for e != nil {
-		if c, ok := e.(*Cached); ok {
-			return c.Stats(), true
-		}
-		u, ok := e.(interface{ Unwrap() Embedder })
-		if !ok {
-			break
-		}
-		e = u.Unwrap()
+	if c, ok := As[*Cached](e); ok {
+		return c.Stats(), true
 	}
 	return CacheStats{}, false
 }

@@ -39,19 +39,7 @@ var _ SparseEmbedder = (*Lexical)(nil)
 // server's micro-batcher and any other wrapper with Unwrap), if any. Calling
 // it directly skips the wrappers: the lexical embedder takes microseconds, so
 // neither caching nor batching its vectors pays.
-func SparseOf(e Embedder) (SparseEmbedder, bool) {
-	for e != nil {
-		if s, ok := e.(SparseEmbedder); ok {
-			return s, true
-		}
-		u, ok := e.(interface{ Unwrap() Embedder })
-		if !ok {
-			break
-		}
-		e = u.Unwrap()
-	}
-	return nil, false
-}
+func SparseOf(e Embedder) (SparseEmbedder, bool) { return As[SparseEmbedder](e) }
 
 // EmbedSparse implements SparseEmbedder: Embed's vectors (and errors) as
 // their non-zero buckets.

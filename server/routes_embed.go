@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
 )
 
 // ClassifyRequest is the body of POST /v1/classify.
@@ -78,8 +79,10 @@ type EmbeddingItem struct {
 	Embedding any    `json:"embedding"`
 }
 
-// EmbeddingUsage counts tokens, estimated (about one per four bytes): the
-// embedders do not report their token counts.
+// EmbeddingUsage counts tokens: the model's own ([CLS] and [SEP] included,
+// after truncation at its maximum length) for the ort and go embedders; an
+// estimate, about one per four bytes, for the lexical embedder, which has
+// no model tokens.
 type EmbeddingUsage struct {
 	PromptTokens int `json:"prompt_tokens"`
 	TotalTokens  int `json:"total_tokens"`
@@ -129,14 +132,16 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 	if req.Dimensions != 0 && req.Dimensions != id.Dims {
 		return engine.Errorf(engine.EINVALID, "dimensions %d: the model %s has %d dimensions and cannot change them", req.Dimensions, id.Name, id.Dims)
 	}
-	tokens := 0
 	for i, t := range texts {
 		if err := engine.ValidateText("input text "+itoa(i), t, 0); err != nil {
 			return err
 		}
-		tokens += engine.EstimateTokens(t)
 	}
 	vecs, err := s.emb.Embed(c.Request().Context(), texts)
+	if err != nil {
+		return err
+	}
+	tokens, err := s.countTokens(texts)
 	if err != nil {
 		return err
 	}
@@ -164,4 +169,23 @@ func encodeBase64(v []float32) string {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
 	}
 	return base64.StdEncoding.EncodeToString(b)
+}
+
+// countTokens is the usage of texts (see EmbeddingUsage).
+func (s *Server) countTokens(texts []string) (int, error) {
+	total := 0
+	if tc, ok := models.As[models.TokenCounter](s.emb); ok {
+		counts, err := tc.CountTokens(texts)
+		if err != nil {
+			return 0, err
+		}
+		for _, n := range counts {
+			total += n
+		}
+		return total, nil
+	}
+	for _, t := range texts {
+		total += engine.EstimateTokens(t)
+	}
+	return total, nil
 }
