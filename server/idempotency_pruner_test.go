@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -112,5 +113,32 @@ func TestRunPrunesIdempotencyKeys(t *testing.T) {
 				t.Errorf("pruned log line present = %v, want %v:\n%s", got, c.wantLog, log.String())
 			}
 		})
+	}
+}
+
+// An MCP session prunes too (the record tool takes idempotency keys).
+func TestServeMCPPrunesIdempotencyKeys(t *testing.T) {
+	clock := newClock(time.Now())
+	seed := newTestEnv(t, func(cfg *Config) { cfg.Now = clock.now })
+	mustStatus(t, seed.do(withKey("k-mcp", `{"text":"`+textAuto+`"}`)), http.StatusCreated)
+	clock.add(DefaultIdempotencyTTL + time.Hour)
+
+	var log testenv.SyncBuffer
+	in, closeIn := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- ServeMCP(t.Context(), Config{DB: seed.db, Embedder: seed.emb, Now: clock.now,
+			Logger: slog.New(slog.NewTextHandler(&log, nil))}, in, io.Discard)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(log.String(), "pruned idempotency keys") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	closeIn.Close() // the client hangs up
+	if err := <-done; err != nil {
+		t.Errorf("ServeMCP: %v", err)
+	}
+	if !strings.Contains(log.String(), `msg="pruned idempotency keys" deleted=1`) {
+		t.Errorf("the MCP session did not prune the expired key; log:\n%s", log.String())
 	}
 }

@@ -36,6 +36,7 @@ func ServeMCP(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 		return err
 	}
 	defer s.Close()
+	defer s.startPruner()() // keys given to the record tool expire as over HTTP
 	t := &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
 	err = s.MCPServer().Run(ctx, t)
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {

@@ -57,9 +57,14 @@ The registry in force (or --registry) is synced on start.`,
 	f.DurationVar(&maxWait, "max-wait", 2*time.Millisecond, "longest a request waits for others to share its model call")
 	f.IntVar(&queueSize, "queue-size", 1024, "embedding requests queued before answering 429")
 	f.Int64Var(&bodyLimit, "body-limit", 1<<20, "largest request body in bytes (413 beyond)")
-	f.StringVar(&idemTTL, "idempotency-ttl", envOr("LEXSONA_IDEMPOTENCY_TTL", server.DefaultIdempotencyTTL.String()),
-		"how long an Idempotency-Key is remembered; older keys are deleted hourly (\"never\": kept forever; env LEXSONA_IDEMPOTENCY_TTL)")
+	addIdempotencyTTLFlag(c, &idemTTL)
 	return c
+}
+
+// addIdempotencyTTLFlag adds --idempotency-ttl (serve and mcp).
+func addIdempotencyTTLFlag(c *cobra.Command, v *string) {
+	c.Flags().StringVar(v, "idempotency-ttl", envOr("LEXSONA_IDEMPOTENCY_TTL", server.DefaultIdempotencyTTL.String()),
+		"how long an idempotency key is remembered; older keys are deleted hourly (\"never\": kept forever; env LEXSONA_IDEMPOTENCY_TTL)")
 }
 
 // parseIdempotencyTTL reads --idempotency-ttl: a Go duration of at least a
@@ -76,15 +81,22 @@ func parseIdempotencyTTL(s string) (time.Duration, error) {
 }
 
 func newMCPCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var idemTTL string
+	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the Model Context Protocol over stdio (for Claude Code, Cursor and other MCP clients)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			ttl, err := parseIdempotencyTTL(idemTTL)
+			if err != nil {
+				return err
+			}
 			core, err := a.openCore(cmd.Context())
 			if err != nil {
 				return err
 			}
-			return server.ServeMCP(cmd.Context(), server.Config{DB: core.db, Embedder: core.emb, Logger: a.logger()}, a.stdin, a.stdout)
+			return server.ServeMCP(cmd.Context(), server.Config{DB: core.db, Embedder: core.emb, IdempotencyTTL: ttl, Logger: a.logger()}, a.stdin, a.stdout)
 		},
 	}
+	addIdempotencyTTLFlag(c, &idemTTL)
+	return c
 }
