@@ -77,9 +77,9 @@ head -1 /proc/stat >"$raw/cpu-start.txt"
 echo "bench_report: start: $(cat "$raw/uptime-start.txt")" >&2
 
 # Absolute throughput: every Go backend, then Transformers.js on the same texts.
-gobench embed-1 ./models/ '^BenchmarkEmbed$' "$long"
+gobench embed ./models/ '^BenchmarkEmbed$' "$long"
 for set in "${sets[@]}"; do
-	jsbench "js-${set%%=*}-1.json" "${set#*=}"
+	jsbench "js-${set%%=*}.json" "${set#*=}"
 done
 # The comparisons: fused ort, exported ort and Transformers.js alternated pass
 # by pass on the same batches, $rounds rounds per text set and batch size.

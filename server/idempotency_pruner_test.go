@@ -28,10 +28,9 @@ func TestPruneInterval(t *testing.T) {
 // clockAt is a settable Config.Now.
 type clockAt struct{ t atomic.Int64 }
 
-func (c *clockAt) now() time.Time               { return time.Unix(0, c.t.Load()).UTC() }
-func (c *clockAt) set(t time.Time)              { c.t.Store(t.UnixNano()) }
-func newClock(t time.Time) *clockAt             { c := &clockAt{}; c.set(t); return c }
-func (c *clockAt) add(d time.Duration) *clockAt { c.set(c.now().Add(d)); return c }
+func newClock(t time.Time) *clockAt    { c := &clockAt{}; c.t.Store(t.UnixNano()); return c }
+func (c *clockAt) now() time.Time      { return time.Unix(0, c.t.Load()).UTC() }
+func (c *clockAt) add(d time.Duration) { c.t.Add(int64(d)) }
 
 // The store stamps keys with the wall clock; the pruner compares them with
 // the server's clock, which the test moves.

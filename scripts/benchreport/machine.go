@@ -44,6 +44,9 @@ func readMachine(raw string) Machine {
 	m.OS = strings.Trim(firstFieldSep("/etc/os-release", "PRETTY_NAME", "="), `"`)
 	m.UptimeStart, m.LoadStart = readUptime(raw + "/uptime-start.txt")
 	m.UptimeEnd, m.LoadEnd = readUptime(raw + "/uptime-end.txt")
+	if fi, err := os.Stat(raw + "/uptime-end.txt"); err == nil {
+		m.Date = fi.ModTime().UTC() // when the benchmarks ended, not when the report was rendered
+	}
 	m.Wall, m.OtherCPU, m.OtherKnown = otherCPU(raw)
 	return m
 }

@@ -5,9 +5,9 @@
 //
 //	go run ./scripts/benchreport -raw DIR -out BENCHMARKS.md
 //
-// DIR holds go-embed-N.txt (BenchmarkEmbed, round N), js-SET-N.json
-// (bench.mjs on text set SET — see textSets — right after round N), any other
-// go-*.txt, commands.txt and uptime-start.txt / uptime-end.txt.
+// DIR holds go-*.txt (`go test -bench` outputs, merged), js-SET.json
+// (bench.mjs on text set SET — see textSets), commands.txt, uptime-start.txt /
+// uptime-end.txt and the CPU counters of machine.go (otherCPU).
 package main
 
 import (
@@ -48,12 +48,7 @@ func load(dir string) (Inputs, error) {
 		if err != nil {
 			return in, err
 		}
-		into := in.Go
-		if strings.HasPrefix(filepath.Base(f), "go-embed-") {
-			into = Results{}
-			in.Embed = append(in.Embed, into)
-		}
-		v, err := ParseGoBench(r, into)
+		v, err := ParseGoBench(r, in.Go)
 		r.Close()
 		if err != nil {
 			return in, fmt.Errorf("%s: %v", f, err)
@@ -62,21 +57,21 @@ func load(dir string) (Inputs, error) {
 			in.Machine.ORTVersion = v
 		}
 	}
-	if len(in.Go) == 0 && len(in.Embed) == 0 {
+	if len(in.Go) == 0 {
 		return in, fmt.Errorf("no benchmark results in %s", dir)
 	}
-	in.JS = map[string][]JSBench{}
+	in.JS = map[string]JSBench{}
 	for _, set := range textSets {
-		jsFiles, _ := filepath.Glob(filepath.Join(dir, "js-"+set.Name+"-[0-9]*.json"))
-		sort.Strings(jsFiles)
-		for _, f := range jsFiles {
-			j, err := ReadJSBench(f)
-			if err != nil {
-				return in, err
-			}
-			in.JS[set.Name] = append(in.JS[set.Name], j)
-			in.Machine.NodeInfo = fmt.Sprintf("Transformers.js %s on onnxruntime-node %s, Node %s", j.TransformersJS, j.OnnxruntimeNode, j.Node)
+		f := filepath.Join(dir, "js-"+set.Name+".json")
+		if _, err := os.Stat(f); err != nil {
+			continue // Transformers.js did not run: dashes in the report
 		}
+		j, err := ReadJSBench(f)
+		if err != nil {
+			return in, err
+		}
+		in.JS[set.Name] = j
+		in.Machine.NodeInfo = fmt.Sprintf("Transformers.js %s on onnxruntime-node %s, Node %s", j.TransformersJS, j.OnnxruntimeNode, j.Node)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "commands.txt")); err == nil {
 		in.Commands = strings.Split(strings.TrimSpace(string(b)), "\n")

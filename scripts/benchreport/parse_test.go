@@ -59,9 +59,9 @@ func TestRenderLoadedMachine(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("go-embed-1.txt", sampleBench)
+	write("go-embed.txt", sampleBench)
 	write("go-server.txt", sampleBench)
-	write("js-corrections-1.json", `npm notice\n{
+	write("js-corrections.json", `npm notice\n{
   "stack": "transformers.js", "transformers_js": "4.3.1", "onnxruntime_node": "1.30.0", "node": "v20", "texts": 83,
   "batch1": {"sentences_per_sec": 151.6, "p50_ms": 4.0}, "batch32": {"sentences_per_sec": 54.1}
 }`)
@@ -83,7 +83,7 @@ func TestRenderLoadedMachine(t *testing.T) {
 		"| texts/s, Go ort backend on the graph as exported vs Transformers.js, corrections, batch 1, passes alternated on the same batches, median of 15 rounds | 300.7 | 276.3 | 1.09× | — |",
 		"| texts/s, ort on the fused graph vs the graph as exported, corrections, batch 1, passes alternated on the same batches, median of 15 rounds | 335.5 | 300.7 | 1.11× | — |",
 		"| texts/s, Go ort backend (fused graph) vs Transformers.js (onnxruntime-node), edge-cases, batch 1, not run (lower quartile —) | — | — | — | ≥ 1.2× |",
-		"| Transformers.js 4.3.1 pipeline (round 1) | 151.6 | 4.00 | 54.1 |",
+		"| Transformers.js 4.3.1 pipeline | 151.6 | 4.00 | 54.1 |",
 		"Transformers.js 4.3.1 on onnxruntime-node 1.30.0, Node v20",
 		"| batching=off | 1000 | 266.1 | 235.1 | 457.3 | 325.6 | 0.82 |",
 		"ONNX Runtime (Go, ort backend) | 1.30.0",

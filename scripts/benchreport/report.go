@@ -2,19 +2,15 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
 // Inputs is everything the report is made of.
 type Inputs struct {
 	Machine Machine
-	// Embed holds the BenchmarkEmbed runs, JS the bench.mjs runs per text
-	// set, taken right after each (the script takes one of each now; older
-	// raw folders held three rounds).
-	Embed []Results
-	JS    map[string][]JSBench
-	// Go is every other benchmark, merged.
+	// JS is bench.mjs's run per text set, taken right after BenchmarkEmbed.
+	JS map[string]JSBench
+	// Go is every Go benchmark, merged.
 	Go       Results
 	Commands []string
 }
@@ -25,13 +21,6 @@ const none = "—"
 var textSets = []struct{ Name, File, About string }{
 	{"corrections", "bench-texts.json", "100 typical corrections, a dozen tokens each"},
 	{"edge-cases", "texts.json", "83 edge cases: accents, CJK, emoji, code, texts over 256 tokens"},
-}
-
-// median of vs (the upper one of an even count).
-func median(vs []float64) float64 {
-	s := slices.Clone(vs)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 // num formats v with prec decimals, or a dash when missing.
@@ -159,21 +148,18 @@ func (in Inputs) embedding(p printer) {
 	for _, set := range textSets {
 		p("### %s (`models/testdata/reference/%s`: %s)\n\n", set.Name, set.File, set.About)
 		p("| backend | batch 1 texts/s | batch 1 p50 ms | batch 32 texts/s |\n|---|---|---|---|\n")
-		for i, r := range in.Embed {
-			for _, be := range []string{"ort", "ort-unfused", "go", "lexical"} {
-				name := "BenchmarkEmbed/" + set.Name + "/" + be
-				v1, ok1 := r.Metric(name+"/batch1", "sent/s", -1)
-				if !ok1 {
-					continue
-				}
-				p50, ok2 := r.Metric(name+"/batch1", "p50-ms", -1)
-				v32, ok3 := r.Metric(name+"/batch32", "sent/s", -1)
-				p("| Go `%s` (round %d) | %s | %s | %s |\n", be, i+1, num(v1, ok1, 1), num(p50, ok2, 2), num(v32, ok3, 1))
+		for _, be := range []string{"ort", "ort-unfused", "go", "lexical"} {
+			name := "BenchmarkEmbed/" + set.Name + "/" + be
+			v1, ok1 := in.Go.Metric(name+"/batch1", "sent/s", -1)
+			if !ok1 {
+				continue
 			}
-			if js := in.JS[set.Name]; i < len(js) {
-				j := js[i]
-				p("| Transformers.js %s pipeline (round %d) | %.1f | %.2f | %.1f |\n", j.TransformersJS, i+1, j.Batch1.SentencesPerSec, j.Batch1.P50ms, j.Batch32.SentencesPerSec)
-			}
+			p50, ok2 := in.Go.Metric(name+"/batch1", "p50-ms", -1)
+			v32, ok3 := in.Go.Metric(name+"/batch32", "sent/s", -1)
+			p("| Go `%s` | %s | %s | %s |\n", be, num(v1, ok1, 1), num(p50, ok2, 2), num(v32, ok3, 1))
+		}
+		if j, ok := in.JS[set.Name]; ok {
+			p("| Transformers.js %s pipeline | %.1f | %.2f | %.1f |\n", j.TransformersJS, j.Batch1.SentencesPerSec, j.Batch1.P50ms, j.Batch32.SentencesPerSec)
 		}
 		p("\n")
 	}
