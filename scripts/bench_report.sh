@@ -9,7 +9,7 @@
 #                and Transformers.js on the same texts (scripts/jsref.sh
 #                bench); BenchmarkVersusTransformersJS (the three stacks
 #                alternated pass by pass: the ratios); BenchmarkORTBare,
-#                BenchmarkORTOverhead, BenchmarkTokenize
+#                BenchmarkORTOverhead, BenchmarkTokenize, BenchmarkORTWeightStreaming
 #   classifier/  BenchmarkTopK (30, 1,000, 100,000 vectors), BenchmarkClassify{ORT,Lexical}
 #   store/       BenchmarkSnapshot (100 and 10,000 rules), BenchmarkRecord
 #   engine/      BenchmarkBuildSnapshot (100 and 10,000 rules)
@@ -84,7 +84,7 @@ done
 # The comparisons: fused ort, exported ort and Transformers.js alternated pass
 # by pass on the same batches, $rounds rounds per text set and batch size.
 gobench versus ./models/ '^BenchmarkVersusTransformersJS$' "${rounds}x"
-gobench ort ./models/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize)$' "$long"
+gobench ort ./models/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize|BenchmarkORTWeightStreaming)$' "$long"
 
 gobench classifier ./classifier/ '^(BenchmarkTopK|BenchmarkClassifyORT|BenchmarkClassifyLexical)$' "$short"
 gobench store ./store/ '^(BenchmarkSnapshot|BenchmarkRecord)$' "$short"
