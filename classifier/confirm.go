@@ -119,10 +119,10 @@ func (c *Classifier) Confirm(ctx context.Context, id int64, action, ruleID strin
 	return out, nil
 }
 
-// stillOpen returns an EINVALID error naming p unless it is still pending.
+// stillOpen returns an ECONFLICT error naming p unless it is still pending.
 func stillOpen(p engine.Pending) error {
 	if p.Status != engine.PendingOpen {
-		return engine.Errorf(engine.EINVALID, "confirmation %d is already resolved (%s)", p.ID, p.Status)
+		return engine.Errorf(engine.ECONFLICT, "confirmation %d is already resolved (%s)", p.ID, p.Status)
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ func cliCases(t *testing.T, h *catalogue) []badCase {
 		writing(cli("100 kB text, stored whole", 0, "reinforcement "+catRule, "record", "--rule", catRule, "--text", big), storedLiterally("user_text", big)),
 		cli("unknown rule", 1, `rule "tool.nope" not found`, "record", "--rule", "tool.nope", "--text", "x"),
 		cli("bad timestamp: --at yesterday", 2, `--at "yesterday" is not an RFC 3339 time`, "record", "--rule", catRule, "--text", "x", "--at", "yesterday"),
+		cli("future timestamp: --at 2099", 2, "--at: correction time 2099-01-01T00:00:00Z is in the future", "record", "--rule", catRule, "--text", "x", "--at", "2099-01-01T00:00:00Z"),
 		cli("bad timestamp: --now 2026-02-30", 2, `--now "2026-02-30T00:00:00Z"`, "why", "--now", "2026-02-30T00:00:00Z"),
 		cli("odd scope tag: space", 2, `context tag "a b" has characters that are not allowed`, "record", "--rule", catRule, "--text", "x", "--tag", "a b"),
 		cli("odd scope tag: emoji", 2, `context tag "🚀"`, "snapshot", "--tag", "🚀"),

@@ -114,6 +114,7 @@ func httpCases() []badCase {
 		get("bad timestamp: February 30", "/v1/why?now=2026-02-30T00:00:00Z", 400, `now="2026-02-30T00:00:00Z"`),
 		get("bad timestamp: no zone", "/v1/rules?now=2026-03-01T12:00:00", 400, `now="2026-03-01T12:00:00"`),
 		post("bad timestamp: at=yesterday", "/v1/corrections", correction(`,"at":"yesterday"`), 400, `field "at" = "yesterday" is not an RFC 3339 time`),
+		post("future timestamp: at=2099", "/v1/corrections", correction(`,"at":"2099-01-01T00:00:00Z"`), 400, "correction time 2099-01-01T00:00:00Z is in the future"),
 		post("bad confirmation action", "/v1/confirmations/1", `{"action":"maybe"}`, 400, `field "action" is maybe: want one of accept, reject, new`),
 		{name: "bad confirmation id", surface: viaHTTP, method: http.MethodPost, path: "/v1/confirmations/abc", ctype: jsonCT, body: []byte(`{"action":"accept"}`), want: 400, msg: `confirmation id "abc"`},
 		{name: "patch nothing", surface: viaHTTP, method: http.MethodPatch, path: "/v1/rules/" + catRule, ctype: jsonCT, body: []byte(`{}`), want: 400, msg: "nothing to update"},

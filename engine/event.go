@@ -120,6 +120,22 @@ type Correction struct {
 // MaxUserTextLength bounds the stored text of a correction (1 MiB).
 const MaxUserTextLength = 1 << 20
 
+// MaxClockSkew is how far after the recorder's clock a correction's time may
+// lie. A client whose clock runs a little ahead is tolerated; a later time is
+// refused, because it would become the rule's last correction, stay ahead of
+// every real one and switch the rule's decay off until that date.
+const MaxClockSkew = 5 * time.Minute
+
+// ValidateCorrectionTime returns EINVALID, naming both times, when at lies
+// more than MaxClockSkew after now. Past times (backfills) are fine.
+func ValidateCorrectionTime(at, now time.Time) error {
+	if at.After(now.Add(MaxClockSkew)) {
+		return Errorf(EINVALID, "correction time %s is in the future (the clock here says %s): a correction can be dated back, never ahead",
+			at.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
 // Validate normalises the correction's scope and checks its fields, returning
 // an EINVALID or ETOOLARGE error naming the first bad one. The rule id is
 // checked only when set.

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"github.com/lexsona/lexsona/engine"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -22,6 +24,25 @@ import (
 // naming the address they dialled, so they are not affected. Bodies must
 // also carry a JSON or YAML Content-Type (see checkContentType), which a page
 // cannot send cross-site without a CORS preflight this server never grants.
+
+// hostName is a DNS name, lower-cased, as an allowed host may be (IP
+// addresses are accepted too, by net.ParseIP).
+var hostName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$`)
+
+// ParseAllowedHosts returns the set of Config.AllowedHosts, lower-cased and
+// without ports. Errors: EINVALID naming the first entry that is neither a
+// DNS name nor an IP address.
+func ParseAllowedHosts(hosts []string) (map[string]bool, error) {
+	set := make(map[string]bool, len(hosts))
+	for _, h := range hosts {
+		name := strings.ToLower(hostOnly(strings.TrimSpace(h)))
+		if !hostName.MatchString(name) && net.ParseIP(strings.Trim(name, "[]")) == nil {
+			return nil, engine.Errorf(engine.EINVALID, "allowed host %q is not a host name (like lexsona.internal or 10.0.0.5)", clip(h))
+		}
+		set[strings.Trim(name, "[]")] = true
+	}
+	return set, nil
+}
 
 // loopbackHost reports whether host (without port) names the local machine.
 func loopbackHost(host string) bool {
@@ -48,7 +69,7 @@ func (s *Server) browserGuard(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.checkHost.Load() {
 			h := hostOnly(req.Host)
 			if !loopbackHost(h) && !s.allowedHost[strings.ToLower(h)] {
-				return &apiError{codeForbidden, "Host " + clip(req.Host) + " is not this service's: use 127.0.0.1 or localhost (or add the name to the allowed hosts)"}
+				return &apiError{codeForbidden, "Host " + clip(req.Host) + " is not this service's: use 127.0.0.1 or localhost (or start the server with --allowed-hosts naming it)"}
 			}
 		}
 		if origin := req.Header.Get("Origin"); origin != "" {

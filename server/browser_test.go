@@ -1,9 +1,14 @@
 package server
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/lexsona/lexsona/engine"
 )
 
 func TestBrowserRequestsRefused(t *testing.T) {
@@ -45,6 +50,39 @@ func TestHostCheckOnLoopback(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != want {
 			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
+
+func TestParseAllowedHosts(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want []string // the set, sorted; nil when an error is wanted
+		err  string
+	}{
+		{in: nil, want: []string{}},
+		{in: []string{"LexSona.Internal:8080", " proxy.example. ", "10.0.0.5", "[::1]:80"}, want: []string{"10.0.0.5", "::1", "lexsona.internal", "proxy.example."}},
+		{in: []string{"ok.example", "bad/host"}, err: `allowed host "bad/host" is not a host name`},
+		{in: []string{""}, err: `allowed host "" is not a host name`},
+		{in: []string{"a b"}, err: `allowed host "a b"`},
+		{in: []string{"-leading.example"}, err: `allowed host "-leading.example"`},
+	} {
+		set, err := ParseAllowedHosts(tc.in)
+		if tc.err != "" {
+			if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(engine.ErrorMessage(err), tc.err) {
+				t.Errorf("%q: got %v, want invalid %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		got := slices.Sorted(maps.Keys(set))
+		if got == nil {
+			got = []string{}
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%q: (-want +got)\n%s", tc.in, diff)
 		}
 	}
 }

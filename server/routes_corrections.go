@@ -31,7 +31,8 @@ type CorrectionRequest struct {
 const IdempotencyHeader = "Idempotency-Key"
 
 // recordRequest turns a request body and idempotency key into the
-// classifier's request. Errors: EINVALID naming a bad polarity or time.
+// classifier's request. Errors: EINVALID naming a bad polarity or time (not
+// RFC 3339, or in the future: engine.ValidateCorrectionTime).
 func (s *Server) recordRequest(req CorrectionRequest, key string) (classifier.RecordRequest, error) {
 	rr := classifier.RecordRequest{
 		Text: req.Text, RuleID: strings.TrimSpace(req.RuleID), Polarity: engine.Reinforce, Scope: req.Scope,
@@ -50,6 +51,9 @@ func (s *Server) recordRequest(req CorrectionRequest, key string) (classifier.Re
 		t, err := time.Parse(time.RFC3339Nano, req.At)
 		if err != nil {
 			return rr, engine.Errorf(engine.EINVALID, "field \"at\" = %q is not an RFC 3339 time (like 2025-11-22T10:00:00Z)", clip(req.At))
+		}
+		if err := engine.ValidateCorrectionTime(t, rr.At); err != nil {
+			return rr, err
 		}
 		rr.At = t.UTC()
 	}

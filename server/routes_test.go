@@ -199,7 +199,7 @@ func TestConfirmationsRoutes(t *testing.T) {
 		{"reject with rule", post(p1, `{"action":"reject","rule_id":"tool.use-ripgrep"}`), one, 400, "invalid", "only be named when accepting", nil},
 		{"accept unknown rule", post(p1, `{"action":"accept","rule_id":"tool.unknown"}`), one, 404, "not_found", "tool.unknown", nil},
 		{"accept", post(p1, `{"action":"accept"}`), one, 200, "", "", nil},
-		{"accept again", post(p1, `{"action":"accept"}`), one, 400, "invalid", "already resolved", nil},
+		{"accept again", post(p1, `{"action":"accept"}`), one, 409, "conflict", "already resolved", nil},
 		{"reject", post(p2, `{"action":"reject"}`), one, 200, "", "", nil},
 		{"list pending after", get(list), list, 200, "", "", count(0)},
 		{"list all", get(list + "?status=all"), list, 200, "", "", count(2)},

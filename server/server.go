@@ -29,7 +29,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,7 +100,8 @@ type Config struct {
 	NoBatching   bool
 	// AllowedHosts are extra Host names accepted when listening on a
 	// loopback address (loopback names and addresses always are); see
-	// browserGuard.
+	// browserGuard. A port is ignored; anything else that is not a host
+	// name makes New fail with EINVALID.
 	AllowedHosts []string
 	// Logger gets access logs and internal errors (slog.Default()).
 	Logger *slog.Logger
@@ -143,7 +143,8 @@ type Server struct {
 }
 
 // New builds a Server from cfg without listening. Errors: EINVALID when DB
-// or Embedder is missing or a limit is negative.
+// or Embedder is missing, a limit is negative or an allowed host is not a
+// host name.
 func New(cfg Config) (*Server, error) {
 	if cfg.DB == nil {
 		return nil, engine.Errorf(engine.EINVALID, "server: Config.DB is required")
@@ -158,10 +159,10 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg: cfg, log: cfg.Logger, db: cfg.DB, keys: newKeyring(cfg.APIKeys), validator: newValidator(),
 		routes: map[string]bool{}, routeBodyLimit: map[string]int64{}, routeTimeout: map[string]time.Duration{},
-		allowedHost: map[string]bool{},
 	}
-	for _, h := range cfg.AllowedHosts {
-		s.allowedHost[strings.ToLower(hostOnly(strings.TrimSpace(h)))] = true
+	var err error
+	if s.allowedHost, err = ParseAllowedHosts(cfg.AllowedHosts); err != nil {
+		return nil, err
 	}
 	s.emb = cfg.Embedder
 	if !cfg.NoBatching {

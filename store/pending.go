@@ -100,8 +100,9 @@ func (t *Tx) GetPending(id int64) (engine.Pending, error) { return getPending(t.
 
 // ResolvePending marks a pending confirmation accepted, rejected or new_rule,
 // naming the rule it resolved to (ruleID may be empty for rejected). Record
-// the evidence in the same transaction. Errors: EINVALID for another status or
-// a confirmation that is already resolved, ENOTFOUND for an unknown id.
+// the evidence in the same transaction. Errors: EINVALID for another status,
+// ECONFLICT for a confirmation that is already resolved, ENOTFOUND for an
+// unknown id.
 func (t *Tx) ResolvePending(id int64, status, ruleID string, at time.Time) error {
 	switch status {
 	case engine.PendingAccepted, engine.PendingRejected, engine.PendingNewRule:
@@ -124,7 +125,7 @@ func (t *Tx) ResolvePending(id int64, status, ruleID string, at time.Time) error
 	if err != nil {
 		return err
 	}
-	return engine.Errorf(engine.EINVALID, "confirmation %d is already resolved (%s)", id, p.Status)
+	return engine.Errorf(engine.ECONFLICT, "confirmation %d is already resolved (%s)", id, p.Status)
 }
 
 func getPending(r runner, id int64) (engine.Pending, error) {

@@ -144,7 +144,20 @@ func parseTime(flag, v string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// noArgs, exactArgs wrap cobra's argument checks as usage errors.
+// parseCorrectionTime is parseTime for the time a correction is recorded at:
+// a time in the future is a usage error too (engine.ValidateCorrectionTime).
+func parseCorrectionTime(flag, v string) (time.Time, error) {
+	t, err := parseTime(flag, v)
+	if err != nil {
+		return t, err
+	}
+	if err := engine.ValidateCorrectionTime(t, time.Now()); err != nil {
+		return time.Time{}, usagef("--%s: %s", flag, engine.ErrorMessage(err))
+	}
+	return t, nil
+}
+
+// noArgs, exactArgs, minArgs wrap cobra's argument checks as usage errors.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args)
@@ -155,6 +168,15 @@ func noArgs(cmd *cobra.Command, args []string) error {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
+			return usagef("%s wants %s", cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}
+
+func minArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
 			return usagef("%s wants %s", cmd.CommandPath(), what)
 		}
 		return nil

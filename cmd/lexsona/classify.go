@@ -49,7 +49,7 @@ func newClassifyCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "classify TEXT",
 		Short: "Map a correction to a rule: auto_match, confirm, new_rule or explicit (CORRECT[rule_id]: …)",
-		Args:  cobra.MinimumNArgs(1),
+		Args:  minArgs(1, "the correction text (words are joined with spaces)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			scope, err := sf.scope()
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/lexsona/lexsona/classifier"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -63,8 +64,21 @@ func TestClassifyRecordConfirmFlow(t *testing.T) {
 	if res["status"] != "accepted" || res["event_type"] != "confirmation" || res["rule_id"] != "tool.no-sed-for-file-editing" {
 		t.Errorf("confirm %v", res)
 	}
-	code, _, stderr := c.run("confirm", "999", "--reject", "--embedder", "lexical")
-	if code != 1 || stderr == "" {
-		t.Errorf("confirm of an unknown id: exit %d %q", code, stderr)
+	if code, out, _ := c.run("confirm"); code != 0 || out != "no pending confirmations\n" {
+		t.Errorf("empty pending list: exit %d %q", code, out)
+	}
+	// Not found and conflict are exit 1, for one id or several.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"confirm", "999", "--reject"}, "confirmation 999 not found"},
+		{[]string{"confirm", "998", "999", "--reject"}, "2 of 2 confirmations could not be resolved"},
+		{[]string{"confirm", id, "--accept"}, "already resolved"},
+	} {
+		code, _, stderr := c.run(append(tc.args, "--embedder", "lexical")...)
+		if code != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d %q, want 1 and %q", tc.args, code, stderr, tc.want)
+		}
 	}
 }

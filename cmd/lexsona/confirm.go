@@ -54,7 +54,7 @@ proposes a candidate rule from its text.`,
 				}
 				ids[i] = id
 			}
-			when, err := parseTime("at", at)
+			when, err := parseCorrectionTime("at", at)
 			if err != nil {
 				return err
 			}
@@ -70,10 +70,11 @@ proposes a candidate rule from its text.`,
 				return a.output(res, func(w io.Writer) { printConfirm(w, ids[0], &res) })
 			}
 			items := core.clf.ConfirmBatch(cmd.Context(), ids, action, ruleID, when)
-			failed := 0
+			failed, code := 0, ""
 			for _, it := range items {
 				if it.Error != nil {
 					failed++
+					code = sameOr(code, it.Error.Code, engine.EINVALID)
 				}
 			}
 			err = a.output(map[string]any{"results": items}, func(w io.Writer) {
@@ -86,7 +87,7 @@ proposes a candidate rule from its text.`,
 				}
 			})
 			if err == nil && failed > 0 {
-				err = engine.Errorf(engine.EINVALID, "%d of %d confirmations could not be resolved", failed, len(items))
+				err = engine.Errorf(code, "%d of %d confirmations could not be resolved", failed, len(items))
 			}
 			return err
 		},
@@ -123,6 +124,13 @@ func (a *app) listPending(cmd *cobra.Command, status string, limit int) error {
 		return err
 	}
 	return a.output(map[string]any{"confirmations": items}, func(w io.Writer) {
+		if len(items) == 0 {
+			which := status + " "
+			if status == "" {
+				which = ""
+			}
+			fmt.Fprintf(w, "no %sconfirmations\n", which)
+		}
 		for _, p := range items {
 			top := ""
 			if len(p.Candidates) > 0 {
@@ -131,4 +139,13 @@ func (a *app) listPending(cmd *cobra.Command, status string, limit int) error {
 			fmt.Fprintf(w, "%d  %-9s %-45q %s\n", p.ID, p.Status, p.Text, top)
 		}
 	})
+}
+
+// sameOr folds the codes of failed batch items into the batch's exit code:
+// their common code when they agree (all not found: exit 1), mixed otherwise.
+func sameOr(sofar, code, mixed string) string {
+	if sofar == "" || sofar == code {
+		return code
+	}
+	return mixed
 }

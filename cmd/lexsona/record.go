@@ -22,7 +22,7 @@ evidence on that rule. Without, the text is classified: an auto match is
 evidence on the matched rule, the confirm band stores a pending confirmation
 (see lexsona confirm), and a text that matches nothing proposes a candidate rule.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			when, err := parseTime("at", at)
+			when, err := parseCorrectionTime("at", at)
 			if err != nil {
 				return err
 			}

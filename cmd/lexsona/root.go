@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/lexsona/lexsona/engine"
@@ -43,7 +44,7 @@ persona block to inject into the agent's prompt.`,
 		SilenceErrors: true,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.dbPath, "db", store.DefaultPath(), "SQLite database file (env LEXSONA_DB; default under $LEXSONA_DATA or ~/.local/share/lexsona)")
 	pf.BoolVar(&a.asJSON, "json", false, "print machine-readable JSON")
@@ -65,13 +66,26 @@ persona block to inject into the agent's prompt.`,
 
 // markUsage makes flag-parsing errors of every subcommand usage errors.
 func markUsage(c *cobra.Command) {
-	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	c.SetFlagErrorFunc(flagError)
 	if c.Args == nil {
 		c.Args = noArgs
 	}
 	for _, s := range c.Commands() {
 		markUsage(s)
 	}
+}
+
+// negativeNumber matches pflag's error for a negative number given as a value
+// (`config set max_rules -5`), which it takes for a cluster of short flags.
+var negativeNumber = regexp.MustCompile(`unknown shorthand flag: '[0-9.]' in (-[0-9.]+)`)
+
+// flagError makes a flag error a usage error (exit 2), with a hint when the
+// "flag" was a negative number.
+func flagError(_ *cobra.Command, err error) error {
+	if m := negativeNumber.FindStringSubmatch(err.Error()); m != nil {
+		return usagef("%v: to pass the negative number %s as a value, put -- before it (lexsona config set KEY -- %s)", err, m[1], m[1])
+	}
+	return usageError{err}
 }
 
 // isCobraUsage recognises the invocation errors cobra reports as plain
@@ -91,6 +105,18 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// splitList splits a comma-separated environment value into its trimmed,
+// non-empty items (nil for "").
+func splitList(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // scopeFlags are the flags that name a scope: --env, --project, --agent,

@@ -4,12 +4,14 @@ import (
 	"os"
 	"time"
 
+	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/server"
 	"github.com/spf13/cobra"
 )
 
 func newServeCmd(a *app) *cobra.Command {
 	var addr, apiKeys, idemTTL string
+	var allowedHosts []string
 	var metricsNeedKey, noBatching bool
 	var maxBatch, queueSize int
 	var maxWait time.Duration
@@ -32,6 +34,9 @@ The registry in force (or --registry) is synced on start.`,
 			if err != nil {
 				return err
 			}
+			if _, err := server.ParseAllowedHosts(allowedHosts); err != nil {
+				return usagef("--allowed-hosts: %s", engine.ErrorMessage(err))
+			}
 			core, err := a.openCore(cmd.Context())
 			if err != nil {
 				return err
@@ -39,7 +44,7 @@ The registry in force (or --registry) is synced on start.`,
 			srv, err := server.New(server.Config{
 				Addr: addr, DB: core.db, Embedder: core.emb, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
-				BodyLimit: bodyLimit, IdempotencyTTL: ttl, Logger: a.logger(),
+				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, Logger: a.logger(),
 			})
 			if err != nil {
 				return err
@@ -51,6 +56,8 @@ The registry in force (or --registry) is synced on start.`,
 	f := c.Flags()
 	f.StringVar(&addr, "addr", envOr("LEXSONA_ADDR", server.DefaultAddr), "listen address (env LEXSONA_ADDR)")
 	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"), "API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); empty: no auth")
+	f.StringSliceVar(&allowedHosts, "allowed-hosts", splitList(os.Getenv("LEXSONA_ALLOWED_HOSTS")),
+		"extra Host names accepted on a loopback address, e.g. a reverse proxy's (env LEXSONA_ALLOWED_HOSTS, comma-separated)")
 	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too")
 	f.BoolVar(&noBatching, "no-batching", false, "embed every request on its own instead of coalescing them")
 	f.IntVar(&maxBatch, "max-batch", 32, "most texts per coalesced model call")
