@@ -38,7 +38,7 @@ type (
 	}
 	mcpPersonaIn struct {
 		MCPScope
-		Max    int    `json:"max,omitempty" jsonschema:"at most this many rules (default: the configured max_rules, 20)"`
+		Max    int    `json:"max,omitempty" jsonschema:"at most this many rules; 0 or absent: the configured max_rules (20 by default)"`
 		Format string `json:"format,omitempty" jsonschema:"prompt (default): the Markdown block to follow; json: the whole snapshot"`
 	}
 	mcpListRulesIn struct {
@@ -50,7 +50,7 @@ type (
 	}
 	mcpExplainIn struct {
 		RuleID       string `json:"rule_id" jsonschema:"the rule to explain"`
-		HistoryLimit int    `json:"history_limit,omitempty" jsonschema:"at most this many events, oldest first (default 100, at most 10000)"`
+		HistoryLimit int    `json:"history_limit,omitempty" jsonschema:"at most this many events, in the order recorded (default 100, at most 10000)"`
 	}
 	mcpResolveIn struct {
 		ID     int64  `json:"id" jsonschema:"the pending_id record_correction returned"`
@@ -149,7 +149,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		})
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "explain_rule", Annotations: ro,
-		Description: "Explain a rule: its text, scope, Beta evidence (alpha, beta), confidence and activation, and its receipts (every correction and change, oldest first).",
+		Description: "Explain a rule: its text, scope, Beta evidence (alpha, beta), confidence and activation, and its receipts (every correction and change, in the order recorded; a backfill keeps its own time in at).",
 		InputSchema: inputSchema[mcpExplainIn](nil)},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpExplainIn) (*mcp.CallToolResult, any, error) {
 			out, err := s.explainRule(ctx, in.RuleID, in.HistoryLimit)

@@ -185,8 +185,9 @@ func (s *Server) handlePatchRule(c echo.Context) error {
 	return c.JSON(http.StatusOK, engine.View(r, cfg, now))
 }
 
-// History is the answer of GET /v1/rules/{id}/history: events oldest first,
-// and the cursor of the next page when this one is full.
+// History is the answer of GET /v1/rules/{id}/history: events in the order
+// they were recorded (event id), and the cursor of the next page when this
+// one is full.
 type History struct {
 	RuleID    string         `json:"rule_id"`
 	Events    []engine.Event `json:"events"`

@@ -124,11 +124,12 @@ func (t *Tx) insertEvent(ev *engine.Event) (int64, error) {
 }
 
 // History returns up to limit events of a rule with ids after afterEventID,
-// oldest first (the receipts; page on with the last event's id). limit 0
-// means DefaultHistoryLimit. Errors: EINVALID for a malformed rule id, a
-// negative cursor or a limit below 0 or above MaxHistoryLimit; ENOTFOUND for
-// an unknown rule. Events of a merged candidate appear under the rule it was
-// merged into.
+// in the order they were recorded, by event id (the receipts; page on with
+// the last event's id; a backfill is listed where it was recorded, with its
+// own time in At). limit 0 means DefaultHistoryLimit. Errors: EINVALID for
+// a malformed rule id, a negative cursor or a limit below 0 or above
+// MaxHistoryLimit; ENOTFOUND for an unknown rule. Events of a merged
+// candidate appear under the rule it was merged into.
 func (db *DB) History(ctx context.Context, ruleID string, afterEventID int64, limit int) ([]engine.Event, error) {
 	if limit == 0 {
 		limit = DefaultHistoryLimit

@@ -29,6 +29,12 @@ func TestEmbedContract(t *testing.T) {
 			t.Errorf("vector %d: norm² %g, %d dims", i, norm, len(v.([]any)))
 		}
 	}
+	// The lexical embedder is fitted on the registry in force, as the
+	// classifier's (and the server's) is: same identity, same vectors.
+	cl := c.mustJSON("classify", "--embedder", "lexical", "stop using sed")
+	if cl["model"] != m["model"] {
+		t.Errorf("embed model %v, classify model %v: want the same fitted embedder", m["model"], cl["model"])
+	}
 }
 
 func TestClassifyRecordConfirmFlow(t *testing.T) {

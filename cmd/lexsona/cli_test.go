@@ -117,10 +117,14 @@ func TestRecordContractAndActivation(t *testing.T) {
 			t.Fatalf("after %d reinforcements active=%v", i, m["active"])
 		}
 	}
-	for _, k := range []string{"event_id", "rule_id", "event_type", "alpha", "beta", "confidence", "active"} {
+	// The shape of POST /v1/corrections' answer for a named rule.
+	for _, k := range []string{"event_id", "rule_id", "event_type", "alpha", "beta", "confidence", "active", "decision", "score", "candidates"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("record output lacks %q: %v", k, m)
 		}
+	}
+	if m["decision"] != "explicit" || m["score"] != 1.0 || len(m["candidates"].([]any)) != 0 {
+		t.Errorf("decision %v score %v candidates %v", m["decision"], m["score"], m["candidates"])
 	}
 	if m["alpha"] != 12.0 || m["event_type"] != "reinforcement" {
 		t.Errorf("alpha %v type %v", m["alpha"], m["event_type"])

@@ -47,6 +47,35 @@ func (a *app) openEmbedder(ctx context.Context) (models.Embedder, error) {
 	return emb, nil
 }
 
+// openFittedEmbedder is openEmbedder for commands that embed without
+// classifying (embed): an embedder that is fitted to a corpus (lexical: its
+// IDF, part of its identity) is fitted on the registry in force, exactly as
+// openCore and the server do, so that its vectors and identity are theirs.
+func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
+	emb, err := a.openEmbedder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := emb.(models.Fitter)
+	if !ok {
+		return emb, nil
+	}
+	db, err := a.openDB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	name, data, err := a.registryInForce(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := registry.Parse(data, name)
+	if err != nil {
+		return nil, err
+	}
+	f.Fit(reg.Texts())
+	return emb, nil
+}
+
 // registrySource is a registry file's name and bytes.
 type registrySource struct {
 	name string

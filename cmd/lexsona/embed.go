@@ -40,7 +40,7 @@ func newEmbedCmd(a *app) *cobra.Command {
 					return err
 				}
 			}
-			emb, err := a.openEmbedder(cmd.Context())
+			emb, err := a.openFittedEmbedder(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -44,14 +44,15 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 			if err != nil {
 				return err
 			}
+			score := 1.0 // a named rule, as CORRECT[rule_id]: scores it
 			res, _, err := db.Record(cmd.Context(), engine.Correction{
-				RuleID: ruleID, Polarity: pol, UserText: text, AgentOutput: agentOutput,
-				FrameID: frame, Scope: scope, At: when, IdempotencyKey: key, Decision: classifier.DecisionExplicit,
+				RuleID: ruleID, Polarity: pol, UserText: text, AgentOutput: agentOutput, FrameID: frame,
+				Scope: scope, At: when, IdempotencyKey: key, Decision: classifier.DecisionExplicit, Score: &score,
 			})
 			if err != nil {
 				return err
 			}
-			out := explicitRecord{RecordResult: res, Decision: classifier.DecisionExplicit}
+			out := explicitRecord{RecordResult: res, Decision: classifier.DecisionExplicit, Score: score, Candidates: []engine.Candidate{}}
 			return a.output(out, func(w io.Writer) { printRecord(w, &res) })
 		},
 	}
@@ -68,10 +69,13 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 	return c
 }
 
-// explicitRecord is the output of `record --rule`: the store's result and the decision.
+// explicitRecord is the output of `record --rule`: the store's result, the
+// decision, score and (no) candidates, in the shape of POST /v1/corrections.
 type explicitRecord struct {
 	store.RecordResult
-	Decision string `json:"decision"`
+	Decision   string             `json:"decision"`
+	Score      float64            `json:"score"`
+	Candidates []engine.Candidate `json:"candidates"`
 }
 
 func printRecord(w io.Writer, res *store.RecordResult) {

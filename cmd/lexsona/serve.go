@@ -55,7 +55,7 @@ The registry in force (or --registry) is synced on start.`,
 	}
 	f := c.Flags()
 	f.StringVar(&addr, "addr", envOr("LEXSONA_ADDR", server.DefaultAddr), "listen address (env LEXSONA_ADDR)")
-	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"), "API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); empty: no auth")
+	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"), "API keys, e.g. read:KEY1,write:KEY2; a bare KEY is a write key (env LEXSONA_API_KEYS); empty: no auth")
 	f.StringSliceVar(&allowedHosts, "allowed-hosts", splitList(os.Getenv("LEXSONA_ALLOWED_HOSTS")),
 		"extra Host names accepted on a loopback address, e.g. a reverse proxy's (env LEXSONA_ALLOWED_HOSTS, comma-separated)")
 	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too")

@@ -10,7 +10,7 @@ import (
 )
 
 // whyRule is the answer of `lexsona why ID`: the rule now and every event
-// that made it so, oldest first.
+// that made it so, in the order recorded.
 type whyRule struct {
 	Rule    engine.RuleView `json:"rule"`
 	History []engine.Event  `json:"history"`
