@@ -33,6 +33,7 @@ type Summary struct {
 	Added    int    `json:"added"`    // rules new to the store
 	Updated  int    `json:"updated"`  // rules whose definition changed, or restored from archive
 	Archived int    `json:"archived"` // registry rules no longer in the registry
+	Kept     int    `json:"kept"`     // ids defined here that name a user's own rule, left as it is
 	Embedded int    `json:"embedded"` // texts embedded by this run
 	Skipped  int    `json:"skipped"`  // texts that already had a vector for this model
 	Embedder string `json:"embedder"` // the backend, e.g. "ort" or "lexical"
@@ -74,7 +75,7 @@ func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry,
 	if err != nil {
 		return sum, err
 	}
-	sum.Added, sum.Updated, sum.Archived = len(res.Added), len(res.Updated), len(res.Archived)
+	sum.Added, sum.Updated, sum.Archived, sum.Kept = len(res.Added), len(res.Updated), len(res.Archived), len(res.Kept)
 
 	total, err := db.CountTexts(ctx)
 	if err != nil {

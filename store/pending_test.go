@@ -68,7 +68,7 @@ func TestPendingConfirmations(t *testing.T) {
 		fn   func(tx *Tx) error
 		code string
 	}{
-		{"resolve twice", func(tx *Tx) error { return tx.ResolvePending(id, engine.PendingRejected, "", t0) }, engine.EINVALID},
+		{"resolve twice", func(tx *Tx) error { return tx.ResolvePending(id, engine.PendingRejected, "", t0) }, engine.ECONFLICT},
 		{"resolve unknown", func(tx *Tx) error { return tx.ResolvePending(999, engine.PendingRejected, "", t0) }, engine.ENOTFOUND},
 		{"resolve to pending", func(tx *Tx) error { return tx.ResolvePending(id, engine.PendingOpen, "", t0) }, engine.EINVALID},
 		{"empty text", func(tx *Tx) error { _, err := tx.CreatePending(engine.Pending{Text: " "}); return err }, engine.EINVALID},

@@ -19,6 +19,10 @@ type SyncResult struct {
 	Added    []string `json:"added"`
 	Updated  []string `json:"updated"`
 	Archived []string `json:"archived"`
+	// Kept are ids the registry defines that the store already holds as a
+	// rule created outside any registry (by the user, or from corrections):
+	// that rule is left as it is, the registry's definition is not applied.
+	Kept []string `json:"kept"`
 }
 
 var (
@@ -91,7 +95,9 @@ type syncState struct {
 // get the new definition fields and texts, never touching their evidence,
 // with a manual_override event; rules archived because they had left the
 // registry are restored; registry rules missing from defs are archived (never
-// deleted). Each synced rule's template and example texts are replaced (the
+// deleted); a rule created outside any registry (by the user, or from
+// corrections) is never overwritten by a registry definition with its id
+// (SyncResult.Kept). Each synced rule's template and example texts are replaced (the
 // embeddings of removed texts go with them). A rule edited by the user keeps
 // the edit until its registry definition changes. Errors: EINVALID (or
 // ETOOLARGE) naming the first bad definition or a duplicate id; nothing is
@@ -102,7 +108,7 @@ func (db *DB) SyncDefinitions(ctx context.Context, defs []engine.Definition, at 
 	if err != nil {
 		return SyncResult{}, err
 	}
-	res := SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}}
+	res := SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{}}
 	err = db.Write(ctx, func(tx *Tx) error {
 		cfg, err := tx.Config()
 		if err != nil {
@@ -129,6 +135,10 @@ func (db *DB) SyncDefinitions(ctx context.Context, defs []engine.Definition, at 
 					return err
 				}
 				res.Added = append(res.Added, d.rule.RuleID)
+				continue
+			}
+			if st.source != engine.SourceRegistry && st.sha == "" {
+				res.Kept = append(res.Kept, d.rule.RuleID)
 				continue
 			}
 			changed := st.sha != d.sha

@@ -29,7 +29,7 @@ func TestSyncDefinitions(t *testing.T) {
 	ctx := context.Background()
 	a, b, c := def("reg.a", "Rule A", "say a", "A!"), def("reg.b", "Rule B"), def("reg.c", "Rule C", "Rule C")
 	res := mustSync(t, db, a, b, c)
-	if diff := cmp.Diff(SyncResult{Added: []string{"reg.a", "reg.b", "reg.c"}, Updated: []string{}, Archived: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(SyncResult{Added: []string{"reg.a", "reg.b", "reg.c"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("first sync (-want +got):\n%s", diff)
 	}
 	ra, _ := db.GetRule(ctx, "reg.a")
@@ -67,7 +67,7 @@ func TestSyncDefinitions(t *testing.T) {
 	a2 := def("reg.a", "Rule A, reworded", "say a")
 	a2.Rule.Scope = engine.Scope{Project: "api"}
 	res = mustSync(t, db, a2, c)
-	if diff := cmp.Diff(SyncResult{Added: []string{}, Updated: []string{"reg.a"}, Archived: []string{"reg.b"}}, res); diff != "" {
+	if diff := cmp.Diff(SyncResult{Added: []string{}, Updated: []string{"reg.a"}, Archived: []string{"reg.b"}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("second sync (-want +got):\n%s", diff)
 	}
 	got, _ := db.GetRule(ctx, "reg.a")
@@ -104,7 +104,7 @@ func TestSyncDefinitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = mustSync(t, db, a2, b, c)
-	if diff := cmp.Diff(SyncResult{Added: []string{}, Updated: []string{"reg.b"}, Archived: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(SyncResult{Added: []string{}, Updated: []string{"reg.b"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("third sync (-want +got):\n%s", diff)
 	}
 	if rb, _ := db.GetRule(ctx, "reg.b"); rb.Status != engine.StatusActiveEligible {
@@ -125,6 +125,18 @@ func TestSyncDefinitions(t *testing.T) {
 	}
 	if ux, _ := db.GetRule(ctx, "user.x"); ux.Status != engine.StatusActiveEligible {
 		t.Errorf("user rule archived by a sync")
+	}
+
+	// A registry that defines the id of a rule the user created leaves that
+	// rule as it is, every time.
+	for range 2 {
+		res = mustSync(t, db, a2, b, c, def("user.x", "The registry's wording"))
+		if diff := cmp.Diff(SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{"user.x"}}, res); diff != "" {
+			t.Errorf("sync over a user rule (-want +got):\n%s", diff)
+		}
+		if ux, _ := db.GetRule(ctx, "user.x"); ux.Text != "Text of user.x" || ux.Source != engine.SourceUser {
+			t.Errorf("user rule overwritten by the registry: %+v", ux)
+		}
 	}
 }
 

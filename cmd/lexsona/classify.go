@@ -27,8 +27,8 @@ rule pack.`,
 			}
 			return a.output(core.sync, func(w io.Writer) {
 				s := core.sync
-				fmt.Fprintf(w, "%s: %d rules (%d added, %d updated, %d archived); %d texts embedded, %d already embedded; %s %s\n",
-					core.reg.Name(), core.reg.Len(), s.Added, s.Updated, s.Archived, s.Embedded, s.Skipped, s.Embedder, s.Model)
+				fmt.Fprintf(w, "%s: %d rules (%d added, %d updated, %d archived, %d left to your own rules of the same id); %d texts embedded, %d already embedded; %s %s\n",
+					core.reg.Name(), core.reg.Len(), s.Added, s.Updated, s.Archived, s.Kept, s.Embedded, s.Skipped, s.Embedder, s.Model)
 			})
 		},
 	}
