@@ -38,9 +38,9 @@ type ConfirmResult struct {
 //
 // A zero at means now. Errors: EINVALID for an unknown action, a ruleID with
 // reject or new, a malformed ruleID, an accept with neither candidates nor
-// ruleID, an archived rule, or a confirmation that is already resolved (the
-// message names its id and status); ENOTFOUND for an unknown confirmation or
-// rule. On error nothing is written.
+// ruleID, or an archived rule; ECONFLICT for a confirmation that is already
+// resolved (the message names its id and status); ENOTFOUND for an unknown
+// confirmation or rule. On error nothing is written.
 func (c *Classifier) Confirm(ctx context.Context, id int64, action, ruleID string, at time.Time) (ConfirmResult, error) {
 	var out ConfirmResult
 	if c.err != nil {

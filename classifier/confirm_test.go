@@ -56,7 +56,7 @@ func TestConfirm(t *testing.T) {
 			t.Errorf("pending %+v", p)
 		}
 		_, err = c.Confirm(t.Context(), id, ActionReject, "", t0)
-		MustCode(t, err, engine.EINVALID)
+		MustCode(t, err, engine.ECONFLICT)
 		if !strings.Contains(engine.ErrorMessage(err), "already resolved") {
 			t.Errorf("message %q", engine.ErrorMessage(err))
 		}
@@ -125,7 +125,7 @@ func TestConfirm(t *testing.T) {
 		b, _ := mustPending(t, c, sedText, engine.Reinforce)
 		items := c.ConfirmBatch(t.Context(), []int64{a, 424242, b, a}, ActionReject, "", t0)
 		if len(items) != 4 || items[0].Result == nil || items[1].Error == nil || items[1].Error.Code != engine.ENOTFOUND ||
-			items[2].Result == nil || items[3].Error == nil || items[3].Error.Code != engine.EINVALID ||
+			items[2].Result == nil || items[3].Error == nil || items[3].Error.Code != engine.ECONFLICT ||
 			!strings.Contains(items[3].Error.Message, "already resolved") {
 			t.Errorf("batch %+v", items)
 		}

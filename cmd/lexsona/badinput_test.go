@@ -12,6 +12,7 @@ import (
 func TestBadInput(t *testing.T) {
 	c := newCLI(t)
 	c.mustAddRule("tool.no-sed", "tool_preference", "must")
+	c.mustJSON("registry", "sync") // what the first classifying command would do
 	tests := []struct {
 		name     string
 		args     []string

@@ -34,26 +34,19 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 			if counter {
 				pol = engine.Counter
 			}
-			if ruleID == "" {
-				return a.recordClassified(cmd, classifier.RecordRequest{
-					Text: text, Polarity: pol, Scope: scope, FrameID: frame, AgentOutput: agentOutput,
-					At: when, IdempotencyKey: key,
-				})
-			}
-			db, err := a.openDB(cmd.Context())
-			if err != nil {
+			// Bad input is refused before anything is opened or synced.
+			corr := engine.Correction{RuleID: ruleID, Polarity: pol, UserText: text, AgentOutput: agentOutput,
+				FrameID: frame, Scope: scope, At: when, IdempotencyKey: key}
+			if err := corr.Validate(); err != nil {
 				return err
 			}
-			score := 1.0 // a named rule, as CORRECT[rule_id]: scores it
-			res, _, err := db.Record(cmd.Context(), engine.Correction{
-				RuleID: ruleID, Polarity: pol, UserText: text, AgentOutput: agentOutput, FrameID: frame,
-				Scope: scope, At: when, IdempotencyKey: key, Decision: classifier.DecisionExplicit, Score: &score,
+			// With --rule the classifier records it as explicit (score 1), as
+			// POST /v1/corrections does; either way the registry in force is
+			// synced first, so the default pack's rules exist on a new database.
+			return a.recordClassified(cmd, classifier.RecordRequest{
+				Text: text, RuleID: ruleID, Polarity: pol, Scope: scope, FrameID: frame, AgentOutput: agentOutput,
+				At: when, IdempotencyKey: key,
 			})
-			if err != nil {
-				return err
-			}
-			out := explicitRecord{RecordResult: res, Decision: classifier.DecisionExplicit, Score: score, Candidates: []engine.Candidate{}}
-			return a.output(out, func(w io.Writer) { printRecord(w, &res) })
 		},
 	}
 	f := c.Flags()
@@ -67,15 +60,6 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 	sf.register(f, false)
 	c.MarkFlagRequired("text")
 	return c
-}
-
-// explicitRecord is the output of `record --rule`: the store's result, the
-// decision, score and (no) candidates, in the shape of POST /v1/corrections.
-type explicitRecord struct {
-	store.RecordResult
-	Decision   string             `json:"decision"`
-	Score      float64            `json:"score"`
-	Candidates []engine.Candidate `json:"candidates"`
 }
 
 func printRecord(w io.Writer, res *store.RecordResult) {
