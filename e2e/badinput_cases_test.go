@@ -110,6 +110,8 @@ func httpCases() []badCase {
 		post("embeddings dimensions NaN", "/v1/embeddings", `{"input":"x","dimensions":NaN}`, 400, "not valid JSON"),
 		post("embeddings dimensions 1e400", "/v1/embeddings", `{"input":"x","dimensions":1e400}`, 400, `field "dimensions"`),
 		post("embeddings no input", "/v1/embeddings", `{"input":[]}`, 400, `field "input" is an empty array`),
+		get("query typo: projct=", "/v1/persona?projct=api", 400, `unknown query parameter "projct": this endpoint reads agent_family, context_tags, environment, format, include_dormant, max, now, project`),
+		get("undocumented filter: state=", "/v1/rules?state=active", 400, `unknown query parameter "state"`),
 		get("bad timestamp: now=yesterday", "/v1/persona?now=yesterday", 400, `now="yesterday" is not an RFC 3339 time`),
 		get("bad timestamp: February 30", "/v1/why?now=2026-02-30T00:00:00Z", 400, `now="2026-02-30T00:00:00Z"`),
 		get("bad timestamp: no zone", "/v1/rules?now=2026-03-01T12:00:00", 400, `now="2026-03-01T12:00:00"`),

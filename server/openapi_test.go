@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -242,5 +243,55 @@ func TestOpenAPIServed(t *testing.T) {
 	r.json(t, &doc)
 	if doc["openapi"] != "3.1.0" {
 		t.Errorf("served document: openapi = %v", doc["openapi"])
+	}
+}
+
+// TestOpenAPIQueryParameters: every GET route that takes query parameters
+// accepts every one its operation documents (a valid value of each, all at
+// once), and refuses one it does not document, naming it.
+func TestOpenAPIQueryParameters(t *testing.T) {
+	e := newTestEnv(t, nil)
+	values := map[string]string{"environment": "work", "project": "api", "agent_family": "claude",
+		"context_tags": "cli", "category": "tool_preference", "after": ""}
+	for path, item := range mustDoc(t)["paths"].(map[string]any) {
+		op, ok := item.(map[string]any)["get"].(map[string]any)
+		if !ok {
+			continue
+		}
+		q := url.Values{}
+		params, _ := op["parameters"].([]any)
+		for _, p := range params {
+			p := p.(map[string]any)
+			if p["in"] != "query" {
+				continue
+			}
+			name, schema := p["name"].(string), p["schema"].(map[string]any)
+			switch v, ok := values[name]; {
+			case ok:
+				q.Set(name, v)
+			case schema["enum"] != nil:
+				q.Set(name, fmt.Sprint(schema["enum"].([]any)[0]))
+			case schema["format"] == "date-time":
+				q.Set(name, "2026-01-01T00:00:00Z")
+			case schema["type"] == "integer":
+				q.Set(name, fmt.Sprint(max(1, schema["minimum"].(float64))))
+			case schema["type"] == "boolean":
+				q.Set(name, "false")
+			default:
+				t.Fatalf("GET %s: no test value for query parameter %s", path, name)
+			}
+		}
+		if len(q) == 0 {
+			continue // probes, metrics and the document itself ignore query strings
+		}
+		target := strings.ReplaceAll(path, "{id}", ruleSed)
+		if r := e.get(target + "?" + q.Encode()); r.status != http.StatusOK {
+			t.Errorf("GET %s?%s: %d %s", target, q.Encode(), r.status, r.body)
+		}
+		q.Set("colour", "red")
+		r := e.get(target + "?" + q.Encode())
+		if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), `unknown query parameter \"colour\"`) {
+			t.Errorf("GET %s with an undocumented parameter: %d %s", target, r.status, r.body)
+		}
 	}
 }

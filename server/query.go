@@ -1,7 +1,9 @@
 package server
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,12 +16,13 @@ import (
 // can read them all and check once. Every error is EINVALID and names the
 // parameter.
 type query struct {
-	v   url.Values
-	err error
+	v    url.Values
+	err  error
+	read map[string]bool // the names the handler looked up: what it accepts
 }
 
 func newQuery(v url.Values) *query {
-	q := &query{v: v}
+	q := &query{v: v, read: map[string]bool{}}
 	for k, vals := range v {
 		if !utf8.ValidString(k) {
 			q.fail(engine.Errorf(engine.EINVALID, "a query parameter name is not valid UTF-8"))
@@ -33,6 +36,22 @@ func newQuery(v url.Values) *query {
 	return q
 }
 
+// done returns the first error of the reads, else an EINVALID error naming
+// a parameter the handler never looked up (a typo such as projct= would
+// otherwise be ignored without a word) and the ones it reads.
+func (q *query) done() error {
+	if q.err != nil {
+		return q.err
+	}
+	for _, k := range slices.Sorted(maps.Keys(q.v)) {
+		if !q.read[k] {
+			return engine.Errorf(engine.EINVALID, "unknown query parameter %q: this endpoint reads %s",
+				clip(k), strings.Join(slices.Sorted(maps.Keys(q.read)), ", "))
+		}
+	}
+	return nil
+}
+
 func (q *query) fail(err error) {
 	if q.err == nil {
 		q.err = err
@@ -42,6 +61,7 @@ func (q *query) fail(err error) {
 // has reports whether any of names is present (even empty).
 func (q *query) has(names ...string) bool {
 	for _, n := range names {
+		q.read[n] = true
 		if _, ok := q.v[n]; ok {
 			return true
 		}
@@ -52,6 +72,7 @@ func (q *query) has(names ...string) bool {
 // str returns the last value of name, trimmed ("" when absent). A repeated
 // parameter that is not a list is an error.
 func (q *query) str(name string) string {
+	q.read[name] = true
 	vals := q.v[name]
 	if len(vals) > 1 {
 		q.fail(engine.Errorf(engine.EINVALID, "query parameter %q is given %d times: give it once", name, len(vals)))
@@ -64,6 +85,7 @@ func (q *query) str(name string) string {
 
 // list returns name's values split on commas (repeats are joined), empties dropped.
 func (q *query) list(name string) []string {
+	q.read[name] = true
 	var out []string
 	for _, v := range q.v[name] {
 		for _, p := range strings.Split(v, ",") {

@@ -56,6 +56,8 @@ func (s *Server) newEcho() *echo.Echo {
 
 	s.add(http.MethodGet, "/healthz", s.handleHealthz)
 	s.add(http.MethodGet, "/readyz", s.handleReadyz)
+	s.add(http.MethodHead, "/healthz", s.handleHealthz) // probes that send HEAD: the status, no body
+	s.add(http.MethodHead, "/readyz", s.handleReadyz)
 	s.add(http.MethodGet, "/metrics", s.metrics.handler())
 	s.add(http.MethodGet, "/openapi.json", handleOpenAPI)
 

@@ -121,8 +121,8 @@ func (s *Server) handleListConfirmations(c echo.Context) error {
 	status := q.oneOf("status", engine.PendingOpen, engine.PendingOpen, engine.PendingAccepted,
 		engine.PendingRejected, engine.PendingNewRule, "all")
 	limit := q.intIn("limit", store.DefaultPendingLimit, 1, store.MaxPendingLimit)
-	if q.err != nil {
-		return q.err
+	if err := q.done(); err != nil {
+		return err
 	}
 	if status == "all" {
 		status = ""

@@ -42,8 +42,8 @@ func (s *Server) handlePersona(c echo.Context) error {
 		IncludeDormant: q.bool("include_dormant"),
 	}
 	format := q.oneOf("format", "json", "json", "prompt")
-	if q.err != nil {
-		return q.err
+	if err := q.done(); err != nil {
+		return err
 	}
 	snap, err := s.persona(c.Request().Context(), req)
 	if err != nil {
@@ -91,8 +91,8 @@ func (s *Server) why(ctx context.Context, scope engine.Scope, now time.Time) (Wh
 func (s *Server) handleWhy(c echo.Context) error {
 	q := newQuery(c.QueryParams())
 	scope, now := q.scope(), q.time("now", s.cfg.Now())
-	if q.err != nil {
-		return q.err
+	if err := q.done(); err != nil {
+		return err
 	}
 	out, err := s.why(c.Request().Context(), scope, now)
 	if err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -198,5 +199,22 @@ func TestJSONNotHTMLEscaped(t *testing.T) {
 	r = e.get("/v1/rules/" + ruleSed + "/history")
 	if !strings.Contains(string(r.body), `<b>stop</b> & editing`) {
 		t.Errorf("history: %s", r.body)
+	}
+}
+
+// TestHeadProbes: HEAD /healthz and /readyz answer GET's status and headers
+// without a body, on the real server.
+func TestHeadProbes(t *testing.T) {
+	_, base, _, _ := startServer(t, nil)
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, err := http.Head(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Type") == "" {
+			t.Errorf("HEAD %s: %d, %d body bytes, Content-Type %q", path, resp.StatusCode, len(body), resp.Header.Get("Content-Type"))
+		}
 	}
 }

@@ -91,8 +91,8 @@ func (s *Server) handleListRules(c echo.Context) error {
 		sc := q.scope()
 		rq.Scope = &sc
 	}
-	if q.err != nil {
-		return q.err
+	if err := q.done(); err != nil {
+		return err
 	}
 	out, err := s.listRules(c.Request().Context(), rq)
 	if err != nil {
@@ -124,8 +124,8 @@ func (s *Server) getRule(ctx context.Context, id string, now time.Time) (engine.
 func (s *Server) handleGetRule(c echo.Context) error {
 	q := newQuery(c.QueryParams())
 	now := q.time("now", s.cfg.Now())
-	if q.err != nil {
-		return q.err
+	if err := q.done(); err != nil {
+		return err
 	}
 	v, err := s.getRule(c.Request().Context(), c.Param("id"), now)
 	if err != nil {
@@ -214,8 +214,8 @@ func (s *Server) handleHistory(c echo.Context) error {
 	q := newQuery(c.QueryParams())
 	limit := q.intIn("limit", DefaultHistoryLimit, 1, MaxHistoryLimit)
 	after := q.int64Min("after", 0, 0)
-	if q.err != nil {
-		return q.err
+	if err := q.done(); err != nil {
+		return err
 	}
 	h, err := s.history(c.Request().Context(), c.Param("id"), after, limit)
 	if err != nil {
