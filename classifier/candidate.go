@@ -31,7 +31,13 @@ func candidateText(text string) string {
 // embedding the rule's text otherwise. cl may be nil (a confirmation resolved
 // as new: nothing was embedded yet).
 func (c *Classifier) propose(ctx context.Context, text string, cl *classified) (proposal, error) {
-	p := proposal{text: candidateText(text), model: c.emb.Identity().ID()}
+	return c.vectors(ctx, candidateText(text), cl)
+}
+
+// vectors embeds a rule's text with the classifier's embedders (reusing cl's
+// vectors when cl embedded exactly text with the same models; cl may be nil).
+func (c *Classifier) vectors(ctx context.Context, text string, cl *classified) (proposal, error) {
+	p := proposal{text: text, model: c.emb.Identity().ID()}
 	if c.opts.Lexical != nil {
 		p.lexID = c.opts.Lexical.Identity().ID()
 	}
@@ -65,6 +71,19 @@ func candidateScope(s engine.Scope) engine.Scope {
 	return engine.Scope{Environment: s.Environment, Project: s.Project, AgentFamily: s.AgentFamily}
 }
 
+// store saves p's vectors as those of rule id's template text (p.text).
+func (p proposal) store(tx *store.Tx, id string) error {
+	sum := sha256.Sum256([]byte(p.text))
+	item := store.RuleText{RuleID: id, Kind: store.KindTemplate, Text: p.text, SHA256: hex.EncodeToString(sum[:])}
+	if err := tx.PutEmbedding(p.model, item, p.vec); err != nil {
+		return err
+	}
+	if p.lexID != "" {
+		return tx.PutEmbedding(p.lexID, item, p.lexVec)
+	}
+	return nil
+}
+
 // insertCandidate inserts the candidate rule of p (proposed from text, made
 // in scope) with its creation event ev and stores its template's vectors. Its
 // id is engine.ProposedRuleID(text), suffixed -2 … -9 when taken (an archived
@@ -95,15 +114,8 @@ func (c *Classifier) insertCandidate(tx *store.Tx, p proposal, text string, scop
 	if err != nil {
 		return store.RecordResult{}, engine.Rule{}, err
 	}
-	sum := sha256.Sum256([]byte(r.Text))
-	item := store.RuleText{RuleID: r.RuleID, Kind: store.KindTemplate, Text: r.Text, SHA256: hex.EncodeToString(sum[:])}
-	if err := tx.PutEmbedding(p.model, item, p.vec); err != nil {
+	if err := p.store(tx, r.RuleID); err != nil {
 		return store.RecordResult{}, engine.Rule{}, err
-	}
-	if p.lexID != "" {
-		if err := tx.PutEmbedding(p.lexID, item, p.lexVec); err != nil {
-			return store.RecordResult{}, engine.Rule{}, err
-		}
 	}
 	saved, err := tx.GetRule(r.RuleID)
 	if err != nil {

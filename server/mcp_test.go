@@ -72,7 +72,7 @@ func TestMCPTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"classify_correction", "explain_rule", "get_persona", "list_rules", "record_correction", "resolve_confirmation"}
+	want := []string{"add_rule", "classify_correction", "explain_rule", "get_persona", "list_rules", "record_correction", "resolve_confirmation", "review_candidate"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
@@ -140,6 +140,24 @@ func TestMCPTools(t *testing.T) {
 		}},
 		{"explain unknown", "explain_rule", map[string]any{"rule_id": "tool.unknown"}, true, nil},
 		{"explain malformed", "explain_rule", map[string]any{"rule_id": "NOT AN ID"}, true, nil},
+		{"add rule unknown argument", "add_rule", map[string]any{"rule_id": "tool.run-go-vet", "category": "tool_preference", "text": "x", "project": "api"}, true, nil},
+		{"add rule", "add_rule", map[string]any{"rule_id": "tool.run-go-vet", "category": "tool_preference", "text": "Run go vet before saying a Go change is done", "scope": map[string]any{"context_tags": []string{"go"}}}, false, func(t *testing.T, _ string, s map[string]any) {
+			if s["rule_id"] != "tool.run-go-vet" || s["severity"] != "should" || s["status"] != "active-eligible" || s["source"] != "user" {
+				t.Errorf("add_rule: %v", s)
+			}
+		}},
+		{"add rule again", "add_rule", map[string]any{"rule_id": "tool.run-go-vet", "category": "tool_preference", "text": "x"}, true, func(t *testing.T, text string, _ map[string]any) {
+			if !strings.HasPrefix(text, "conflict:") {
+				t.Errorf("error text %q", text)
+			}
+		}},
+		{"add rule bad severity", "add_rule", map[string]any{"rule_id": "tool.x", "category": "tool_preference", "text": "x", "severity": "huge"}, true, nil},
+		{"review a non-candidate", "review_candidate", map[string]any{"rule_id": ruleSed, "action": "accept"}, true, func(t *testing.T, text string, _ map[string]any) {
+			if !strings.Contains(text, "not a candidate") {
+				t.Errorf("error text %q", text)
+			}
+		}},
+		{"review bad action", "review_candidate", map[string]any{"rule_id": ruleSed, "action": "maybe"}, true, nil},
 		{"resolve unknown", "resolve_confirmation", map[string]any{"id": 12345, "action": "accept"}, true, nil},
 		{"resolve bad action", "resolve_confirmation", map[string]any{"id": 1, "action": "maybe"}, true, nil},
 		{"resolve bad id", "resolve_confirmation", map[string]any{"id": -1, "action": "reject"}, true, nil},

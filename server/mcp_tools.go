@@ -52,6 +52,10 @@ type (
 		RuleID       string `json:"rule_id" jsonschema:"the rule to explain"`
 		HistoryLimit int    `json:"history_limit,omitempty" jsonschema:"at most this many events, in the order recorded (default 100, at most 10000)"`
 	}
+	mcpReviewIn struct {
+		RuleID string `json:"rule_id" jsonschema:"the candidate rule (status candidate), e.g. a proposed.* rule or an exception proposal"`
+		Action string `json:"action" jsonschema:"accept: it becomes active-eligible (an exception proposal also excludes its tag from the rule it is an exception to); reject: it is archived (an exception proposal is never proposed again)"`
+	}
 	mcpResolveIn struct {
 		ID     int64  `json:"id" jsonschema:"the pending_id record_correction returned"`
 		Action string `json:"action" jsonschema:"accept: the correction was about rule_id (or the top candidate); reject: record nothing; new: propose a new rule from it"`
@@ -157,6 +161,28 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 				return nil, nil, s.toolError("explain_rule", err)
 			}
 			return nil, out, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "add_rule",
+		Description: "Add a behavioral rule the user states outright (\"always run go vet before saying a Go change is done\"), at the prior: it becomes active once corrections reinforce it. Answers with the rule as stored.",
+		InputSchema: inputSchema[NewRuleRequest](map[string][]any{"severity": {"must", "should", "style"}})},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in NewRuleRequest) (*mcp.CallToolResult, any, error) {
+			v, err := s.addRule(ctx, in)
+			if err != nil {
+				return nil, nil, s.toolError("add_rule", err)
+			}
+			return nil, v, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "review_candidate",
+		Description: "Accept or reject a candidate rule (one proposed from a correction, or an exception proposal) after asking the user.",
+		InputSchema: inputSchema[mcpReviewIn](map[string][]any{"action": {"accept", "reject"}})},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpReviewIn) (*mcp.CallToolResult, any, error) {
+			v, err := s.reviewCandidate(ctx, in.RuleID, in.Action == "accept")
+			if err != nil {
+				return nil, nil, s.toolError("review_candidate", err)
+			}
+			return nil, v, nil
 		})
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "resolve_confirmation",

@@ -69,7 +69,10 @@ func (s *Server) newEcho() *echo.Echo {
 	s.add(http.MethodGet, "/v1/why", s.handleWhy)
 	s.add(http.MethodGet, "/v1/rules", s.handleListRules)
 	s.add(http.MethodGet, "/v1/rules/:id", s.handleGetRule)
+	s.add(http.MethodPost, "/v1/rules", s.handleCreateRule)
 	s.add(http.MethodPatch, "/v1/rules/:id", s.handlePatchRule)
+	s.add(http.MethodPost, "/v1/rules/:id/accept", s.handleReviewCandidate(true))
+	s.add(http.MethodPost, "/v1/rules/:id/reject", s.handleReviewCandidate(false))
 	s.add(http.MethodGet, "/v1/rules/:id/history", s.handleHistory)
 	s.add(http.MethodPost, "/v1/registry/sync", s.handleRegistrySync,
 		withBodyLimit(s.cfg.RegistryBodyLimit), withTimeout(s.cfg.SyncTimeout))

@@ -134,57 +134,6 @@ func (s *Server) handleGetRule(c echo.Context) error {
 	return c.JSON(http.StatusOK, v)
 }
 
-// RulePatch is the body of PATCH /v1/rules/{id}: the definition fields to
-// change (absent fields stay; "topic": "" clears the topic; a scope replaces
-// the whole scope). Evidence is never changed.
-type RulePatch struct {
-	Text     *string       `json:"text"`
-	Category *string       `json:"category"`
-	Severity *string       `json:"severity"`
-	Scope    *engine.Scope `json:"scope"`
-	Topic    *string       `json:"topic"`
-	Status   *string       `json:"status"`
-}
-
-func (s *Server) handlePatchRule(c echo.Context) error {
-	id := c.Param("id")
-	if err := engine.ValidateRuleID(id); err != nil {
-		return err
-	}
-	var p RulePatch
-	if err := s.decodeJSON(c, &p, false); err != nil {
-		return err
-	}
-	u := store.RuleUpdate{Text: p.Text, Category: p.Category, Topic: p.Topic, Scope: p.Scope}
-	if p.Severity != nil {
-		sev, err := engine.ParseSeverity(*p.Severity)
-		if err != nil {
-			return err
-		}
-		u.Severity = &sev
-	}
-	if p.Status != nil {
-		st, err := engine.ParseStatus(*p.Status)
-		if err != nil {
-			return err
-		}
-		u.Status = &st
-	}
-	if u == (store.RuleUpdate{}) {
-		return engine.Errorf(engine.EINVALID, "nothing to update: give at least one of text, category, severity, scope, topic, status")
-	}
-	now := s.cfg.Now().UTC()
-	r, err := s.db.UpdateRule(c.Request().Context(), id, u, now)
-	if err != nil {
-		return err
-	}
-	cfg, err := s.db.Config(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, engine.View(r, cfg, now))
-}
-
 // History is the answer of GET /v1/rules/{id}/history: events in the order
 // they were recorded (event id), and the cursor of the next page when this
 // one is full.

@@ -103,7 +103,7 @@ an existing rule and removes the candidate.`,
 
 // ruleActionCmd builds a `rules VERB ID [--at T]` command: act changes the
 // rule at now, and the rule is printed as it is afterwards.
-func ruleActionCmd(a *app, verb, short string, act func(ctx context.Context, db *store.DB, id string, now time.Time) (engine.Rule, error)) *cobra.Command {
+func ruleActionCmd(a *app, verb, short string, act func(db *store.DB, ctx context.Context, id string, now time.Time) (engine.Rule, error)) *cobra.Command {
 	var at string
 	c := &cobra.Command{
 		Use:   verb + " ID",
@@ -118,7 +118,7 @@ func ruleActionCmd(a *app, verb, short string, act func(ctx context.Context, db 
 			if err != nil {
 				return err
 			}
-			r, err := act(cmd.Context(), db, args[0], now)
+			r, err := act(db, cmd.Context(), args[0], now)
 			if err != nil {
 				return err
 			}
@@ -130,52 +130,17 @@ func ruleActionCmd(a *app, verb, short string, act func(ctx context.Context, db 
 }
 
 func newRulesArchiveCmd(a *app) *cobra.Command {
-	return ruleActionCmd(a, "archive", "Archive a rule: never injected again, history kept",
-		func(ctx context.Context, db *store.DB, id string, now time.Time) (engine.Rule, error) {
-			return db.ArchiveRule(ctx, id, now)
-		})
-}
-
-// candidate returns rule id, or an EINVALID error unless it is a candidate.
-func candidate(ctx context.Context, db *store.DB, id string) (engine.Rule, error) {
-	r, err := db.GetRule(ctx, id)
-	if err == nil && r.Status != engine.StatusCandidate {
-		err = engine.Errorf(engine.EINVALID, "rule %s is %s, not a candidate", r.RuleID, r.Status)
-	}
-	return r, err
+	return ruleActionCmd(a, "archive", "Archive a rule: never injected again, history kept", (*store.DB).ArchiveRule)
 }
 
 func newRulesAcceptCmd(a *app) *cobra.Command {
 	return ruleActionCmd(a, "accept", "Accept a candidate rule; for an exception proposal, also exclude its tag from the original rule",
-		func(ctx context.Context, db *store.DB, id string, now time.Time) (engine.Rule, error) {
-			r, err := candidate(ctx, db, id)
-			if err != nil {
-				return r, err
-			}
-			if r.ExceptionOf != "" {
-				_, exc, err := db.AcceptException(ctx, r.RuleID, now)
-				return exc, err
-			}
-			s := engine.StatusActiveEligible
-			return db.UpdateRule(ctx, r.RuleID, store.RuleUpdate{Status: &s}, now)
-		})
+		(*store.DB).AcceptCandidate)
 }
 
 func newRulesRejectCmd(a *app) *cobra.Command {
 	return ruleActionCmd(a, "reject", "Reject a candidate rule; an exception proposal leaves both rules as they were",
-		func(ctx context.Context, db *store.DB, id string, now time.Time) (engine.Rule, error) {
-			r, err := candidate(ctx, db, id)
-			if err != nil {
-				return r, err
-			}
-			if r.ExceptionOf != "" {
-				if err := db.RejectException(ctx, r.RuleID, now); err != nil {
-					return r, err
-				}
-				return db.GetRule(ctx, r.RuleID)
-			}
-			return db.ArchiveRule(ctx, r.RuleID, now)
-		})
+		(*store.DB).RejectCandidate)
 }
 
 // printRuleNow prints r assessed at now with the stored config.
