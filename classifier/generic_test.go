@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
 )
 
 // genericTexts say something was wrong without saying what.
@@ -83,6 +84,39 @@ func TestGenericWithDefaults(t *testing.T) {
 		if r.Decision == DecisionAutoMatch {
 			t.Errorf("generic %q auto-matched %s", text, r.RuleID)
 		}
+	}
+}
+
+// TestGenericRecordsNothing: a generic text that matches no rule proposes no
+// candidate rule (the paper's junk: "proposed.that-is-wrong", which later
+// generic texts would confirm against); Record stores nothing and says why.
+// A specific text that matches nothing still proposes one.
+func TestGenericRecordsNothing(t *testing.T) {
+	c, db := MustDefaultClassifier(t, Options{Thresholds: &Thresholds{Auto: 0.99, Confirm: 0.98}})
+	before, err := db.ListRules(t.Context(), store.RuleFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range genericTexts {
+		resp, _, err := c.Record(t.Context(), RecordRequest{Text: text})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if resp.Decision != DecisionNewRule || resp.Stored() || resp.CreatedRule != nil ||
+			!strings.HasPrefix(resp.Reason, ReasonGeneric) || !strings.Contains(resp.Reason, "nothing was recorded") {
+			t.Errorf("generic %q: %+v", text, resp)
+		}
+	}
+	after, err := db.ListRules(t.Context(), store.RuleFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Errorf("generic texts created %d rules", len(after)-len(before))
+	}
+	resp, _, err := c.Record(t.Context(), RecordRequest{Text: "write commit messages in the imperative mood"})
+	if err != nil || resp.Decision != DecisionNewRule || resp.CreatedRule == nil || !resp.Stored() {
+		t.Errorf("a specific text that matches nothing: %+v, %v", resp, err)
 	}
 }
 

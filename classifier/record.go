@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -30,7 +31,9 @@ type RecordRequest struct {
 // there for auto_match and explicit (the reinforcement or counterexample) and
 // for new_rule (the candidate's creation event, plus created_rule); it is
 // absent for confirm, which stores a pending confirmation (pending_id) and
-// nothing else.
+// nothing else. A generic text ("that's wrong", "nope, try again") that
+// matches no rule is new_rule with nothing stored at all (Stored is false):
+// no rule can be learned from it, and its reason says so.
 type RecordResponse struct {
 	*store.RecordResult
 	Decision    string             `json:"decision"`
@@ -39,6 +42,16 @@ type RecordResponse struct {
 	PendingID   int64              `json:"pending_id,omitempty"`
 	CreatedRule *engine.Rule       `json:"created_rule,omitempty"`
 	Reason      string             `json:"reason,omitempty"`
+}
+
+// Stored reports whether Record wrote anything: evidence, a pending
+// confirmation or a candidate rule.
+func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.PendingID != 0 }
+
+// unlearnable reports whether cl is a new_rule the guard found generic: a
+// text with no informative word, from which no rule can be proposed.
+func unlearnable(cl *classified) bool {
+	return cl.Decision == DecisionNewRule && strings.HasPrefix(cl.Reason, ReasonGeneric)
 }
 
 // Record classifies a correction and acts on the decision in one write
@@ -95,7 +108,7 @@ func (c *Classifier) Record(ctx context.Context, req RecordRequest) (RecordRespo
 		return RecordResponse{}, false, err
 	}
 	var prop proposal
-	if cl.Decision == DecisionNewRule {
+	if cl.Decision == DecisionNewRule && !unlearnable(&cl) {
 		if prop, err = c.propose(ctx, req.Text, &cl); err != nil {
 			return RecordResponse{}, false, err
 		}
@@ -137,6 +150,10 @@ func (c *Classifier) Record(ctx context.Context, req RecordRequest) (RecordRespo
 			}
 			resp.PendingID = id
 		case DecisionNewRule:
+			if unlearnable(&cl) {
+				resp.Reason += "; nothing was recorded: no rule can be learned from it (ask the user what was wrong)"
+				break
+			}
 			score := cl.Score
 			ev := engine.Event{UserText: req.Text, AgentOutput: req.AgentOutput, FrameID: req.FrameID, Scope: req.Scope,
 				Decision: cl.Decision, Score: &score, Candidates: cl.Candidates, Model: cl.Model, At: req.At,

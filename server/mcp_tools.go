@@ -102,7 +102,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		})
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "record_correction",
-		Description: "Record a user's correction to the agent as evidence on a behavioral rule. Answers with the decision: auto_match/explicit (evidence recorded), confirm (pending_id: ask the user, then resolve_confirmation) or new_rule (a candidate rule was proposed).",
+		Description: "Record a user's correction to the agent as evidence on a behavioral rule. Answers with the decision: auto_match/explicit (evidence recorded), confirm (pending_id: ask the user, then resolve_confirmation) or new_rule (a candidate rule was proposed; for a text that does not say what was wrong, nothing is recorded and reason says so: ask the user).",
 		InputSchema: inputSchema[mcpRecordIn](map[string][]any{"polarity": {1, -1}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpRecordIn) (*mcp.CallToolResult, any, error) {
 			req := CorrectionRequest{Text: in.Text, RuleID: in.RuleID, Scope: in.scope(), FrameID: in.FrameID, AgentOutput: in.AgentOutput}

@@ -103,6 +103,9 @@ func (s *Server) handleRecord(c echo.Context) error {
 		return err
 	}
 	status := http.StatusCreated
+	if !resp.Stored() { // a generic correction that matched nothing: nothing to create
+		status = http.StatusOK
+	}
 	if replayed {
 		status = http.StatusOK
 		c.Response().Header().Set("Idempotent-Replayed", "true")

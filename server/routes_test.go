@@ -124,6 +124,13 @@ func TestCorrectionsRoute(t *testing.T) {
 			rt, 201, "", "", field("event_type", "counterexample")},
 		{"confirm band", post(rt, `{"text":"`+textConfirm+`"}`), rt, 201, "", "", field("decision", "confirm")},
 		{"new rule", post(rt, `{"text":"`+textNewRule+`"}`), rt, 201, "", "", field("decision", "new_rule")},
+		{"generic: nothing recorded", post(rt, `{"text":"nope, try again"}`), rt, 200, "", "", func(t *testing.T, r response) {
+			var m map[string]any
+			r.json(t, &m)
+			if _, ok := m["created_rule"]; ok || m["event_id"] != nil || !strings.Contains(fmt.Sprint(m["reason"]), "nothing was recorded") {
+				t.Errorf("generic correction: %s", r.body)
+			}
+		}},
 		{"backfill", post(rt, `{"text":"`+textAuto+`","at":"2026-01-01T10:00:00Z"}`), rt, 201, "", "", nil},
 		{"frame and agent output", post(rt, `{"text":"`+textAuto+`","frame_id":"f-1","agent_output":"sed -i s/a/b/ x.go"}`), rt, 201, "", "", nil},
 		{"unknown rule", post(rt, `{"text":"x","rule_id":"tool.unknown"}`), rt, 404, "not_found", "tool.unknown", nil},

@@ -86,6 +86,8 @@ func (a *app) recordClassified(cmd *cobra.Command, req classifier.RecordRequest)
 		case res.PendingID != 0:
 			fmt.Fprintf(w, "confirm: %s scored %.4f — resolve with `lexsona confirm %d --accept` (or --rule OTHER, --reject, --new)\n",
 				res.Candidates[0].RuleID, res.Score, res.PendingID)
+		case !res.Stored():
+			fmt.Fprintf(w, "%s: nothing recorded — %s\n", res.Decision, res.Reason)
 		case res.CreatedRule != nil:
 			fmt.Fprintf(w, "new_rule: proposed candidate %s — review with `lexsona rules show %s`\n", res.CreatedRule.RuleID, res.CreatedRule.RuleID)
 		default:
