@@ -20,7 +20,8 @@ const mcpInstructions = `LexSona is the user's behavioral memory for coding agen
 When the user corrects you ("don't use sed, use the replace tool"), call record_correction with their words and the current project/environment.
 At the start of a task, call get_persona for the current context and follow the rules it returns.
 classify_correction shows which rule a correction would map to without recording it; explain_rule shows a rule's evidence.
-When record_correction answers with decision "confirm" and a pending_id, ask the user which rule they meant and call resolve_confirmation.`
+When record_correction answers with decision "confirm" and a pending_id, ask the user which rule they meant and call resolve_confirmation.
+When the user states a rule outright ("always run go vet before you say you are done"), call add_rule; review_candidate accepts or rejects a proposed rule once the user has said which.`
 
 // ServeMCP serves the Model Context Protocol on in/out (newline-delimited
 // JSON-RPC, as `lexsona mcp` does over stdin/stdout) until the client
@@ -37,8 +38,12 @@ func ServeMCP(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 	}
 	defer s.Close()
 	defer s.startPruner()() // keys given to the record tool expire as over HTTP
-	t := &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	frames := newStdioFrames(out)
+	pr, pw := io.Pipe()
+	go frames.pump(ctx, in, pw)
+	t := &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{frames}}
 	err = s.MCPServer().Run(ctx, t)
+	pr.Close()
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}

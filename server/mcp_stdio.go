@@ -1,0 +1,190 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"time"
+)
+
+// stdioFrames sits between the process's stdin and stdout and the SDK's
+// IOTransport, and makes the stdio session keep going where the SDK would
+// end it or drop work:
+//   - it reads the newline-delimited frames itself; a frame that is not JSON
+//     is answered with a JSON-RPC parse error (-32700, id null) and the
+//     session goes on (the SDK ends the whole session on one malformed frame:
+//     modelcontextprotocol/go-sdk#1209);
+//   - after passing on an initialize request it waits for its answer before
+//     passing on anything else, as the protocol asks of clients (a client
+//     piping a file sends everything at once);
+//   - at the end of stdin it waits until every request it passed on has been
+//     answered (at most drainTimeout), so `lexsona mcp < requests.jsonl`
+//     answers every request instead of dropping those still in flight.
+type stdioFrames struct {
+	out     io.Writer
+	writeMu sync.Mutex // one whole frame at a time on out
+
+	mu      sync.Mutex
+	changed *sync.Cond
+	pending map[string]bool // ids of requests passed on and not answered yet
+}
+
+// drainTimeout bounds how long the end of stdin waits for answers.
+const drainTimeout = 30 * time.Second
+
+// maxFrame is the longest frame read; a longer one is answered as a parse
+// error and skipped.
+const maxFrame = 64 << 20
+
+func newStdioFrames(out io.Writer) *stdioFrames {
+	f := &stdioFrames{out: out, pending: map[string]bool{}}
+	f.changed = sync.NewCond(&f.mu)
+	return f
+}
+
+// pump copies frames from in to w (the SDK's side) until in ends or ctx is
+// done, then waits for the answers and closes w.
+func (f *stdioFrames) pump(ctx context.Context, in io.Reader, w *io.PipeWriter) {
+	defer w.Close()
+	r := bufio.NewReader(in)
+	for ctx.Err() == nil {
+		line, err := readFrame(r)
+		if frame := bytes.TrimSpace(line); len(frame) > 0 {
+			if !json.Valid(frame) {
+				f.write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the frame is not JSON"}}` + "\n"))
+			} else {
+				ids, initialize := requestIDs(frame)
+				f.track(ids)
+				if _, werr := w.Write(append(frame, '\n')); werr != nil {
+					return
+				}
+				if initialize {
+					f.wait(ctx, time.Now().Add(drainTimeout))
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	f.wait(ctx, time.Now().Add(drainTimeout))
+}
+
+// readFrame reads one line; a line over maxFrame is consumed and returned as
+// invalid JSON so that it gets a parse error.
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) <= maxFrame {
+			line = append(line, chunk...)
+		} else {
+			line = []byte("{")
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
+}
+
+// Write is the SDK's side of stdout: it notes the answered ids, then writes.
+func (f *stdioFrames) Write(p []byte) (int, error) {
+	f.answered(responseIDs(p))
+	return f.write(p)
+}
+
+func (f *stdioFrames) write(p []byte) (int, error) {
+	f.writeMu.Lock()
+	defer f.writeMu.Unlock()
+	return f.out.Write(p)
+}
+
+func (f *stdioFrames) track(ids []string) {
+	f.mu.Lock()
+	for _, id := range ids {
+		f.pending[id] = true
+	}
+	f.mu.Unlock()
+}
+
+func (f *stdioFrames) answered(ids []string) {
+	f.mu.Lock()
+	for _, id := range ids {
+		delete(f.pending, id)
+	}
+	f.mu.Unlock()
+	f.changed.Broadcast()
+}
+
+// wait blocks until no request is pending, ctx is done or deadline passes.
+func (f *stdioFrames) wait(ctx context.Context, deadline time.Time) {
+	stop := context.AfterFunc(ctx, f.changed.Broadcast)
+	defer stop()
+	timer := time.AfterFunc(time.Until(deadline), f.changed.Broadcast)
+	defer timer.Stop()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for len(f.pending) > 0 && ctx.Err() == nil && time.Now().Before(deadline) {
+		f.changed.Wait()
+	}
+}
+
+// message is the part of a JSON-RPC message the framing looks at.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// messages decodes a frame as one message or a batch of them.
+func messages(frame []byte) []message {
+	frame = bytes.TrimSpace(frame)
+	var ms []message
+	if len(frame) > 0 && frame[0] == '[' {
+		_ = json.Unmarshal(frame, &ms)
+		return ms
+	}
+	var m message
+	if json.Unmarshal(frame, &m) == nil {
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// requestIDs returns the ids of the requests in frame (messages with a
+// method and an id) and whether one of them is initialize.
+func requestIDs(frame []byte) (ids []string, initialize bool) {
+	for _, m := range messages(frame) {
+		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+			ids = append(ids, idKey(m.ID))
+			initialize = initialize || m.Method == "initialize"
+		}
+	}
+	return ids, initialize
+}
+
+// responseIDs returns the ids of the responses in frame (messages with an id
+// and no method).
+func responseIDs(frame []byte) []string {
+	var ids []string
+	for _, m := range messages(frame) {
+		if m.Method == "" && len(m.ID) > 0 {
+			ids = append(ids, idKey(m.ID))
+		}
+	}
+	return ids
+}
+
+// idKey is an id's canonical text, so that 1 and 1.0 or "a" spelled with
+// escapes compare equal.
+func idKey(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
