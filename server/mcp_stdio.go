@@ -52,7 +52,7 @@ func (f *stdioFrames) pump(ctx context.Context, in io.Reader, w *io.PipeWriter) 
 	defer w.Close()
 	r := bufio.NewReader(in)
 	for ctx.Err() == nil {
-		line, err := readFrame(r)
+		line, err := readFrame(r, maxFrame)
 		if frame := bytes.TrimSpace(line); len(frame) > 0 {
 			if !json.Valid(frame) {
 				f.write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the frame is not JSON"}}` + "\n"))
@@ -74,18 +74,20 @@ func (f *stdioFrames) pump(ctx context.Context, in io.Reader, w *io.PipeWriter) 
 	f.wait(ctx, time.Now().Add(drainTimeout))
 }
 
-// readFrame reads one line; a line over maxFrame is consumed and returned as
-// invalid JSON so that it gets a parse error.
-func readFrame(r *bufio.Reader) ([]byte, error) {
+// readFrame reads one line; a line over limit bytes is consumed and returned
+// as invalid JSON so that it gets a parse error.
+func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
+	tooLong := false
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) <= maxFrame {
+		if tooLong = tooLong || len(line)+len(chunk) > limit; !tooLong {
 			line = append(line, chunk...)
-		} else {
-			line = []byte("{")
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
+			if tooLong {
+				line = []byte("{") // not JSON: answered with a parse error
+			}
 			return line, err
 		}
 	}

@@ -69,3 +69,19 @@ func TestServeMCPScripted(t *testing.T) {
 		t.Errorf("record_correction: %d reinforcements (%v), want 1", r.Reinforcements, err)
 	}
 }
+
+// TestReadFrameLimit: a line over the limit is consumed whole and comes back
+// as something that is not JSON (even when its tail would be), and the next
+// line is read normally.
+func TestReadFrameLimit(t *testing.T) {
+	long := `{"pad":"` + strings.Repeat("x", 5000) + `","a":1}`
+	r := bufio.NewReaderSize(strings.NewReader(long+"\n"+`{"ok":true}`+"\n"), 16)
+	first, err := readFrame(r, 1000)
+	if err != nil || json.Valid(bytes.TrimSpace(first)) {
+		t.Fatalf("over-long frame: %q, %v", first, err)
+	}
+	second, err := readFrame(r, 1000)
+	if err != nil || string(bytes.TrimSpace(second)) != `{"ok":true}` {
+		t.Fatalf("next frame: %q, %v", second, err)
+	}
+}

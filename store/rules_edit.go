@@ -30,25 +30,31 @@ var (
 func (db *DB) CreateRule(ctx context.Context, r engine.Rule) (engine.Rule, error) {
 	var out engine.Rule
 	err := db.Write(ctx, func(tx *Tx) error {
-		if r.Alpha == 0 && r.Beta == 0 {
-			cfg, err := tx.Config()
-			if err != nil {
-				return err
-			}
-			r.Alpha, r.Beta = cfg.AlphaPrior, cfg.BetaPrior
-		}
-		src := r.Source
-		if src == "" {
-			src = engine.SourceUser
-		}
-		if _, err := tx.InsertRule(r, engine.Event{Detail: "created (source: " + src + ")"}); err != nil {
-			return err
-		}
 		var err error
-		out, err = tx.GetRule(r.RuleID)
+		out, err = tx.CreateRule(r)
 		return err
 	})
 	return out, err
+}
+
+// CreateRule is DB.CreateRule inside the transaction (for callers that store
+// more with the rule, such as its text's vectors).
+func (t *Tx) CreateRule(r engine.Rule) (engine.Rule, error) {
+	if r.Alpha == 0 && r.Beta == 0 {
+		cfg, err := t.Config()
+		if err != nil {
+			return engine.Rule{}, err
+		}
+		r.Alpha, r.Beta = cfg.AlphaPrior, cfg.BetaPrior
+	}
+	src := r.Source
+	if src == "" {
+		src = engine.SourceUser
+	}
+	if _, err := t.InsertRule(r, engine.Event{Detail: "created (source: " + src + ")"}); err != nil {
+		return engine.Rule{}, err
+	}
+	return t.GetRule(r.RuleID)
 }
 
 // RuleUpdate lists the definition fields UpdateRule changes; nil fields stay.
