@@ -31,6 +31,7 @@ func cliCases(t *testing.T, h *catalogue) []badCase {
 		t.Fatal(err)
 	}
 	big := strings.Repeat("c", 100_000) // one argv string holds at most 128 KiB on Linux
+	toEtc := climbToRoot(t) + "etc"
 	return []badCase{
 		cli("empty text", 2, "correction text is empty", "record", "--rule", catRule, "--text", ""),
 		cli("invalid UTF-8 text", 2, "not valid UTF-8", "record", "--rule", catRule, "--text", "bad \xff byte"),
@@ -56,8 +57,8 @@ func cliCases(t *testing.T, h *catalogue) []badCase {
 		cli("calibrate target Inf", 2, "--target-auto +Inf: want a precision in (0, 1]", "eval", "calibrate", "--target-auto", "Inf", "--dry-run"),
 		cli("model folder escaping its root", 2, `the model folder path "models/../../../../etc" escapes its root`,
 			"--embedder", "ort", "--model-dir", "models/../../../../etc", "classify", "stop using sed"),
-		cli("model folder ../../../../etc: no model there", 1, "no model.onnx or onnx/model.onnx in the model folder /etc",
-			"--embedder", "ort", "--model-dir", "../../../../etc", "classify", "stop using sed"),
+		cli("model folder ../…/../etc: no model there", 1, "no model.onnx or onnx/model.onnx in the model folder /etc",
+			"--embedder", "ort", "--model-dir", toEtc, "classify", "stop using sed"),
 		cli("database path a folder", 1, "cannot open database", "--db", h.dir, "rules", "list"),
 		cli("database file not SQLite", 1, "not-a-database.db", "--db", notDB, "rules", "list"),
 		cli("confirm an unknown id", 1, "confirmation 999999 not found", "confirm", "999999", "--accept"),
@@ -115,6 +116,10 @@ func mcpCases() []badCase {
 		tool("explain unknown rule", "explain_rule", map[string]any{"rule_id": "tool.nope"}, mcpToolError, "not_found"),
 		tool("resolve id -1", "resolve_confirmation", map[string]any{"id": -1, "action": "reject"}, mcpToolError, "id -1"),
 		tool("resolve unknown id", "resolve_confirmation", map[string]any{"id": 99999, "action": "accept"}, mcpToolError, "not_found: confirmation 99999 not found"),
+		tool("confirmations status open", "list_confirmations", map[string]any{"status": "open"}, mcpToolError, "/properties/status: enum: open"),
+		tool("confirmations limit -1", "list_confirmations", map[string]any{"limit": -1}, mcpToolError, "limit -1: want 1 to 10000"),
+		tool("confirmations limit 999999", "list_confirmations", map[string]any{"limit": 999999}, mcpToolError, "limit 999999"),
+		tool("pending confirmations", "list_confirmations", map[string]any{}, mcpOK, `"confirmations":[`),
 		tool("unknown tool", "drop_tables", map[string]any{}, mcpProtocolError, `unknown tool "drop_tables"`),
 		writing(tool("SQL in text", "record_correction", map[string]any{"text": sqlDelete, "rule_id": catRule}, mcpOK, `"rule_id":"`+catRule+`"`),
 			storedLiterally("user_text", sqlDelete)),

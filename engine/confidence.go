@@ -71,11 +71,29 @@ func DaysBetween(then, now time.Time) float64 {
 	return d
 }
 
+// ConfidenceDecimals is the precision at which a confidence is compared with
+// a threshold, and at which it is shown.
+const ConfidenceDecimals = 4
+
+// MeetsConfidence reports whether confidence reaches threshold once both are
+// rounded to ConfidenceDecimals places. A rule whose base confidence is
+// exactly a threshold (20/25 = 0.8, 5/10 = 0.5) therefore meets it right
+// after its last correction, while decay has taken off less than half a
+// unit of the fourth decimal, instead of dropping below it within a second.
+func MeetsConfidence(confidence, threshold float64) bool {
+	scale := math.Pow10(ConfidenceDecimals)
+	return math.Round(confidence*scale) >= math.Round(threshold*scale)
+}
+
 // Assess derives a rule's confidence and activation at now under cfg.
 // A rule is active when its status is active-eligible, its evidence n
 // (reinforcements + counterexamples, not the prior) is at least N_min and its
-// confidence_final is at least C_min. The paper's "alpha+beta ≥ N_min" is not
-// used: the prior alone (2+5) would always pass it.
+// confidence_final meets C_min (MeetsConfidence: compared at 4 decimals). The
+// paper's "alpha+beta ≥ N_min" is not used: the prior alone (2+5) would
+// always pass it. With the default config and prior 2/5, a rule activates
+// after 10 reinforcements (default categories), 6 (tool_preference,
+// code_style, communication_style) or 18 (security_policy); a must rule is
+// provisional from 3.
 func Assess(r *Rule, cfg Config, now time.Time) Assessment {
 	t := cfg.For(r.Category)
 	a := Assessment{
@@ -86,9 +104,9 @@ func Assess(r *Rule, cfg Config, now time.Time) Assessment {
 	}
 	a.ConfidenceFinal = a.ConfidenceBase * DecayFactor(a.DaysSinceLast, t.TauDays)
 	eligible := r.Status == StatusActiveEligible
-	a.Active = eligible && a.Evidence >= t.NMin && a.ConfidenceFinal >= t.CMin
+	a.Active = eligible && a.Evidence >= t.NMin && MeetsConfidence(a.ConfidenceFinal, t.CMin)
 	a.Provisional = eligible && !a.Active && r.Severity == SeverityMust &&
-		a.Evidence >= cfg.ProvisionalNMin && a.ConfidenceFinal >= cfg.ProvisionalCMin
+		a.Evidence >= cfg.ProvisionalNMin && MeetsConfidence(a.ConfidenceFinal, cfg.ProvisionalCMin)
 	switch {
 	case a.DaysSinceLast > cfg.DormantDays:
 		a.Dormancy = DormancyDormant

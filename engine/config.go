@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,7 +143,7 @@ func (c *Config) Set(key, value string) error {
 		case "tau_days":
 			err = setF(&t.TauDays, 1e-3, 1e6)
 		default:
-			return Errorf(EINVALID, "unknown config key %q: a category has n_min, c_min and tau_days", key)
+			return Errorf(EINVALID, "unknown config key %.64q: a category has n_min, c_min and tau_days", key)
 		}
 		if err != nil {
 			return err
@@ -179,5 +182,69 @@ func (c *Config) Set(key, value string) error {
 	case "exception_min_count":
 		return setI(&c.ExceptionMinCount, 1, 1e6)
 	}
-	return Errorf(EINVALID, "unknown config key %q: see `lexsona config show` for the keys", key)
+	return c.unknownKey(key)
+}
+
+// categoryFields are the keys of a category's thresholds.
+var categoryFields = []string{"n_min", "c_min", "tau_days"}
+
+// keys lists the keys of c that are not a category's.
+func (c Config) keys() []string {
+	var out []string
+	for _, e := range c.Entries() {
+		if !strings.HasPrefix(e.Key, "category.") {
+			out = append(out, e.Key)
+		}
+	}
+	return out
+}
+
+// unknownKey is the EINVALID error of an unknown key: it names the closest
+// key, if one is within two edits, and every key.
+func (c Config) unknownKey(key string) error {
+	keys := c.keys()
+	mean := ""
+	if k := Suggest(key, keys); k != "" {
+		mean = fmt.Sprintf(" (did you mean %q?)", k)
+	}
+	return Errorf(EINVALID, "unknown config key %.64q%s: the keys are %s, and category.NAME.n_min, .c_min and .tau_days",
+		key, mean, strings.Join(keys, ", "))
+}
+
+// ValidateKey reports an EINVALID error for a key Set would refuse (unknown,
+// or a category key without a lowercase name or with another field), or one
+// that names a category with no thresholds of its own yet whose name is
+// within two edits of a configured or known category: a misspelt
+// "category.tool_preferance.n_min" would otherwise quietly create a new
+// category. It names the key to use.
+func (c Config) ValidateKey(key string) error {
+	key = strings.TrimSpace(key)
+	rest, ok := strings.CutPrefix(key, "category.")
+	if !ok {
+		if slices.Contains(c.keys(), key) {
+			return nil
+		}
+		return c.unknownKey(key)
+	}
+	name, field, ok := strings.Cut(rest, ".")
+	if !ok || ValidateCategory(name) != nil {
+		return Errorf(EINVALID, "config key %.64q: want category.NAME.n_min, .c_min or .tau_days with a lowercase category name", key)
+	}
+	if !slices.Contains(categoryFields, field) {
+		mean := ""
+		if f := Suggest(field, categoryFields); f != "" {
+			mean = fmt.Sprintf(" (did you mean %q?)", "category."+name+"."+f)
+		}
+		return Errorf(EINVALID, "unknown config key %.64q%s: a category has n_min, c_min and tau_days", key, mean)
+	}
+	if _, ok := c.Categories[name]; ok {
+		return nil
+	}
+	known := slices.Sorted(maps.Keys(c.Categories))
+	known = append(known, KnownCategories...)
+	if k := Suggest(name, known); k != "" {
+		return Errorf(EINVALID, "config key %q: category %q has no thresholds of its own; did you mean %q? (a new category's name must not be within two edits of an existing one)",
+			key, name, "category."+k+"."+field)
+	}
+	return nil
 }

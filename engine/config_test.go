@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestConfigSet(t *testing.T) {
 	tests := []struct {
@@ -62,5 +65,63 @@ func TestConfigEntriesRoundTrip(t *testing.T) {
 	}
 	if len(d.Entries()) != len(c.Entries()) || d.For("foo").CMin != 0.5 {
 		t.Errorf("round trip lost entries")
+	}
+}
+
+func TestConfigValidateKey(t *testing.T) {
+	custom := DefaultConfig()
+	if err := custom.Set("category.docs.n_min", "4"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, key string
+		want      string // "" for valid, else a fragment of the EINVALID message
+	}{
+		{"top-level key", "max_rules", ""},
+		{"spaces around", "  n_min ", ""},
+		{"configured category", "category.security_policy.c_min", ""},
+		{"custom category once configured", "category.docs.tau_days", ""},
+		{"new category far from the others", "category.release_notes.n_min", ""},
+		{"misspelt key", "max_rulez", `unknown config key "max_rulez" (did you mean "max_rules"?): the keys are alpha_prior, beta_prior, c_min, dormant_days, exception_min_count, max_rules, n_min, provisional_c_min, provisional_n_min, stale_weak_days, stale_weak_n_max, tau_days, and category.NAME`},
+		{"unknown key, nothing close", "colour", `unknown config key "colour": the keys are`},
+		{"misspelt category", "category.tool_preferance.n_min", `did you mean "category.tool_preference.n_min"?`},
+		{"misspelt custom category", "category.doc.n_min", `did you mean "category.docs.n_min"?`},
+		{"misspelt field", "category.code_style.cmin", `did you mean "category.code_style.c_min"?`},
+		{"unknown field", "category.code_style.colour", "a category has n_min, c_min and tau_days"},
+		{"no field", "category.code_style", "want category.NAME.n_min"},
+		{"uppercase category", "category.Code.n_min", "lowercase category name"},
+		{"empty", "", "unknown config key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := custom.ValidateKey(tt.key)
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("ValidateKey(%q): %v", tt.key, err)
+				}
+				return
+			}
+			if ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ValidateKey(%q): %v, want invalid with %q", tt.key, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	known := []string{"max_rules", "n_min", "c_min"}
+	tests := []struct{ s, want string }{
+		{"max_rulez", "max_rules"},
+		{"maxrules", "max_rules"},
+		{"max_rules", ""},  // itself: nothing to suggest
+		{"nmin", "n_min"},  // the closest wins (c_min is two edits away)
+		{"x_min", "n_min"}, // the first of equally close ones
+		{"tau_days", ""},
+		{strings.Repeat("x", 65), ""},
+	}
+	for _, tt := range tests {
+		if got := Suggest(tt.s, known); got != tt.want {
+			t.Errorf("Suggest(%q) = %q, want %q", tt.s, got, tt.want)
+		}
 	}
 }

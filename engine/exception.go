@@ -86,13 +86,14 @@ func DetectExceptionPatternCounts(parent *Rule, counts map[string]int, skip map[
 
 // AcceptException applies an accepted exception: the parent gains the tag in
 // its exclude_tags and the exception becomes active-eligible. It returns an
-// EINVALID error when exc is not a pending exception of parent.
+// EINVALID error when exc is not an exception proposal of parent, ECONFLICT
+// when it is no longer a candidate (accepted or rejected already).
 func AcceptException(parent, exc *Rule) error {
 	if exc.ExceptionOf != parent.RuleID || exc.ExceptionTag == "" {
 		return Errorf(EINVALID, "rule %s is not an exception proposal of %s", exc.RuleID, parent.RuleID)
 	}
 	if exc.Status != StatusCandidate {
-		return Errorf(EINVALID, "exception %s is %s, not a candidate", exc.RuleID, exc.Status)
+		return Errorf(ECONFLICT, "exception %s is %s, not a candidate: it was reviewed already", exc.RuleID, exc.Status)
 	}
 	parent.Scope.ExcludeTags = normTags(append(slices.Clone(parent.Scope.ExcludeTags), exc.ExceptionTag))
 	exc.Status = StatusActiveEligible

@@ -66,7 +66,7 @@ func TestAcceptException(t *testing.T) {
 	if parent.Scope.Matches(req) || !exc.Scope.Matches(req) {
 		t.Error("scopes after acceptance are wrong")
 	}
-	if err := AcceptException(&parent, &exc); ErrorCode(err) != EINVALID {
+	if err := AcceptException(&parent, &exc); ErrorCode(err) != ECONFLICT {
 		t.Errorf("accepting twice: %v", err)
 	}
 	other := mustRule(t, "x.y", "general", SeverityShould, Scope{}, "", 0, t0)

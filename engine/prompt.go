@@ -59,4 +59,4 @@ func plural(n int, one, many string) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', ConfidenceDecimals, 64) }

@@ -68,6 +68,17 @@ const (
 	SourceCorrection = "correction"
 )
 
+// ValidateSource reports an EINVALID error naming s (its first 64
+// characters) unless it is one of the rule sources: registry, user or
+// correction.
+func ValidateSource(s string) error {
+	switch s {
+	case SourceRegistry, SourceUser, SourceCorrection:
+		return nil
+	}
+	return Errorf(EINVALID, "unknown source %.64q: want registry, user or correction", s)
+}
+
 // The four categories the paper names; any other lowercase word is accepted
 // as a category and gets the default thresholds.
 const (
@@ -76,6 +87,10 @@ const (
 	CategorySecurityPolicy     = "security_policy"
 	CategoryCodeStyle          = "code_style"
 )
+
+// KnownCategories are the categories the paper names, in the order error
+// messages list them.
+var KnownCategories = []string{CategoryToolPreference, CategoryCommunicationStyle, CategorySecurityPolicy, CategoryCodeStyle}
 
 var (
 	ruleIDPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$`)
@@ -104,8 +119,12 @@ func ValidateRuleID(id string) error {
 }
 
 // ValidateCategory reports an EINVALID error unless c is one lowercase word
-// (letters, digits, '_').
+// (letters, digits, '_'): "category is required" for an empty one, else
+// "malformed category".
 func ValidateCategory(c string) error {
+	if c == "" {
+		return Errorf(EINVALID, "category is required: one of tool_preference, communication_style, security_policy, code_style, or another lowercase word")
+	}
 	if !categoryPattern.MatchString(c) {
 		return Errorf(EINVALID, "malformed category %q: want a lowercase word such as tool_preference, communication_style, security_policy or code_style", c)
 	}

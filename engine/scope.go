@@ -149,8 +149,10 @@ func (s Scope) Specificity() float64 {
 	return v
 }
 
-// String renders the scope as environment/project/agent_family[tags], with
-// "*" for wildcards, e.g. "work/api/*[cli]".
+// String renders the scope as environment/project/agent_family[tags; not
+// excluded tags], with "*" for wildcards: "work/api/*[cli]",
+// "*/*/*[not migration]", "work/*/*[go,cli; not generated]". The CLI shows
+// every scope with it.
 func (s Scope) String() string {
 	part := func(v string) string {
 		if v == "" {
@@ -159,8 +161,15 @@ func (s Scope) String() string {
 		return v
 	}
 	out := part(s.Environment) + "/" + part(s.Project) + "/" + part(s.AgentFamily)
+	var tags []string
 	if len(s.ContextTags) > 0 {
-		out += "[" + strings.Join(s.ContextTags, ",") + "]"
+		tags = append(tags, strings.Join(s.ContextTags, ","))
+	}
+	if len(s.ExcludeTags) > 0 {
+		tags = append(tags, "not "+strings.Join(s.ExcludeTags, ","))
+	}
+	if len(tags) > 0 {
+		out += "[" + strings.Join(tags, "; ") + "]"
 	}
 	return out
 }

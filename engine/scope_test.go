@@ -90,3 +90,21 @@ func TestValidateRuleID(t *testing.T) {
 		}
 	}
 }
+
+func TestScopeString(t *testing.T) {
+	tests := []struct {
+		s    Scope
+		want string
+	}{
+		{Scope{}, "*/*/*"},
+		{Scope{Environment: "work", Project: "api", ContextTags: []string{"cli"}}, "work/api/*[cli]"},
+		{Scope{AgentFamily: "claude"}, "*/*/claude"},
+		{Scope{ExcludeTags: []string{"migration"}}, "*/*/*[not migration]"},
+		{Scope{Environment: "work", ContextTags: []string{"go", "cli"}, ExcludeTags: []string{"generated", "vendor"}}, "work/*/*[go,cli; not generated,vendor]"},
+	}
+	for _, tt := range tests {
+		if got := tt.s.String(); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}

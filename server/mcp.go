@@ -20,7 +20,7 @@ const mcpInstructions = `LexSona is the user's behavioral memory for coding agen
 When the user corrects you ("don't use sed, use the replace tool"), call record_correction with their words and the current project/environment.
 At the start of a task, call get_persona for the current context and follow the rules it returns.
 classify_correction shows which rule a correction would map to without recording it; explain_rule shows a rule's evidence.
-When record_correction answers with decision "confirm" and a pending_id, ask the user which rule they meant and call resolve_confirmation.
+When record_correction answers with decision "confirm" and a pending_id, ask the user which rule they meant and call resolve_confirmation; list_confirmations lists the ones still waiting.
 When the user states a rule outright ("always run go vet before you say you are done"), call add_rule; review_candidate accepts or rejects a proposed rule once the user has said which.`
 
 // ServeMCP serves the Model Context Protocol on in/out (newline-delimited

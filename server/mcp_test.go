@@ -72,7 +72,7 @@ func TestMCPTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"add_rule", "classify_correction", "explain_rule", "get_persona", "list_rules", "record_correction", "resolve_confirmation", "review_candidate"}
+	want := []string{"add_rule", "classify_correction", "explain_rule", "get_persona", "list_confirmations", "list_rules", "record_correction", "resolve_confirmation", "review_candidate"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
@@ -153,7 +153,7 @@ func TestMCPTools(t *testing.T) {
 		}},
 		{"add rule bad severity", "add_rule", map[string]any{"rule_id": "tool.x", "category": "tool_preference", "text": "x", "severity": "huge"}, true, nil},
 		{"review a non-candidate", "review_candidate", map[string]any{"rule_id": ruleSed, "action": "accept"}, true, func(t *testing.T, text string, _ map[string]any) {
-			if !strings.Contains(text, "not a candidate") {
+			if !strings.HasPrefix(text, "conflict: ") || !strings.Contains(text, "not a candidate") {
 				t.Errorf("error text %q", text)
 			}
 		}},
@@ -176,20 +176,56 @@ func TestMCPTools(t *testing.T) {
 		})
 	}
 
-	// The confirm band, then resolve_confirmation.
+	// The confirm band, list_confirmations, then resolve_confirmation.
 	_, s, isErr := callTool(t, cs, "record_correction", map[string]any{"text": textConfirm})
 	if isErr || s["decision"] != "confirm" {
 		t.Fatalf("record in the confirm band: %v", s)
 	}
 	id := s["pending_id"]
+	if got := confirmationIDs(t, cs, map[string]any{}); !slices.Equal(got, []any{id}) {
+		t.Errorf("list_confirmations: %v, want the pending %v", got, id)
+	}
 	_, s, isErr = callTool(t, cs, "resolve_confirmation", map[string]any{"id": id, "action": "accept", "rule_id": "tool.use-ripgrep"})
 	if isErr || s["status"] != "accepted" || s["rule_id"] != "tool.use-ripgrep" {
 		t.Errorf("resolve: %v", s)
+	}
+	if got := confirmationIDs(t, cs, map[string]any{"status": "pending"}); len(got) != 0 {
+		t.Errorf("list_confirmations after resolving: %v still pending", got)
+	}
+	if got := confirmationIDs(t, cs, map[string]any{"status": "all", "limit": 10}); !slices.Equal(got, []any{id}) {
+		t.Errorf("list_confirmations status all: %v, want %v", got, id)
+	}
+	for _, args := range []map[string]any{{"status": "open"}, {"limit": -1}, {"limit": 20000}, {"colour": "red"}} {
+		if text, _, isErr := callTool(t, cs, "list_confirmations", args); !isErr {
+			t.Errorf("list_confirmations %v: no error: %s", args, text)
+		}
 	}
 	text, _, isErr := callTool(t, cs, "resolve_confirmation", map[string]any{"id": id, "action": "reject"})
 	if !isErr || !strings.Contains(text, "already resolved") {
 		t.Errorf("resolving twice: %s", text)
 	}
+}
+
+// confirmationIDs calls list_confirmations and returns the ids it lists.
+func confirmationIDs(t *testing.T, cs *mcp.ClientSession, args map[string]any) []any {
+	t.Helper()
+	text, s, isErr := callTool(t, cs, "list_confirmations", args)
+	if isErr {
+		t.Fatalf("list_confirmations %v: %s", args, text)
+	}
+	list, ok := s["confirmations"].([]any)
+	if !ok {
+		t.Fatalf("list_confirmations %v: no confirmations list: %v", args, s)
+	}
+	ids := []any{}
+	for _, c := range list {
+		p, _ := c.(map[string]any)
+		if p["text"] != textConfirm || len(p["candidates"].([]any)) == 0 {
+			t.Errorf("confirmation %v", p)
+		}
+		ids = append(ids, p["id"])
+	}
+	return ids
 }
 
 // TestServeMCP drives ServeMCP (what `lexsona mcp` runs on stdin/stdout)

@@ -56,6 +56,10 @@ type (
 		RuleID string `json:"rule_id" jsonschema:"the candidate rule (status candidate), e.g. a proposed.* rule or an exception proposal"`
 		Action string `json:"action" jsonschema:"accept: it becomes active-eligible (an exception proposal also excludes its tag from the rule it is an exception to); reject: it is archived (an exception proposal is never proposed again)"`
 	}
+	mcpListConfirmationsIn struct {
+		Status string `json:"status,omitempty" jsonschema:"pending (default): the ones waiting for the user; accepted, rejected, new_rule, or all"`
+		Limit  int    `json:"limit,omitempty" jsonschema:"at most this many, oldest first (default 100, at most 10000)"`
+	}
 	mcpResolveIn struct {
 		ID     int64  `json:"id" jsonschema:"the pending_id record_correction returned"`
 		Action string `json:"action" jsonschema:"accept: the correction was about rule_id (or the top candidate); reject: record nothing; new: propose a new rule from it"`
@@ -183,6 +187,18 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 				return nil, nil, s.toolError("review_candidate", err)
 			}
 			return nil, v, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "list_confirmations", Annotations: ro,
+		Description: "List the pending confirmations (corrections in the confirm band that wait for the user to say which rule they meant), oldest first, each with its id, text and scored candidates; resolve each with resolve_confirmation.",
+		InputSchema: inputSchema[mcpListConfirmationsIn](map[string][]any{"status": {
+			engine.PendingOpen, engine.PendingAccepted, engine.PendingRejected, engine.PendingNewRule, "all"}})},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpListConfirmationsIn) (*mcp.CallToolResult, any, error) {
+			out, err := s.listConfirmations(ctx, in.Status, in.Limit)
+			if err != nil {
+				return nil, nil, s.toolError("list_confirmations", err)
+			}
+			return nil, out, nil
 		})
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "resolve_confirmation",

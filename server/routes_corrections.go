@@ -127,17 +127,31 @@ func (s *Server) handleListConfirmations(c echo.Context) error {
 	if err := q.done(); err != nil {
 		return err
 	}
-	if status == "all" {
-		status = ""
-	}
-	ps, err := s.db.ListPending(c.Request().Context(), status, limit)
+	out, err := s.listConfirmations(c.Request().Context(), status, limit)
 	if err != nil {
 		return err
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// listConfirmations lists the confirmations of a status (pending, accepted,
+// rejected, new_rule, or all; "" means pending), oldest first, at most limit
+// (0: store.DefaultPendingLimit). Errors: store.ListPending's.
+func (s *Server) listConfirmations(ctx context.Context, status string, limit int) (ConfirmationList, error) {
+	switch status {
+	case "":
+		status = engine.PendingOpen
+	case "all":
+		status = ""
+	}
+	ps, err := s.db.ListPending(ctx, status, limit)
+	if err != nil {
+		return ConfirmationList{}, err
 	}
 	if ps == nil {
 		ps = []engine.Pending{}
 	}
-	return c.JSON(http.StatusOK, ConfirmationList{Confirmations: ps})
+	return ConfirmationList{Confirmations: ps}, nil
 }
 
 // ConfirmRequest is the body of POST /v1/confirmations/{id}.

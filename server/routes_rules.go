@@ -52,11 +52,6 @@ func (s *Server) listRules(ctx context.Context, q RulesQuery) (RuleList, error) 
 		}
 		f.Status = st
 	}
-	switch q.Source {
-	case "", engine.SourceRegistry, engine.SourceUser, engine.SourceCorrection:
-	default:
-		return RuleList{}, engine.Errorf(engine.EINVALID, "unknown source %q: want registry, user or correction", clip(q.Source))
-	}
 	cfg, err := s.db.Config(ctx)
 	if err != nil {
 		return RuleList{}, err

@@ -143,18 +143,6 @@ func (s *Server) handlePatchRule(c echo.Context) error {
 	if u == (store.RuleUpdate{}) {
 		return engine.Errorf(engine.EINVALID, "nothing to update: give at least one of text, category, severity, scope, topic, status")
 	}
-	if u.Status != nil {
-		// An exception proposal's status is decided by accepting or
-		// rejecting it, which also changes the rule it is an exception to.
-		r, err := s.db.GetRule(c.Request().Context(), id)
-		if err != nil {
-			return err
-		}
-		if r.ExceptionOf != "" && r.Status == engine.StatusCandidate {
-			return engine.Errorf(engine.EINVALID, "rule %s is a proposed exception to %s: accept it with POST /v1/rules/%s/accept (which also excludes its tag from %s) or reject it with POST /v1/rules/%s/reject",
-				id, r.ExceptionOf, id, r.ExceptionOf, id)
-		}
-	}
 	now := s.cfg.Now().UTC()
 	r, err := s.db.UpdateRule(c.Request().Context(), id, u, now)
 	if err != nil {

@@ -17,6 +17,7 @@ func TestCreateRule(t *testing.T) {
 	n := e.ruleCount()
 	runCases(t, e, []routeCase{
 		{"bad category", post("/v1/rules", `{"rule_id":"tool.x","category":"Not A Word","text":"x"}`), "/v1/rules", 400, "invalid", "malformed category", nil},
+		{"no category", post("/v1/rules", `{"rule_id":"tool.x","text":"x"}`), "/v1/rules", 400, "invalid", "category is required: one of tool_preference, communication_style, security_policy, code_style", nil},
 		{"bad severity", post("/v1/rules", `{"rule_id":"tool.x","category":"tool_preference","severity":"huge","text":"x"}`), "/v1/rules", 400, "invalid", "unknown severity", nil},
 		{"no text", post("/v1/rules", `{"rule_id":"tool.x","category":"tool_preference"}`), "/v1/rules", 400, "invalid", "rule text is empty", nil},
 		{"bad id", post("/v1/rules", `{"rule_id":"Tool X","category":"tool_preference","text":"x"}`), "/v1/rules", 400, "invalid", "malformed rule id", nil},
@@ -66,7 +67,7 @@ func TestReviewCandidate(t *testing.T) {
 		return res.CreatedRule.RuleID
 	}
 	accepted := propose("always answer in British spelling, colour not color")
-	rejected := propose("write the changelog entry in the past tense")
+	rejected := propose("name the Kubernetes namespaces after the team")
 	runCases(t, e, []routeCase{
 		{"accept", post("/v1/rules/"+accepted+"/accept", ""), "/v1/rules/{id}/accept", 200, "", "", func(t *testing.T, r response) {
 			var v engine.RuleView
@@ -82,8 +83,10 @@ func TestReviewCandidate(t *testing.T) {
 				t.Errorf("rejected: %+v", v)
 			}
 		}},
-		{"accept again", post("/v1/rules/"+accepted+"/accept", ""), "/v1/rules/{id}/accept", 400, "invalid", "not a candidate", nil},
-		{"accept a registry rule", post("/v1/rules/"+ruleSed+"/accept", ""), "/v1/rules/{id}/accept", 400, "invalid", "is active-eligible, not a candidate", nil},
+		{"accept again", post("/v1/rules/"+accepted+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is active-eligible, not a candidate: there is nothing to accept", nil},
+		{"reject again", post("/v1/rules/"+rejected+"/reject", ""), "/v1/rules/{id}/reject", 409, "conflict", "is archived, not a candidate: there is nothing to reject", nil},
+		{"accept a rejected one", post("/v1/rules/"+rejected+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is archived, not a candidate", nil},
+		{"accept a registry rule", post("/v1/rules/"+ruleSed+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is active-eligible, not a candidate", nil},
 		{"unknown rule", post("/v1/rules/tool.unknown/reject", ""), "/v1/rules/{id}/reject", 404, "not_found", "tool.unknown", nil},
 		{"body with fields", post("/v1/rules/"+rejected+"/accept", `{"force":true}`), "/v1/rules/{id}/accept", 400, "invalid", "force", nil},
 	})
@@ -110,7 +113,7 @@ func TestAcceptExceptionOverHTTP(t *testing.T) {
 		t.Fatal("three counterexamples tagged migration proposed no exception")
 	}
 	r := e.do(request{method: http.MethodPatch, path: "/v1/rules/" + exc, body: `{"status":"active-eligible"}`})
-	if r.status != 400 || !strings.Contains(string(r.body), "accept it with POST /v1/rules/"+exc+"/accept") {
+	if r.status != 400 || !strings.Contains(string(r.body), "POST /v1/rules/"+exc+"/accept") || !strings.Contains(string(r.body), "POST /v1/rules/"+exc+"/reject") {
 		t.Errorf("PATCH status of an exception proposal: %d %s", r.status, r.body)
 	}
 	mustStatus(t, e.post("/v1/rules/"+exc+"/accept", ""), http.StatusOK)

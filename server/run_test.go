@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -68,6 +69,10 @@ func TestRunServesAndShutsDownDurably(t *testing.T) {
 	}
 	var mu sync.Mutex
 	acked := map[int64]string{} // event id → rule
+	// Shutdown starts once this many corrections are acknowledged, while
+	// the clients keep sending.
+	const before = 20
+	enough := make(chan struct{})
 	rules := []string{ruleSed, "tool.use-ripgrep", "tool.pnpm-not-npm", "tool.uv-not-pip"}
 	var wg sync.WaitGroup
 	stopSending := make(chan struct{})
@@ -103,11 +108,18 @@ func TestRunServesAndShutsDownDurably(t *testing.T) {
 				}
 				mu.Lock()
 				acked[res.EventID] = res.RuleID
+				if len(acked) == before {
+					close(enough)
+				}
 				mu.Unlock()
 			}
 		})
 	}
-	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-enough:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("fewer than %d corrections acknowledged within 30 s", before)
+	}
 	err, took := stop() // shut down while clients are still sending
 	close(stopSending)
 	wg.Wait()
@@ -117,7 +129,7 @@ func TestRunServesAndShutsDownDurably(t *testing.T) {
 	if took > 10*time.Second {
 		t.Errorf("shutdown took %v, over 10 s", took)
 	}
-	if len(acked) < 10 {
+	if len(acked) < before {
 		t.Fatalf("only %d corrections acknowledged", len(acked))
 	}
 	// Run closed the store: reopen it and find every acknowledged event.
@@ -180,10 +192,18 @@ func TestShutdownDrainsInFlight(t *testing.T) {
 		r.Body.Close()
 		res <- result{r.StatusCode, nil}
 	}()
-	<-g.entered
+	<-g.entered // the request is in flight, so Run is serving
+	shuttingDown := make(chan struct{})
+	s.startMu.Lock()
+	s.httpSrv.RegisterOnShutdown(func() { close(shuttingDown) }) // called once the listener is closed
+	s.startMu.Unlock()
 	stopped := make(chan error, 1)
 	go func() { err, _ := stop(); stopped <- err }()
-	time.Sleep(100 * time.Millisecond) // shutdown has begun
+	select {
+	case <-shuttingDown:
+	case <-time.After(15 * time.Second):
+		t.Fatal("shutdown did not begin within 15 s")
+	}
 	if err := s.ready(context.Background()); engine.ErrorCode(err) != engine.EUNAVAILABLE {
 		t.Errorf("ready during shutdown: %v", err)
 	}
@@ -200,22 +220,48 @@ func TestShutdownDrainsInFlight(t *testing.T) {
 	}
 }
 
+// TestShutdownTimesOut: a request still waiting on the model when the
+// shutdown timeout ends is cancelled, and Run returns once the model answers.
 func TestShutdownTimesOut(t *testing.T) {
 	var g *gatedEmbedder
+	gaveUp := &logSignal{msg: "shutdown: in-flight requests did not finish in time; cancelling them", fired: make(chan struct{})}
 	_, base, _, stop := startServer(t, func(c *Config) {
 		g = &gatedEmbedder{Embedder: c.Embedder, entered: make(chan struct{}, 8), gate: make(chan struct{})}
-		c.Embedder, c.ShutdownTimeout = g, 200*time.Millisecond
+		c.Embedder, c.ShutdownTimeout, c.Logger = g, 200*time.Millisecond, slog.New(gaveUp)
 	})
 	go http.Post(base+"/v1/classify", "application/json", strings.NewReader(`{"text":"`+textAuto+`"}`))
 	<-g.entered
-	go func() { time.Sleep(time.Second); close(g.gate) }() // the model answers late
+	go func() { <-gaveUp.fired; close(g.gate) }() // the model answers after shutdown gave up waiting
 	err, took := stop()
 	if err != nil {
 		t.Errorf("Run: %v", err)
 	}
+	select {
+	case <-gaveUp.fired:
+	default:
+		t.Error("Run returned without the shutdown timing out")
+	}
 	if took > 5*time.Second {
 		t.Errorf("shutdown took %v", took)
 	}
+}
+
+// logSignal is a slog handler that discards every record and closes fired
+// when one with message msg is logged.
+type logSignal struct {
+	msg   string
+	fired chan struct{}
+	once  sync.Once
+}
+
+func (h *logSignal) Enabled(context.Context, slog.Level) bool { return true }
+func (h *logSignal) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *logSignal) WithGroup(string) slog.Handler            { return h }
+func (h *logSignal) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.once.Do(func() { close(h.fired) })
+	}
+	return nil
 }
 
 func TestStartBadAddr(t *testing.T) {

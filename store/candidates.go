@@ -10,10 +10,11 @@ import (
 // AcceptCandidate makes candidate rule id active-eligible. An exception
 // proposal is accepted with AcceptException, which also excludes its tag from
 // the rule it is an exception to. It returns the accepted rule. Errors:
-// ENOTFOUND for an unknown rule; EINVALID for a malformed id or a rule that
-// is not a candidate; AcceptException's.
+// ENOTFOUND for an unknown rule; EINVALID for a malformed id; ECONFLICT for a
+// rule that is not a candidate (accepted or rejected already, or never
+// proposed), as for a confirmation resolved twice; AcceptException's.
 func (db *DB) AcceptCandidate(ctx context.Context, id string, at time.Time) (engine.Rule, error) {
-	r, err := db.candidate(ctx, id)
+	r, err := db.candidate(ctx, id, "accept")
 	if err != nil {
 		return r, err
 	}
@@ -30,7 +31,7 @@ func (db *DB) AcceptCandidate(ctx context.Context, id string, at time.Time) (eng
 // exception is never proposed again. It returns the rule afterwards. Errors:
 // as AcceptCandidate's.
 func (db *DB) RejectCandidate(ctx context.Context, id string, at time.Time) (engine.Rule, error) {
-	r, err := db.candidate(ctx, id)
+	r, err := db.candidate(ctx, id, "reject")
 	if err != nil {
 		return r, err
 	}
@@ -43,11 +44,13 @@ func (db *DB) RejectCandidate(ctx context.Context, id string, at time.Time) (eng
 	return db.ArchiveRule(ctx, r.RuleID, at)
 }
 
-// candidate returns rule id, or an EINVALID error unless it is a candidate.
-func (db *DB) candidate(ctx context.Context, id string) (engine.Rule, error) {
+// candidate returns rule id, or an ECONFLICT error naming its status unless
+// it is a candidate (verb says what the caller wanted to do with it).
+func (db *DB) candidate(ctx context.Context, id, verb string) (engine.Rule, error) {
 	r, err := db.GetRule(ctx, id)
 	if err == nil && r.Status != engine.StatusCandidate {
-		err = engine.Errorf(engine.EINVALID, "rule %s is %s, not a candidate", r.RuleID, r.Status)
+		err = engine.Errorf(engine.ECONFLICT, "rule %s is %s, not a candidate: there is nothing to %s (it was reviewed already, or never proposed)",
+			r.RuleID, r.Status, verb)
 	}
 	return r, err
 }

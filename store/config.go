@@ -48,15 +48,19 @@ func (db *DB) Config(ctx context.Context) (engine.Config, error) {
 	return loadConfig(db.reader(ctx))
 }
 
-// SetConfig validates key=value with engine.Config.Set against the current
-// config, stores it and returns the new config. Errors: EINVALID naming the
-// unknown key or the bad value, in which case nothing is stored.
+// SetConfig validates key=value with engine.Config.ValidateKey and Set
+// against the current config, stores it and returns the new config. Errors:
+// EINVALID naming the unknown or misspelt key (and the keys there are) or the
+// bad value, in which case nothing is stored.
 func (db *DB) SetConfig(ctx context.Context, key, value string) (engine.Config, error) {
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 	var cfg engine.Config
 	err := db.Write(ctx, func(tx *Tx) error {
 		var err error
 		if cfg, err = tx.Config(); err != nil {
+			return err
+		}
+		if err := cfg.ValidateKey(key); err != nil {
 			return err
 		}
 		if err := cfg.Set(key, value); err != nil {

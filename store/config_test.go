@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,12 +24,8 @@ func TestConfig(t *testing.T) {
 	for _, kv := range [][2]string{
 		{"category.deploy.c_min", "0.9"}, // created from the default thresholds (n_min 5)…
 		{"n_min", "7"},                   // …which a later default change does not touch
-		{"security_policy", ""},
 		{"category.security_policy.tau_days", "90"},
 	} {
-		if kv[1] == "" {
-			continue
-		}
 		if err := want.Set(kv[0], kv[1]); err != nil {
 			t.Fatal(err)
 		}
@@ -48,12 +45,28 @@ func TestConfig(t *testing.T) {
 	}
 
 	n := mustCount(t, db)
-	for _, kv := range [][2]string{{"n_min", "-1"}, {"c_min", "lots"}, {"nope", "1"}, {"category.Bad.n_min", "1"}, {"max_rules", "0"}} {
-		_, err := db.SetConfig(ctx, kv[0], kv[1])
+	for _, tc := range []struct{ key, value, msg string }{
+		{"n_min", "-1", "config n_min: -1 is out of range"},
+		{"c_min", "lots", `config c_min: "lots" is not a finite number`},
+		{"nope", "1", `unknown config key "nope": the keys are`},
+		{"security_policy", "1", `unknown config key "security_policy"`},
+		{"max_rulez", "3", `unknown config key "max_rulez" (did you mean "max_rules"?)`},
+		{"category.Bad.n_min", "1", "lowercase category name"},
+		{"category.securty_policy.n_min", "12", `did you mean "category.security_policy.n_min"?`},
+		{"category.deply.n_min", "12", `did you mean "category.deploy.n_min"?`},
+		{"max_rules", "0", "config max_rules: 0 is out of range"},
+	} {
+		_, err := db.SetConfig(ctx, tc.key, tc.value)
 		wantCode(t, err, engine.EINVALID)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("SetConfig(%s, %s): %v, want %q", tc.key, tc.value, err, tc.msg)
+		}
 	}
 	if mustCount(t, db) != n {
 		t.Error("a rejected SetConfig stored something")
+	}
+	if got, _ := db.Config(ctx); !cmp.Equal(want, got) {
+		t.Errorf("a rejected SetConfig changed the config: %+v", got)
 	}
 
 	cfg, err = db.ResetConfig(ctx, "n_min")

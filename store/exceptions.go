@@ -95,7 +95,7 @@ func exceptionOf(tx *Tx, id string) (engine.Rule, error) {
 		return exc, engine.Errorf(engine.EINVALID, "rule %s is not an exception proposal", id)
 	}
 	if exc.Status != engine.StatusCandidate {
-		return exc, engine.Errorf(engine.EINVALID, "exception %s is %s, not a candidate waiting for a decision", id, exc.Status)
+		return exc, engine.Errorf(engine.ECONFLICT, "exception %s is %s, not a candidate waiting for a decision: it was reviewed already", id, exc.Status)
 	}
 	return exc, nil
 }
@@ -103,9 +103,10 @@ func exceptionOf(tx *Tx, id string) (engine.Rule, error) {
 // AcceptException accepts a proposed exception in one transaction
 // (engine.AcceptException): its parent gains the tag in its exclude_tags, the
 // exception becomes active-eligible, and each gets a manual_override event.
-// It returns both rules as saved. Errors: EINVALID for a malformed id, a rule
-// that is not an exception proposal or not a candidate any more; ENOTFOUND
-// for an unknown exception or a parent that no longer exists.
+// It returns both rules as saved. Errors: EINVALID for a malformed id or a
+// rule that is not an exception proposal; ECONFLICT for one that is not a
+// candidate any more; ENOTFOUND for an unknown exception or a parent that no
+// longer exists.
 func (db *DB) AcceptException(ctx context.Context, exceptionID string, at time.Time) (parent, exc engine.Rule, err error) {
 	at = nowIfZero(at)
 	err = db.Write(ctx, func(tx *Tx) error {

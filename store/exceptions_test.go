@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,7 +81,7 @@ func TestExceptionProposal(t *testing.T) {
 		}
 	}
 	_, _, err = db.AcceptException(ctx, wantID, t0)
-	wantCode(t, err, engine.EINVALID) // not a candidate any more
+	wantCode(t, err, engine.ECONFLICT) // not a candidate any more
 	_, _, err = db.AcceptException(ctx, parent.RuleID, t0)
 	wantCode(t, err, engine.EINVALID) // not an exception proposal
 	_, _, err = db.AcceptException(ctx, "tool.none", t0)
@@ -114,11 +115,56 @@ func TestRejectException(t *testing.T) {
 		t.Errorf("second reject: %v, or it wrote", err)
 	}
 	// The rejected pair is never proposed again, even once the proposal is gone.
-	if _, err := db.UpdateRule(ctx, id, RuleUpdate{Status: ptr(engine.StatusArchived)}, t0); err != nil {
+	if _, err := db.ArchiveRule(ctx, id, t0); err != nil {
 		t.Fatal(err)
 	}
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
 	wantCode(t, db.RejectException(ctx, parent.RuleID, t0), engine.EINVALID)
+}
+
+// TestExceptionStatusOnlyByReview: UpdateRule refuses to set the status of
+// an exception proposal waiting for a decision (accepting it that way would
+// leave the original rule without the exclude tag), and writes nothing; its
+// other fields stay editable, and once accepted its status is a plain field.
+func TestExceptionStatusOnlyByReview(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	parent := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
+	var res RecordResult
+	for i := range 3 {
+		res = counter(t, db, parent.RuleID, i, "migration")
+	}
+	if res.Exception == nil {
+		t.Fatal("no proposal")
+	}
+	id := res.Exception.Rule.RuleID
+	p0, _ := db.GetRule(ctx, parent.RuleID)
+	n := mustCount(t, db)
+	for _, st := range []engine.Status{engine.StatusActiveEligible, engine.StatusArchived} {
+		_, err := db.UpdateRule(ctx, id, RuleUpdate{Status: ptr(st), Topic: ptr("sed")}, t0)
+		wantCode(t, err, engine.EINVALID)
+		if err == nil || !strings.Contains(err.Error(), "lexsona rules accept "+id) || !strings.Contains(err.Error(), "POST /v1/rules/"+id+"/accept") {
+			t.Errorf("status %s: %v, want the commands and routes that decide it", st, err)
+		}
+		if mustCount(t, db) != n {
+			t.Errorf("status %s: the refused update wrote", st)
+		}
+	}
+	if p1, _ := db.GetRule(ctx, parent.RuleID); !cmp.Equal(p0, p1) {
+		t.Errorf("parent changed: %+v", p1)
+	}
+	if e, _ := db.GetRule(ctx, id); e.Status != engine.StatusCandidate || e.Topic != "" {
+		t.Errorf("proposal changed: %+v", e)
+	}
+	if e, err := db.UpdateRule(ctx, id, RuleUpdate{Status: ptr(engine.StatusCandidate), Topic: ptr("sed")}, t0); err != nil || e.Topic != "sed" {
+		t.Errorf("editing another field: %v %+v", err, e)
+	}
+	if _, _, err := db.AcceptException(ctx, id, t0); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := db.UpdateRule(ctx, id, RuleUpdate{Status: ptr(engine.StatusArchived)}, t0); err != nil || e.Status != engine.StatusArchived {
+		t.Errorf("archiving an accepted exception: %v %+v", err, e)
+	}
 }

@@ -72,8 +72,10 @@ type RuleUpdate struct {
 // rename moves its events, texts, embeddings and exception links to the new
 // id; a new text replaces its template text. An update that changes nothing
 // returns the rule without writing. Errors: EINVALID when u sets nothing or a
-// field is bad, ENOTFOUND for an unknown rule, ECONFLICT when RenameTo exists.
-// On error nothing is written.
+// field is bad, or sets the status of an exception proposal waiting for a
+// decision (AcceptCandidate and RejectCandidate decide it, and accepting also
+// excludes its tag from the original rule); ENOTFOUND for an unknown rule;
+// ECONFLICT when RenameTo exists. On error nothing is written.
 func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.Time) (engine.Rule, error) {
 	if u == (RuleUpdate{}) {
 		return engine.Rule{}, engine.Errorf(engine.EINVALID, "nothing to update: give a text, category, severity, scope, topic, status or new id")
@@ -122,6 +124,9 @@ func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.T
 			if r.Status, err = engine.ParseStatus(string(*u.Status)); err != nil {
 				return err
 			}
+			if err := checkExceptionStatus(old, r.Status); err != nil {
+				return err
+			}
 			change("status", string(old.Status), string(r.Status))
 		}
 		if u.RenameTo != nil && *u.RenameTo != old.RuleID {
@@ -166,6 +171,21 @@ func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.T
 		return err
 	})
 	return out, err
+}
+
+// checkExceptionStatus refuses, with an EINVALID error naming the commands
+// and routes to use, a status change of r when r is an exception proposal
+// waiting for a decision.
+func checkExceptionStatus(r engine.Rule, to engine.Status) error {
+	if r.ExceptionOf == "" || r.Status != engine.StatusCandidate || to == engine.StatusCandidate {
+		return nil
+	}
+	id, parent := r.RuleID, r.ExceptionOf
+	return engine.Errorf(engine.EINVALID,
+		"rule %s is a proposed exception to %s: its status is set by accepting it, which also excludes its tag from %s "+
+			"(`lexsona rules accept %s`, POST /v1/rules/%s/accept, MCP review_candidate), or by rejecting it "+
+			"(`lexsona rules reject %s`, POST /v1/rules/%s/reject)",
+		id, parent, parent, id, id, id, id)
 }
 
 // MergeRule merges a candidate rule into an existing one in one transaction:

@@ -27,7 +27,8 @@ type RuleFilter struct {
 }
 
 // ListRules returns the rules f selects, ordered by rule_id. Errors: EINVALID
-// naming a malformed category, status, scope or a negative limit.
+// naming a malformed category, status, an unknown source, a malformed scope
+// or a negative limit.
 func (db *DB) ListRules(ctx context.Context, f RuleFilter) ([]engine.Rule, error) {
 	var where []string
 	var args []any
@@ -45,6 +46,9 @@ func (db *DB) ListRules(ctx context.Context, f RuleFilter) ([]engine.Rule, error
 		where, args = append(where, "status = ?"), append(args, string(st))
 	}
 	if f.Source != "" {
+		if err := engine.ValidateSource(f.Source); err != nil {
+			return nil, err
+		}
 		where, args = append(where, "source = ?"), append(args, f.Source)
 	}
 	if f.After != "" {

@@ -147,7 +147,7 @@ func TestListRules(t *testing.T) {
 			}
 		})
 	}
-	for _, f := range []RuleFilter{{Category: "Bad Cat"}, {Status: "zombie"}, {Limit: -1}, {Scope: &engine.Scope{Project: "no way"}}} {
+	for _, f := range []RuleFilter{{Category: "Bad Cat"}, {Status: "zombie"}, {Limit: -1}, {Scope: &engine.Scope{Project: "no way"}}, {Source: "bogus"}} {
 		_, err := db.ListRules(ctx, f)
 		wantCode(t, err, engine.EINVALID)
 	}

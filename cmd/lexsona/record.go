@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/lexsona/lexsona/classifier"
-	"github.com/lexsona/lexsona/store"
 	"io"
+	"strings"
 
+	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
 )
 
@@ -15,13 +16,26 @@ func newRecordCmd(a *app) *cobra.Command {
 	var counter bool
 	var sf scopeFlags
 	c := &cobra.Command{
-		Use:   "record --text T [--rule ID] [--counter] [scope flags]",
+		Use:   "record TEXT | --text T [--rule ID] [--counter] [scope flags]",
 		Short: "Record a correction: a reinforcement of a rule, or with --counter a counterexample",
-		Long: `Records a correction. With --rule (or a CORRECT[rule_id]: prefix) it is
-evidence on that rule. Without, the text is classified: an auto match is
+		Long: `Records a correction, given as arguments (words are joined with spaces, as
+classify does) or with --text. With --rule (or a CORRECT[rule_id]: prefix) it
+is evidence on that rule. Without, the text is classified: an auto match is
 evidence on the matched rule, the confirm band stores a pending confirmation
 (see lexsona confirm), and a text that matches nothing proposes a candidate rule.`,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch given := cmd.Flags().Changed("text"); {
+			case given && len(args) > 0:
+				return usagef("%s: give the correction text once, as arguments or with --text, not both", cmd.CommandPath())
+			case !given && len(args) == 0:
+				return usagef("%s wants the correction text, as arguments or with --text", cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				text = strings.Join(args, " ")
+			}
 			when, err := parseCorrectionTime("at", at)
 			if err != nil {
 				return err
@@ -51,14 +65,13 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 	}
 	f := c.Flags()
 	f.StringVar(&ruleID, "rule", "", "the rule the correction is about")
-	f.StringVar(&text, "text", "", "the user's correction, as said")
+	f.StringVar(&text, "text", "", "the user's correction, as said (or give it as arguments)")
 	f.BoolVar(&counter, "counter", false, "a counterexample (the rule did not hold here) instead of a reinforcement")
 	f.StringVar(&agentOutput, "agent-output", "", "what the agent did that was corrected")
 	f.StringVar(&frame, "frame", "", "Lex frame id this correction belongs to")
 	f.StringVar(&at, "at", "", "time of the correction (RFC 3339), for backfills")
 	f.StringVar(&key, "idempotency-key", "", "a retry with the same key records nothing new")
 	sf.register(f, false)
-	c.MarkFlagRequired("text")
 	return c
 }
 

@@ -43,7 +43,9 @@ persona block to inject into the agent's prompt.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Version:       buildVersion().short(),
 	}
+	root.SetVersionTemplate("lexsona {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.dbPath, "db", store.DefaultPath(), "SQLite database file (env LEXSONA_DB; default under $LEXSONA_DATA or ~/.local/share/lexsona)")
@@ -56,7 +58,7 @@ persona block to inject into the agent's prompt.`,
 	root.AddCommand(
 		newMigrateCmd(a), newRulesCmd(a), newRecordCmd(a), newSnapshotCmd(a),
 		newWhyCmd(a), newConfigCmd(a), newRegistryCmd(a), newClassifyCmd(a), newConfirmCmd(a),
-		newEmbedCmd(a), newModelCmd(a), newServeCmd(a), newMCPCmd(a), newEvalCmd(a),
+		newEmbedCmd(a), newModelCmd(a), newServeCmd(a), newMCPCmd(a), newEvalCmd(a), newVersionCmd(a),
 	)
 	for _, c := range root.Commands() {
 		markUsage(c)

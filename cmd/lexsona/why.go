@@ -87,8 +87,8 @@ func newWhyCmd(a *app) *cobra.Command {
 			}
 			return a.output(out, func(w io.Writer) {
 				v, t := out.Rule, cfg.For(out.Rule.Category)
-				fmt.Fprintf(w, "%s [%s] %s\n  confidence %.4f (alpha %g, beta %g, n %d; active needs n >= %d and confidence >= %.2f)\n",
-					v.RuleID, v.State, v.Text, v.Confidence, v.Alpha, v.Beta, v.Evidence, t.NMin, t.CMin)
+				fmt.Fprintf(w, "%s [%s] %s\n  scope %s\n  confidence %.4f (alpha %g, beta %g, n %d; active needs n >= %d and confidence >= %.2f)\n",
+					v.RuleID, v.State, v.Text, v.Scope, v.Confidence, v.Alpha, v.Beta, v.Evidence, t.NMin, t.CMin)
 				for _, e := range out.History {
 					fmt.Fprintf(w, "  %s  #%d %-15s alpha %g beta %g  %s\n", e.At.Format(time.RFC3339), e.EventID, e.EventType, e.Alpha, e.Beta, oneLine(e.UserText, e.Detail))
 				}
