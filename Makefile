@@ -48,12 +48,12 @@ lint:
 
 ## bench: every Go benchmark, then the paper's stack (Transformers.js on
 ## onnxruntime-node) on the same full-size model and texts, side by side.
-bench: deps bench-model
+bench: deps
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
-	bash scripts/jsref.sh bench $(MODELS)/minilm-random models/testdata/reference/bench-texts.json
+	bash scripts/jsref.sh bench $(REAL_MODEL) models/testdata/reference/bench-texts.json
 
 ## bench-report: regenerate BENCHMARKS.md (machine, every benchmark, side-by-side ratios).
-bench-report: deps bench-model
+bench-report: deps
 	bash scripts/bench_report.sh
 
 ## eval: the offline precision/recall report with whatever embedder is available.

@@ -109,15 +109,12 @@ func mustTinyFromGz(tb testing.TB) string {
 	return d
 }
 
-// MustFullModel returns .cache/models/minilm-random (MiniLM's exact size,
-// random weights) or skips naming `make bench-model`.
+// MustFullModel returns the real all-MiniLM-L6-v2 folder the benchmarks
+// run (testenv.RealModelDir: `make real-model` imports it), skipping, or
+// failing under LEXSONA_REQUIRE_REAL_MODEL=1, when it is absent.
 func MustFullModel(tb testing.TB) string {
 	tb.Helper()
-	d := filepath.Join(repoRoot(tb), ".cache", "models", "minilm-random")
-	if _, err := os.Stat(filepath.Join(d, "model.onnx")); err != nil {
-		tb.Skipf("no full-size model at %s: run `make bench-model`", d)
-	}
-	return d
+	return testenv.RealModelDir(tb)
 }
 
 func mustCopy(tb testing.TB, from, to string) {

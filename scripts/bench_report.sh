@@ -15,7 +15,7 @@
 #   engine/      BenchmarkBuildSnapshot (100 and 10,000 rules)
 #   server/      BenchmarkHTTPClassifyLoad (64 clients, batching on/off)
 # and renders the tables with `go run ./scripts/benchreport`. It needs what
-# `make deps bench-model` provides (ONNX Runtime, the full-size model) and
+# `make deps` provides (ONNX Runtime, the real all-MiniLM-L6-v2) and
 # Node.js for the Transformers.js side; a missing piece is reported in the
 # table as a dash, with the reason in the log.
 #
@@ -30,7 +30,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="${1:-$root/BENCHMARKS.md}"
 raw="$root/.cache/bench-report"
-model=".cache/models/minilm-random"
+model=".cache/models/all-MiniLM-L6-v2"
 # BenchmarkEmbed's text sets (models/bench_test.go benchTextSets): name=file.
 sets=(corrections=models/testdata/reference/bench-texts.json edge-cases=models/testdata/reference/texts.json)
 long="${BENCH_TIME:-3s}"
@@ -40,7 +40,7 @@ http_requests="${BENCH_HTTP_REQUESTS:-1000}"
 rounds="${BENCH_ROUNDS:-15}"
 export LEXSONA_ORT_LIB="${LEXSONA_ORT_LIB:-$root/.cache/ort/libonnxruntime.so.1}"
 
-[[ -f "$model/model.onnx" ]] || echo "bench_report: no $model/model.onnx: run \`make bench-model\` (model benchmarks will be skipped)" >&2
+[[ -f "$model/model.onnx" ]] || echo "bench_report: no $model/model.onnx: run \`make real-model\` (model benchmarks will be skipped)" >&2
 
 rm -rf "$raw"
 mkdir -p "$raw"

@@ -6,7 +6,7 @@
 # run; onnxruntime-node's CPU binding ships in its tarball), then checks that the
 # onnxruntime-node binding loads, then runs `node scripts/jsref/NAME.mjs ARGS...`.
 # Examples:
-#   bash scripts/jsref.sh bench .cache/models/minilm-random models/testdata/reference/bench-texts.json
+#   bash scripts/jsref.sh bench .cache/models/all-MiniLM-L6-v2 models/testdata/reference/bench-texts.json
 #   bash scripts/jsref.sh tokens ../shared/models/all-MiniLM-L6-v2 models/testdata/reference/texts.json
 set -euo pipefail
 

@@ -24,7 +24,7 @@ import (
 // The load benchmark's model and library: the full-size generated model
 // (`make bench-model`) and the ONNX Runtime `make ort` installs.
 var (
-	benchModelDir = filepath.Join("..", ".cache", "models", "minilm-random")
+	benchModelDir = filepath.Join("..", ".cache", "models", "all-MiniLM-L6-v2")
 	benchOrtLib   = filepath.Join("..", ".cache", "ort", "libonnxruntime.so.1")
 )
 

@@ -152,7 +152,7 @@ func (in Inputs) vsJS(p printer, set, size string) {
 
 func (in Inputs) embedding(p printer) {
 	p("## Embedding throughput per backend\n\n")
-	p("The full-size all-MiniLM-L6-v2 architecture (`.cache/models/minilm-random`: real size, random weights); batch 1 is one text per call, batch 32 the next 32. No cache. `ort` runs the fused graph (models/bertfuse), `ort-unfused` the graph as exported — the graph Transformers.js runs.\n\n")
+	p("The real all-MiniLM-L6-v2 (`.cache/models/all-MiniLM-L6-v2`, imported by `make real-model` from the official weights); batch 1 is one text per call, batch 32 the next 32. No cache. `ort` runs the fused graph (models/bertfuse), `ort-unfused` the graph as exported — the graph Transformers.js runs.\n\n")
 	for _, set := range textSets {
 		p("### %s (`models/testdata/reference/%s`: %s)\n\n", set.Name, set.File, set.About)
 		p("| backend | batch 1 texts/s | batch 1 p50 ms | batch 32 texts/s |\n|---|---|---|---|\n")
