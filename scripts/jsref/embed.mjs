@@ -1,4 +1,4 @@
-// node embed.mjs [--batch N] [--check-pipeline] MODEL_DIR TEXTS.json > embeddings.json
+// node embed.mjs [--batch N] [--check-pipeline] [--ids] MODEL_DIR TEXTS.json > embeddings.json
 //
 // Mean-pooled, L2-normalised embeddings computed by Transformers.js on
 // onnxruntime-node from MODEL_DIR/onnx/model.onnx, with the token ids of
@@ -8,6 +8,7 @@
 // pipeline('feature-extraction', {pooling: 'mean', normalize: true}) on the
 // texts that are not truncated (where its 512-token truncation cannot differ) and
 // fails if it disagrees by more than 1e-6.
+// --ids also writes the token ids each text was run with ("ids": [[...], ...]).
 // Output: {"source": {...}, "model_sha256": "...", "dims": D, "vectors": [[...], ...]}
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -18,14 +19,16 @@ import { loadModel, tokenize, embedIds, readTexts, versions, usage } from './lib
 const args = process.argv.slice(2);
 let batchSize = 1;
 let checkPipeline = false;
+let withIds = false;
 while (args.length && args[0].startsWith('--')) {
   const a = args.shift();
   if (a === '--batch') batchSize = Number(args.shift());
   else if (a === '--check-pipeline') checkPipeline = true;
+  else if (a === '--ids') withIds = true;
   else usage(`unknown option ${a}`);
 }
 const [modelDir, textsFile] = args;
-if (!modelDir || !textsFile || !(batchSize >= 1)) usage('usage: node embed.mjs [--batch N] [--check-pipeline] MODEL_DIR TEXTS.json');
+if (!modelDir || !textsFile || !(batchSize >= 1)) usage('usage: node embed.mjs [--batch N] [--check-pipeline] [--ids] MODEL_DIR TEXTS.json');
 
 const { tokenizer, model } = await loadModel(modelDir);
 const texts = readTexts(textsFile);
@@ -63,4 +66,5 @@ const out = {
   dims: vectors[0]?.length ?? 0,
   vectors,
 };
+if (withIds) out.ids = ids;
 process.stdout.write(JSON.stringify(out).replace(/\],\[/g, '],\n[') + '\n');
