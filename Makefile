@@ -42,9 +42,19 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+## lint: gofmt, goimports and staticcheck (installed into .cache/bin at the
+## versions below), go vet, and no tracked file over 2 MB (binaries, models and
+## build output never go into git).
+STATICCHECK_VERSION := v0.8.2
+GOIMPORTS_VERSION   := v0.52.0
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@test -x $(CACHE)/bin/goimports || GOBIN=$(CACHE)/bin $(GO) install golang.org/x/tools/cmd/goimports@$(GOIMPORTS_VERSION)
+	@test -x $(CACHE)/bin/staticcheck || GOBIN=$(CACHE)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@out=$$($(CACHE)/bin/goimports -l $$(git ls-files '*.go' | xargs grep -L '^// Code generated .* DO NOT EDIT\.$$')); if [ -n "$$out" ]; then echo "goimports would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(CACHE)/bin/staticcheck ./...
+	@big=$$(git ls-files -z | xargs -0 -r stat -c '%s %n' 2>/dev/null | awk '$$1 > 2097152 {print $$2 " (" $$1 " bytes)"}'); if [ -n "$$big" ]; then echo "tracked files over 2 MB (binaries, models and build output do not belong in git):"; echo "$$big"; exit 1; fi
 
 ## bench: every Go benchmark, then the paper's stack (Transformers.js on
 ## onnxruntime-node) on the same full-size model and texts, side by side.

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"path/filepath"
-
-	"github.com/lexsona/lexsona/classifier"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lexsona/lexsona/classifier"
 )
 
 func TestEmbedContract(t *testing.T) {

@@ -1,15 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 
-	"context"
-	"github.com/lexsona/lexsona/engine"
-	"log/slog"
-
 	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
@@ -74,12 +73,6 @@ func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
 	}
 	f.Fit(reg.Texts())
 	return emb, nil
-}
-
-// registrySource is a registry file's name and bytes.
-type registrySource struct {
-	name string
-	data []byte
 }
 
 // registryInForce is the registry --registry names, else the one in force in
