@@ -41,12 +41,23 @@ func TestDefaultThresholds(t *testing.T) {
 		name string
 		want Thresholds
 	}{
-		{"all-MiniLM-L6-v2", Thresholds{0.85, 0.70}},
+		{"all-MiniLM-L6-v2", Thresholds{0.37, 0.30}},
 		{models.LexicalName, lexicalThresholds},
-		{"something-else", Thresholds{0.85, 0.70}},
+		{"something-else", Thresholds{0.37, 0.30}},
 	} {
 		if got := DefaultThresholds(models.Identity{Name: tt.name}); got != tt.want {
 			t.Errorf("DefaultThresholds(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if PaperThresholds != (Thresholds{0.85, 0.70}) {
+		t.Errorf("PaperThresholds = %v: the paper's bands are 0.85/0.70", PaperThresholds)
+	}
+}
+
+func TestDefaultTermWeight(t *testing.T) {
+	for name, want := range map[string]float64{"all-MiniLM-L6-v2": 0.5, models.LexicalName: 0, "something-else": 0.5} {
+		if got := DefaultTermWeight(models.Identity{Name: name}); got != want {
+			t.Errorf("DefaultTermWeight(%s) = %v, want %v", name, got, want)
 		}
 	}
 }
@@ -87,15 +98,19 @@ func mustFakeSetup(tb testing.TB, dims int, rules map[string][]float32, opts Opt
 	}
 	db := MustOpenStore(tb)
 	MustSync(tb, db, emb, reg)
+	if opts.TermWeight == nil { // scores are the hand-set cosines, no shared words mixed in
+		opts.TermWeight = new(float64)
+	}
 	return New(db, emb, opts), emb
 }
 
 // TestBandsEndToEnd classifies texts whose vectors sit at exact cosines from
-// a rule's template: the band edges are inclusive, and the candidate cut at
-// 0.5 is strict.
+// a rule's template: with the paper's bands, the band edges are inclusive,
+// and the candidate cut at 0.5 is strict.
 func TestBandsEndToEnd(t *testing.T) {
 	const dims = 8
-	c, emb := mustFakeSetup(t, dims, map[string][]float32{"a": basis(dims, 0), "far": basis(dims, 5)}, Options{})
+	paper := PaperThresholds
+	c, emb := mustFakeSetup(t, dims, map[string][]float32{"a": basis(dims, 0), "far": basis(dims, 5)}, Options{Thresholds: &paper})
 	tests := []struct {
 		s        float64
 		decision string

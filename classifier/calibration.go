@@ -3,7 +3,6 @@ package classifier
 import (
 	"encoding/json"
 	"errors"
-	"github.com/lexsona/lexsona/store"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/store"
 )
 
 // Calibration is the file `lexsona eval calibrate` writes for one model

@@ -99,11 +99,11 @@ func TestThresholdPrecedence(t *testing.T) {
 		source string
 		code   string
 	}{
-		{"defaults", Options{}, Thresholds{0.85, 0.70}, SourceDefault, ""},
+		{"defaults", Options{}, miniLMThresholds, SourceDefault, ""},
 		{"calibration dir", Options{CalibrationDir: dir}, Thresholds{0.8, 0.6}, SourceCalibration + ":" + calPath, ""},
 		{"options win", Options{CalibrationDir: dir, Thresholds: &Thresholds{0.9, 0.75}}, Thresholds{0.9, 0.75}, SourceOptions, ""},
 		{"explicit file", Options{CalibrationFile: calPath}, Thresholds{0.8, 0.6}, SourceCalibration + ":" + calPath, ""},
-		{"dir without a file", Options{CalibrationDir: t.TempDir()}, Thresholds{0.85, 0.70}, SourceDefault, ""},
+		{"dir without a file", Options{CalibrationDir: t.TempDir()}, miniLMThresholds, SourceDefault, ""},
 		{"explicit file missing", Options{CalibrationFile: filepath.Join(dir, "nope.json")}, Thresholds{}, "", engine.ENOTFOUND},
 		{"file of another model", Options{CalibrationFile: other}, Thresholds{}, "", engine.EINVALID},
 	}

@@ -1,10 +1,16 @@
 // Package classifier maps a user's natural-language correction to the rule it
-// is about. The correction is embedded and compared, by cosine similarity (a
-// dot product of normalised vectors), with the stored embeddings of every
-// rule's template and examples, held in one contiguous float32 matrix. The
-// best score falls in one of three bands — auto_match, confirm, new_rule — or
-// the text names its rule itself with CORRECT[rule_id]: ... (explicit).
-// Record turns the decision into evidence; Confirm resolves the confirm band.
+// is about, and decides whether it insists on that rule or takes it back.
+// The correction is embedded and compared, by cosine similarity (a dot
+// product of normalised vectors), with the stored embeddings of every rule's
+// template, examples and contrary phrasings, held in contiguous float32
+// matrices; for sentence embedders the words it shares with each rule's
+// texts are mixed in (termIndex). The best score falls in one of three bands
+// — auto_match, confirm, new_rule — or the text names its rule itself with
+// CORRECT[rule_id]: ... (explicit). The guard keeps texts that name nothing
+// out of both upper bands; the polarity check (PolarityCheck) makes a text
+// that contradicts its rule a counterexample, or a question, never a
+// reinforcement. Record turns the decision into evidence; Confirm resolves
+// the confirm band.
 package classifier
 
 import (
@@ -48,12 +54,19 @@ type Options struct {
 	MinScore float64
 	// Guard keeps generic corrections from auto-matching; nil means DefaultGuard().
 	Guard *Guard
+	// Polarity decides whether a correction contradicts the rule it matched;
+	// nil means DefaultPolarityCheck().
+	Polarity *PolarityCheck
 	// Lexical and LexicalWeight enable hybrid scoring: score = w·dense +
 	// (1−w)·lexical with w = 1 − LexicalWeight. LexicalWeight 0 (the default,
 	// the paper's w = 1) uses dense scores only and never calls Lexical.
 	// Lexical's vectors must be stored too (sync the registry with it).
 	Lexical       models.Embedder
 	LexicalWeight float64
+	// TermWeight mixes in the words a correction shares with each rule's
+	// texts: score = (1−t)·similarity + t·term score (see termIndex). nil
+	// means DefaultTermWeight for the embedder's model; it must be in [0, 1].
+	TermWeight *float64
 	// MaxEmbedBytes caps the text given to the embedder (the whole text is
 	// still what Record stores); 0 means DefaultLexicalMaxEmbedBytes for the
 	// lexical backend and DefaultMaxEmbedBytes otherwise.
@@ -64,11 +77,13 @@ type Options struct {
 // embedder. It is safe for concurrent use; its index is rebuilt lazily when
 // the store's embeddings version (or the embedder's model identity) changes.
 type Classifier struct {
-	db    *store.DB
-	emb   models.Embedder
-	opts  Options
-	guard Guard
-	err   error // a configuration error, returned by every call
+	db       *store.DB
+	emb      models.Embedder
+	opts     Options
+	guard    Guard
+	polarity PolarityCheck
+	termW    float64 // the resolved Options.TermWeight
+	err      error   // a configuration error, returned by every call
 
 	mu   sync.Mutex // serialises index rebuilds
 	snap atomic.Pointer[snapshot]
@@ -85,12 +100,22 @@ type thresholdsEntry struct {
 
 // New returns a classifier over db's stored embeddings of emb's model. It
 // does no I/O; a bad option (hybrid weight out of [0, 1], hybrid without a
-// lexical embedder, invalid Options.Thresholds) makes every later call return
-// an EINVALID error naming it.
+// lexical embedder, a term weight out of [0, 1], invalid Options.Thresholds
+// or Options.Polarity) makes every later call return an EINVALID error
+// naming it.
 func New(db *store.DB, emb models.Embedder, opts Options) *Classifier {
-	c := &Classifier{db: db, emb: emb, opts: opts, guard: DefaultGuard(), thr: map[string]thresholdsEntry{}}
+	c := &Classifier{db: db, emb: emb, opts: opts, guard: DefaultGuard(), polarity: DefaultPolarityCheck(), thr: map[string]thresholdsEntry{}}
 	if opts.Guard != nil {
 		c.guard = *opts.Guard
+	}
+	if opts.Polarity != nil {
+		c.polarity = *opts.Polarity
+	}
+	if emb != nil {
+		c.termW = DefaultTermWeight(emb.Identity())
+	}
+	if opts.TermWeight != nil {
+		c.termW = *opts.TermWeight
 	}
 	if c.opts.K <= 0 {
 		c.opts.K = DefaultK
@@ -111,8 +136,13 @@ func New(db *store.DB, emb models.Embedder, opts Options) *Classifier {
 		c.err = engine.Errorf(engine.EINVALID, "lexical weight %v: want a number in [0, 1]", w)
 	case w > 0 && opts.Lexical == nil:
 		c.err = engine.Errorf(engine.EINVALID, "hybrid scoring (lexical weight %v) needs a lexical embedder", w)
+	case !(c.termW >= 0 && c.termW <= 1):
+		c.err = engine.Errorf(engine.EINVALID, "term weight %v: want a number in [0, 1]", c.termW)
 	case opts.Thresholds != nil:
 		c.err = opts.Thresholds.Validate()
+	}
+	if c.err == nil {
+		c.err = c.polarity.Validate()
 	}
 	if opts.LexicalWeight == 0 {
 		c.opts.Lexical = nil
@@ -121,17 +151,24 @@ func New(db *store.DB, emb models.Embedder, opts Options) *Classifier {
 }
 
 // Result is a classification. Candidates are the top-k rules scoring above
-// the candidate floor, best first; Score is the best candidate's score (0
-// when there is none, 1 for explicit). RuleID is the matched rule
+// the candidate floor, best first; a rule's score is its best over its
+// affirming texts and its contrary texts. Score is the best candidate's
+// score (0 when there is none, 1 for explicit). RuleID is the matched rule
 // (auto_match, explicit), the top candidate (confirm), or the id of the
 // candidate rule Record would propose (new_rule; Record adds -2…-9 when it
-// is taken). Reason, when set, starts with "generic" (the text names nothing
-// that was wrong: it never auto-matches, whatever its band) or "ambiguous"
-// (an auto match too close to the runner-up was sent to confirm); see Guard.
+// is taken). Polarity is what the correction says about RuleID (auto_match,
+// confirm): engine.Reinforce, or engine.Counter when it contradicts the rule
+// (see PolarityCheck); it is Reinforce for new_rule and explicit. Reason,
+// when set, starts with "contradiction" (Polarity is Counter; "contradiction
+// (unsure)" when an auto match was sent to confirm for it), "generic" (the
+// text names nothing that was wrong: it is new_rule whatever its score) or
+// "ambiguous" (an auto match too close to the runner-up was sent to
+// confirm); see Guard.
 type Result struct {
 	Decision   string             `json:"decision"`
 	RuleID     string             `json:"rule_id"`
 	Score      float64            `json:"score"`
+	Polarity   engine.Polarity    `json:"polarity"`
 	Candidates []engine.Candidate `json:"candidates"`
 	Embedder   string             `json:"embedder"`
 	Model      string             `json:"model"`
@@ -169,7 +206,7 @@ func (c *Classifier) thresholdsFor(id models.Identity, key string) (Thresholds, 
 // a text over 1 MiB; ENOTFOUND when CORRECT[...] names an unknown rule;
 // EUNAVAILABLE (or others) from the embedder or the store.
 func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Scope) (Result, error) {
-	cl, err := c.classify(ctx, text, scope, "")
+	cl, err := c.classify(ctx, text, scope, "", false)
 	return cl.Result, err
 }
 
@@ -181,11 +218,15 @@ type classified struct {
 	vec    query        // its vector (empty for explicit)
 	lexVec query        // its lexical vector (hybrid only)
 	lexID  string       // the lexical model identity (hybrid only)
+	// What the text says about its top candidate, for PolarityCheck.
+	evidence evidence
 }
 
 // classify validates and classifies. ruleID, when set, is the rule the caller
 // names (explicit); a CORRECT[...] naming another rule is then EINVALID.
-func (c *Classifier) classify(ctx context.Context, text string, scope engine.Scope, ruleID string) (classified, error) {
+// counter is the caller's own polarity −1: the correction is a
+// counterexample, whatever its wording, so the polarity check is skipped.
+func (c *Classifier) classify(ctx context.Context, text string, scope engine.Scope, ruleID string, counter bool) (classified, error) {
 	var cl classified
 	if c.err != nil {
 		return cl, c.err
@@ -205,6 +246,10 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		return cl, err
 	}
 	cl.Thresholds = t
+	cl.Polarity = engine.Reinforce
+	if counter {
+		cl.Polarity = engine.Counter
+	}
 	named, _, ok, err := ParseExplicit(text)
 	if err != nil {
 		return cl, err
@@ -230,11 +275,35 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		cl.Decision = DecisionNewRule
 	}
 	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, cl.input, cl.Candidates)
+	if !counter && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
+		p := c.polarity.decide(cl.input, cl.Candidates[0].RuleID, cl.evidence)
+		cl.Polarity = p.pol
+		if p.unsure && cl.Decision == DecisionAutoMatch {
+			cl.Decision = DecisionConfirm
+		}
+		if p.reason != "" {
+			cl.Reason = joinReasons(p.reason, cl.Reason)
+		}
+	}
 	switch cl.Decision {
 	case DecisionNewRule:
 		cl.RuleID = engine.ProposedRuleID(text)
+		if !counter {
+			cl.Polarity = engine.Reinforce
+		}
 	default:
 		cl.RuleID = cl.Candidates[0].RuleID
 	}
 	return cl, nil
+}
+
+// joinReasons joins the non-empty reasons with "; ".
+func joinReasons(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }

@@ -32,7 +32,7 @@ func TestClassifyJSONShape(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	if diff := cmp.Diff([]string{"candidates", "decision", "embedder", "model", "rule_id", "score", "thresholds"}, keys); diff != "" {
+	if diff := cmp.Diff([]string{"candidates", "decision", "embedder", "model", "polarity", "rule_id", "score", "thresholds"}, keys); diff != "" {
 		t.Errorf("JSON keys (-want +got):\n%s\n%s", diff, b)
 	}
 	var th map[string]float64
@@ -86,7 +86,7 @@ func TestClassifyExplicit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Result{Decision: DecisionExplicit, RuleID: "style.no-emoji", Score: 1, Candidates: []engine.Candidate{},
+	want := Result{Decision: DecisionExplicit, RuleID: "style.no-emoji", Score: 1, Polarity: engine.Reinforce, Candidates: []engine.Candidate{},
 		Embedder: "lexical", Model: r.Model, Thresholds: lexicalThresholds}
 	if diff := cmp.Diff(want, r); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -9,19 +9,21 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-// Guard keeps corrections that do not say what was wrong from auto-matching.
-// "that's wrong", "no", "try again", "not like that", "nope, redo it", "wrong
-// again", "ugh" carry no information about which rule was broken, yet an
-// embedder still finds some rule closest to them: the paper's main source of
-// false positives. A guarded text never auto-matches; it goes to confirm when
-// its best candidate reaches the confirm band (the user can say which rule),
-// and to new_rule otherwise. Result.Reason says which check fired.
+// Guard keeps corrections that do not say what was wrong from matching a
+// rule. "that's wrong", "no", "try again", "not like that", "nope, redo it",
+// "wrong again", "ugh" carry no information about which rule was broken, yet
+// an embedder still finds some rule closest to them — with all-MiniLM-L6-v2
+// at similarities (0.25–0.5) that overlap those of real but loosely worded
+// corrections, so no threshold can keep them out. A generic text is new_rule
+// whatever its score: it neither auto-matches nor asks the user to confirm
+// an unrelated rule (and Record stores nothing for it). Result.Reason says
+// which check fired.
 //
 // The zero Guard disables both checks; DefaultGuard is what New uses when
 // Options.Guard is nil. The eval harness sets these to show their effect.
 type Guard struct {
 	// MinContentWords is the number of informative words (see ContentWords) a
-	// text needs to auto-match. 0 disables the check.
+	// text needs to match a rule (auto_match or confirm). 0 disables the check.
 	MinContentWords int `json:"min_content_words"`
 	// AutoMargin is how far the best rule must score above the second best to
 	// auto-match; two rules within the margin are ambiguous and go to
@@ -40,18 +42,15 @@ const (
 )
 
 // apply returns the decision after the guard and the reason ("" when the
-// guard has nothing to say). A text with too few informative words never
-// auto-matches (auto_match becomes confirm) and carries a "generic" reason
-// whatever its band, so front ends can say the correction did not name what
-// was wrong; an auto_match too close to the runner-up becomes confirm with an
-// "ambiguous" reason. Candidates are sorted best first.
+// guard has nothing to say). A text with too few informative words is
+// new_rule whatever its band and carries a "generic" reason, so front ends
+// can say the correction did not name what was wrong; an auto_match too close
+// to the runner-up becomes confirm with an "ambiguous" reason. Candidates are
+// sorted best first.
 func (g Guard) apply(decision string, text string, cands []engine.Candidate) (string, string) {
 	if g.MinContentWords > 0 {
 		if n := countContentWords(text, g.MinContentWords); n < g.MinContentWords {
-			if decision == DecisionAutoMatch {
-				decision = DecisionConfirm
-			}
-			return decision, fmt.Sprintf("%s: the text has %d informative word(s), %d needed to auto-match; it does not say which rule was broken", ReasonGeneric, n, g.MinContentWords)
+			return DecisionNewRule, fmt.Sprintf("%s: the text has %d informative word(s), %d needed to match a rule; it does not say which rule was broken", ReasonGeneric, n, g.MinContentWords)
 		}
 	}
 	if decision == DecisionAutoMatch && g.AutoMargin > 0 && len(cands) > 1 {
@@ -156,7 +155,7 @@ don didn doesn isn aren wasn weren won wouldn shouldn couldn hasn haven hadn mus
 ll re ve
 dont didnt doesnt isnt arent wasnt werent wont wouldnt shouldnt couldnt cant hasnt havent
 thats whats its im ive youre youve theyre lets heres theres
-and or but if because as of at by for with about into onto from to in on off out up down over under
+and or but if because as of at by for with about into onto from to in on off out up down over under before after
 again still already just only really actually even also too very much more most some any all
 what which who whom whose when where why how
 not no nope nah nay never always ever anymore yes yeah yep ok okay fine
@@ -172,6 +171,8 @@ man dude bro mate
 right good well better best
 use using used want wanted need needed think thought said say told tell
 ask asked asking meant mean expected differently different instead other another
+same approach work works worked working broke breaks breaking misunderstood misunderstand
+listen listening serious properly proper help helped problem problems issue issues time times start started
 `) {
 		m[w] = true
 	}

@@ -43,11 +43,11 @@ func TestContentWords(t *testing.T) {
 	}
 }
 
-// TestGenericNeverAutoMatches: with both thresholds at 0, so that without
-// the guard every text would auto-match its closest rule, generic texts go
-// to confirm (naming candidates) and say why, while a specific text still
-// auto-matches.
-func TestGenericNeverAutoMatches(t *testing.T) {
+// TestGenericNeverMatches: with both thresholds at 0, so that without the
+// guard every text would auto-match its closest rule, generic texts are
+// new_rule (neither auto_match nor confirm against a rule they do not name)
+// and say why, while a specific text still auto-matches.
+func TestGenericNeverMatches(t *testing.T) {
 	zero := &Thresholds{Auto: 0, Confirm: 0}
 	c, _ := MustDefaultClassifier(t, Options{Thresholds: zero})
 	for _, text := range genericTexts {
@@ -55,8 +55,8 @@ func TestGenericNeverAutoMatches(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		if r.Decision == DecisionAutoMatch {
-			t.Errorf("generic %q auto-matched %s (%v)", text, r.RuleID, r.Score)
+		if r.Decision != DecisionNewRule {
+			t.Errorf("generic %q: %s %s (%v), want new_rule", text, r.Decision, r.RuleID, r.Score)
 		}
 		if !strings.HasPrefix(r.Reason, ReasonGeneric) {
 			t.Errorf("generic %q: no generic reason: %+v", text, r)
@@ -72,8 +72,8 @@ func TestGenericNeverAutoMatches(t *testing.T) {
 }
 
 // TestGenericWithDefaults: with the default lexical bands a generic text
-// never auto-matches either; "ugh" is an example's word ("ugh, npm again.
-// pnpm!") yet it goes to confirm at most.
+// never matches either; "ugh" is an example's word ("ugh, npm again.
+// pnpm!") yet it is new_rule.
 func TestGenericWithDefaults(t *testing.T) {
 	c, _ := MustDefaultClassifier(t, Options{})
 	for _, text := range genericTexts {
@@ -81,8 +81,8 @@ func TestGenericWithDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Decision == DecisionAutoMatch {
-			t.Errorf("generic %q auto-matched %s", text, r.RuleID)
+		if r.Decision != DecisionNewRule {
+			t.Errorf("generic %q: %s %s, want new_rule", text, r.Decision, r.RuleID)
 		}
 	}
 }

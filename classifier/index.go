@@ -122,6 +122,9 @@ func (ix *Index) Rows() int    { return ix.rows }
 func (ix *Index) Rules() int   { return len(ix.ids) }
 func (ix *Index) Sparse() bool { return ix.sp != nil }
 
+// hasRows reports whether rule i (in index order) has a stored vector.
+func (ix *Index) hasRows(i int) bool { return i < len(ix.ids) && ix.starts[i] < ix.starts[i+1] }
+
 // RuleIDs returns the rules in index order (the order of RuleScores).
 func (ix *Index) RuleIDs() []string { return slices.Clone(ix.ids) }
 

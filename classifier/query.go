@@ -80,16 +80,6 @@ func (ix *Index) rowScoresQuery(q query) *[]float32 {
 	return p
 }
 
-// searchQuery is Search for a dense or sparse query.
-func (ix *Index) searchQuery(q query, k int, floor float64, req engine.Scope) []engine.Candidate {
-	if q.dims() != ix.dims || k <= 0 {
-		return newTopK(k).sorted()
-	}
-	p := ix.rowScoresQuery(q)
-	defer ix.pool.Put(p)
-	return ix.search(*p, k, floor, req)
-}
-
 // ruleScoresQuery is RuleScores for a dense or sparse query.
 func (ix *Index) ruleScoresQuery(q query, dst []float64) []float64 {
 	if q.dense != nil {

@@ -15,7 +15,11 @@ type RecordRequest struct {
 	// RuleID, when set, names the rule (decision explicit, no embedding); a
 	// CORRECT[rule_id]: prefix in Text does the same.
 	RuleID string `json:"rule_id,omitempty"`
-	// Polarity is 1 (reinforcement, also 0) or −1 (counterexample).
+	// Polarity is −1 when the caller says the correction is a counterexample
+	// (it then is one, whatever its wording); 1 or 0 leave it to the
+	// classifier, which records a reinforcement unless it finds that the text
+	// contradicts the rule (see PolarityCheck). An explicit rule (RuleID,
+	// CORRECT[...]) gets a reinforcement unless Polarity is −1.
 	Polarity    engine.Polarity `json:"polarity"`
 	Scope       engine.Scope    `json:"scope"`
 	FrameID     string          `json:"frame_id,omitempty"`
@@ -36,8 +40,13 @@ type RecordRequest struct {
 // no rule can be learned from it, and its reason says so.
 type RecordResponse struct {
 	*store.RecordResult
-	Decision    string             `json:"decision"`
-	Score       float64            `json:"score"`
+	Decision string  `json:"decision"`
+	Score    float64 `json:"score"`
+	// Polarity is the polarity recorded (auto_match, explicit) or kept with
+	// the pending confirmation (confirm): −1 when the caller said so or the
+	// classifier found a contradiction (Reason then starts with
+	// "contradiction"), 1 otherwise.
+	Polarity    engine.Polarity    `json:"polarity"`
 	Candidates  []engine.Candidate `json:"candidates"`
 	PendingID   int64              `json:"pending_id,omitempty"`
 	CreatedRule *engine.Rule       `json:"created_rule,omitempty"`
@@ -56,10 +65,12 @@ func unlearnable(cl *classified) bool {
 
 // Record classifies a correction and acts on the decision in one write
 // transaction:
-//   - auto_match and explicit: a reinforcement (a counterexample for polarity
-//     −1) on the rule, the event carrying the text, decision, score,
-//     candidates and model;
-//   - confirm: a pending confirmation (text, scope, polarity, frame, agent
+//   - auto_match and explicit: a reinforcement on the rule, or a
+//     counterexample when the request's polarity is −1 or (auto_match) the
+//     classifier found that the text contradicts the rule; the event carries
+//     the text, decision, score, candidates and model;
+//   - confirm: a pending confirmation (text, scope, polarity — −1 for a
+//     contradiction, so accepting it records a counterexample — frame, agent
 //     output, candidates, model), nothing else;
 //   - new_rule: a candidate rule (engine.NewCandidateRule: alpha prior+1, beta
 //     prior, id proposed.<slug>-<hash>, suffixed -2…-9 when taken; scoped to
@@ -103,10 +114,11 @@ func (c *Classifier) Record(ctx context.Context, req RecordRequest) (RecordRespo
 	if replayed, err := c.lookup(ctx, req.IdempotencyKey, sum, &resp); err != nil || replayed {
 		return resp, replayed, err
 	}
-	cl, err := c.classify(ctx, req.Text, req.Scope, req.RuleID)
+	cl, err := c.classify(ctx, req.Text, req.Scope, req.RuleID, pol == engine.Counter)
 	if err != nil {
 		return RecordResponse{}, false, err
 	}
+	corr.Polarity = cl.Polarity
 	var prop proposal
 	if cl.Decision == DecisionNewRule && !unlearnable(&cl) {
 		if prop, err = c.propose(ctx, req.Text, &cl); err != nil {
@@ -123,7 +135,7 @@ func (c *Classifier) Record(ctx context.Context, req RecordRequest) (RecordRespo
 				return err
 			}
 		}
-		resp = RecordResponse{Decision: cl.Decision, Score: cl.Score, Candidates: cl.Candidates, Reason: cl.Reason}
+		resp = RecordResponse{Decision: cl.Decision, Score: cl.Score, Polarity: cl.Polarity, Candidates: cl.Candidates, Reason: cl.Reason}
 		switch cl.Decision {
 		case DecisionAutoMatch, DecisionExplicit:
 			rc := corr
@@ -143,7 +155,7 @@ func (c *Classifier) Record(ctx context.Context, req RecordRequest) (RecordRespo
 			}
 			resp.RecordResult = &res
 		case DecisionConfirm:
-			id, err := tx.CreatePending(engine.Pending{Text: req.Text, Scope: req.Scope, Polarity: pol, FrameID: req.FrameID,
+			id, err := tx.CreatePending(engine.Pending{Text: req.Text, Scope: req.Scope, Polarity: cl.Polarity, FrameID: req.FrameID,
 				AgentOutput: req.AgentOutput, Candidates: cl.Candidates, Model: cl.Model, CreatedAt: req.At})
 			if err != nil {
 				return err

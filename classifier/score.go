@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"context"
+	"math"
 	"slices"
 	"time"
 
@@ -9,14 +10,19 @@ import (
 	"github.com/lexsona/lexsona/store"
 )
 
-// snapshot is the index built from one embeddings version of the store. dense
-// and lex (hybrid only) hold the same rules in the same order (ids).
+// snapshot is the index built from one embeddings version of the store:
+// dense and lex (hybrid only) hold the vectors of the texts that affirm each
+// rule (template, examples, corrections), contra and lexContra those of its
+// contrary texts; all four hold the same rules in the same order (ids).
 type snapshot struct {
-	version         int64
-	model, lexModel string
-	ids             []string
-	dense, lex      *Index
-	err             error // no embeddings for the model although rules have texts
+	version           int64
+	model, lexModel   string
+	ids               []string
+	dense, lex        *Index
+	contra, lexContra *Index
+	terms             *termIndex // nil unless the term weight is set
+	lean              *leanModel // nil when no rule has contrary texts
+	err               error      // no embeddings for the model although rules have texts
 }
 
 // versionMaxAge is how long a classifier trusts the embeddings version it
@@ -124,15 +130,26 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 		s.ids = append(s.ids, id)
 	}
 	slices.Sort(s.ids)
-	s.dense = NewIndex(c.dims(dense, c.emb.Identity().Dims), s.ids, toRows(dense), scopes)
+	dd := c.dims(dense, c.emb.Identity().Dims)
+	affirmRows, contraRows := toRows(dense, true), toRows(dense, false)
+	s.dense, s.contra = NewIndex(dd, s.ids, affirmRows, scopes), NewIndex(dd, s.ids, contraRows, scopes)
+	s.lean = newLeanModel(dd, s.ids, affirmRows, contraRows)
 	if lexModel != "" {
-		s.lex = NewIndex(c.dims(lex, c.opts.Lexical.Identity().Dims), s.ids, toRows(lex), scopes)
+		ld := c.dims(lex, c.opts.Lexical.Identity().Dims)
+		s.lex, s.lexContra = NewIndex(ld, s.ids, toRows(lex, true), scopes), NewIndex(ld, s.ids, toRows(lex, false), scopes)
+	}
+	if c.termW > 0 {
+		texts, err := c.db.LoadRuleTexts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.terms = newTermIndex(s.ids, texts)
 	}
 	for _, m := range []struct {
-		model string
-		ix    *Index
-	}{{model, s.dense}, {lexModel, s.lex}} {
-		if m.model == "" || m.ix.Rows() > 0 {
+		model   string
+		ix, cix *Index
+	}{{model, s.dense, s.contra}, {lexModel, s.lex, s.lexContra}} {
+		if m.model == "" || m.ix.Rows()+m.cix.Rows() > 0 {
 			continue
 		}
 		n, err := c.db.CountTexts(ctx)
@@ -155,10 +172,14 @@ func (c *Classifier) dims(rows []store.StoredEmbedding, modelDims int) int {
 	return len(rows[0].Vector)
 }
 
-func toRows(es []store.StoredEmbedding) []Row {
-	rows := make([]Row, len(es))
-	for i, e := range es {
-		rows[i] = Row{RuleID: e.RuleID, Vector: e.Vector}
+// toRows returns the rows of the texts that affirm their rule (affirm) or of
+// the contrary ones (see store.Affirms).
+func toRows(es []store.StoredEmbedding, affirm bool) []Row {
+	rows := make([]Row, 0, len(es))
+	for _, e := range es {
+		if store.Affirms(e.Kind) == affirm {
+			rows = append(rows, Row{RuleID: e.RuleID, Vector: e.Vector})
+		}
 	}
 	return rows
 }
@@ -185,22 +206,53 @@ func (c *Classifier) score(ctx context.Context, cl *classified, text, model stri
 	if err != nil {
 		return err
 	}
-	floor := min(c.opts.MinScore, cl.Thresholds.Confirm)
-	if s.lex == nil {
-		cl.Candidates = s.dense.searchQuery(cl.vec, c.opts.K, floor, cl.scope)
-	} else {
-		d := s.dense.ruleScoresQuery(cl.vec, nil)
-		l := s.lex.ruleScoresQuery(cl.lexVec, nil)
-		w := 1 - c.opts.LexicalWeight
-		for i := range d {
-			d[i] = w*d[i] + (1-w)*l[i]
+	affirm, contrary := s.ruleScores(cl, 1-c.opts.LexicalWeight)
+	// A rule's similarity is the better of the two: a text that contradicts
+	// a rule is about that rule as much as one that insists on it.
+	scores := make([]float64, len(affirm))
+	for i := range affirm {
+		scores[i] = affirm[i]
+		if !math.IsNaN(contrary[i]) {
+			scores[i] = max(affirm[i], contrary[i])
 		}
-		cl.Candidates = TopK(s.ids, d, c.opts.K, floor, func(i int) bool { return ScopeApplies(s.dense.scopes[i], cl.scope) })
 	}
+	if s.terms != nil {
+		term := make([]float64, len(scores))
+		s.terms.scores(cl.input, term)
+		for i := range scores {
+			scores[i] = (1-c.termW)*scores[i] + c.termW*term[i]
+		}
+	}
+	floor := min(c.opts.MinScore, cl.Thresholds.Confirm)
+	cl.Candidates = TopK(s.ids, scores, c.opts.K, floor, func(i int) bool { return ScopeApplies(s.dense.scopes[i], cl.scope) })
 	if len(cl.Candidates) > 0 {
 		cl.Score = cl.Candidates[0].Score
+		i := s.dense.pos[cl.Candidates[0].RuleID]
+		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i)}
 	}
 	return nil
+}
+
+// ruleScores returns each rule's best score (in ids order) over its
+// affirming texts and over its contrary texts (NaN for a rule without any),
+// dense, or w·dense + (1−w)·lexical for hybrid scoring.
+func (s *snapshot) ruleScores(cl *classified, w float64) (affirm, contrary []float64) {
+	affirm = s.dense.ruleScoresQuery(cl.vec, nil)
+	contrary = s.contra.ruleScoresQuery(cl.vec, nil)
+	if s.lex != nil {
+		la := s.lex.ruleScoresQuery(cl.lexVec, nil)
+		lc := s.lexContra.ruleScoresQuery(cl.lexVec, nil)
+		for i := range affirm {
+			affirm[i] = w*affirm[i] + (1-w)*la[i]
+			contrary[i] = w*contrary[i] + (1-w)*lc[i]
+		}
+	}
+	for i := range contrary {
+		if !s.contra.hasRows(i) && (s.lexContra == nil || !s.lexContra.hasRows(i)) {
+			contrary[i] = math.NaN()
+		}
+	}
+	return affirm, contrary
 }
 
 // embedOne embeds one text and checks the embedder kept its contract.

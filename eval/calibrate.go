@@ -15,6 +15,9 @@ const (
 	Folds = 5
 )
 
+// splitMethod is CalibrationReport.Method for a dev/test split.
+const splitMethod = "dev/test split"
+
 // CalibrateOptions tune Calibrate. Targets of 0 mean the defaults.
 type CalibrateOptions struct {
 	TargetAuto, TargetConfirm float64
@@ -29,11 +32,13 @@ type CalibrateOptions struct {
 
 // Operating is precision and recall at chosen thresholds on some items: at
 // the auto threshold (the guard as in CalibrateOptions) and at the confirm
-// threshold (the top candidate shown for confirmation, guard off).
+// threshold (the top candidate shown for confirmation, guard off); and what
+// the bands at those thresholds do with the polarity of the items.
 type Operating struct {
-	Items     int     `json:"items"`
-	AtAuto    Metrics `json:"at_auto"`
-	AtConfirm Metrics `json:"at_confirm"`
+	Items     int             `json:"items"`
+	AtAuto    Metrics         `json:"at_auto"`
+	AtConfirm Metrics         `json:"at_confirm"`
+	Polarity  PolarityMetrics `json:"polarity"`
 }
 
 // CalibrationReport is what Calibrate chose and how it does on held-out data.
@@ -53,16 +58,18 @@ type CalibrationReport struct {
 }
 
 // Calibrate chooses the thresholds on the dev split (or, without splits or
-// with CrossValidate, on
-// each fold's training part of a Folds-fold cross-validation stratified by
-// kind; the final thresholds are then chosen on all items) and reports them
-// on the held-out items. The auto threshold is the lowest t in 0.00…1.00
-// (step 0.01) whose predictions (top score ≥ t, guard as in o) reach
-// TargetAuto precision; the confirm threshold is the lowest whose predictions
-// (guard off) reach TargetConfirm, capped at auto. When no threshold reaches a target, the one with the best
-// precision is taken and *Reached is false. The score → P(correct) mapping is
-// isotonic regression (pool-adjacent-violators) of "the top rule is
-// acceptable" on the top score.
+// with CrossValidate, on each fold's training part of a Folds-fold
+// cross-validation stratified by kind; the final thresholds are then chosen
+// on all items) and reports them on the held-out items. The auto threshold
+// is the lowest t in 0.00…1.00 (step 0.01) whose predictions (top score ≥ t,
+// guard as in o) reach TargetAuto precision; the confirm threshold is the
+// lowest whose predictions (guard off) reach TargetConfirm, capped at auto.
+// When no threshold reaches a target, the one with the best precision is
+// taken and *Reached is false. The score → P(correct) mapping is isotonic
+// regression (pool-adjacent-violators) of "the top rule is acceptable" on
+// the top score. Thresholds and mapping are chosen on the paper's kinds (see
+// Score); the polarity of every item, contradictions included, is reported
+// at the chosen thresholds (Operating.Polarity).
 func Calibrate(items []Scored, o CalibrateOptions) CalibrationReport {
 	if o.TargetAuto == 0 {
 		o.TargetAuto = DefaultTargetAuto
@@ -83,7 +90,7 @@ func Calibrate(items []Scored, o CalibrateOptions) CalibrationReport {
 	var p, y []float64 // held-out predicted probabilities and outcomes
 	var raw []float64
 	if len(dev) > 0 && len(test) > 0 && !o.CrossValidate {
-		r.Method = "dev/test split"
+		r.Method = splitMethod
 		r.Thresholds, r.AutoReached, r.ConfirmReached = chooseThresholds(dev, o)
 		r.Test = operate(test, r.Thresholds, o.Guard)
 		r.Mapping = fitMapping(dev)
@@ -92,6 +99,7 @@ func Calibrate(items []Scored, o CalibrateOptions) CalibrationReport {
 		r.Method = fmt.Sprintf("%d-fold cross-validation", Folds)
 		folds := foldsOf(items)
 		var pooled [2]Metrics
+		var pol PolarityMetrics
 		for f := range Folds {
 			var train, held []Scored
 			for i, s := range items {
@@ -104,10 +112,11 @@ func Calibrate(items []Scored, o CalibrateOptions) CalibrationReport {
 			t, _, _ := chooseThresholds(train, o)
 			op := operate(held, t, o.Guard)
 			pooled[0], pooled[1] = add(pooled[0], op.AtAuto), add(pooled[1], op.AtConfirm)
+			pol = pol.plus(op.Polarity)
 			fp, fy, fr := apply(fitMapping(train), held)
 			p, y, raw = append(p, fp...), append(y, fy...), append(raw, fr...)
 		}
-		r.Test = Operating{Items: len(items), AtAuto: pooled[0].finish(), AtConfirm: pooled[1].finish()}
+		r.Test = Operating{Items: len(items), AtAuto: pooled[0].finish(), AtConfirm: pooled[1].finish(), Polarity: pol.finish()}
 		dev = items
 		r.Thresholds, r.AutoReached, r.ConfirmReached = chooseThresholds(items, o)
 		r.Mapping = fitMapping(items)
@@ -170,7 +179,7 @@ func lowestReaching(items []Scored, target float64, guard bool) (float64, bool) 
 func operate(items []Scored, t classifier.Thresholds, guard bool) Operating {
 	a, _ := Score(items, nil, t.Auto, guard)
 	c, _ := Score(items, nil, t.Confirm, false)
-	return Operating{Items: len(items), AtAuto: a, AtConfirm: c}
+	return Operating{Items: len(items), AtAuto: a, AtConfirm: c, Polarity: ScorePolarity(items, t, guard)}
 }
 
 // outcome is 1 when the item's top rule is acceptable, else 0.
@@ -181,22 +190,25 @@ func outcome(s Scored) float64 {
 	return 0
 }
 
-// fitMapping fits the isotonic mapping on items' top scores.
+// fitMapping fits the isotonic mapping on the top scores of items of the
+// paper's kinds (a contradiction's right outcome is about polarity, not the
+// rule alone).
 func fitMapping(items []Scored) Mapping {
 	x, y := make([]float64, 0, len(items)), make([]float64, 0, len(items))
 	for _, s := range items {
-		if s.Top != "" {
+		if s.Top != "" && s.Kind != KindContradiction {
 			x, y = append(x, s.Score), append(y, outcome(s))
 		}
 	}
 	return FitIsotonic(x, y)
 }
 
-// apply maps items' top scores through m, returning the probabilities, the
-// outcomes and the raw scores clamped to [0, 1].
+// apply maps the top scores of items of the paper's kinds through m,
+// returning the probabilities, the outcomes and the raw scores clamped to
+// [0, 1].
 func apply(m Mapping, items []Scored) (p, y, raw []float64) {
 	for _, s := range items {
-		if s.Top == "" {
+		if s.Top == "" || s.Kind == KindContradiction {
 			continue
 		}
 		p, y, raw = append(p, m.Predict(s.Score)), append(y, outcome(s)), append(raw, min(max(s.Score, 0), 1))

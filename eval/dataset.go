@@ -2,9 +2,11 @@
 // registry with the service's own precompute job (registry.Sync) into a
 // temporary store, classifies every correction of a labelled dataset with the
 // classifier, and reports the paper's Appendix B table (per category and
-// overall precision, recall and F1 at the auto threshold), the three bands, a
-// threshold sweep, an ablation, the worst errors and a calibration of the
-// thresholds on a held-out split.
+// overall precision, recall and F1 at the auto threshold, and at the paper's
+// own thresholds), the three bands, a threshold sweep, an ablation, the
+// polarity of what would be recorded (a contradiction must never be recorded
+// as a reinforcement), the worst errors, a calibration of the thresholds on
+// the dev split and the quality targets measured on the held-out test split.
 package eval
 
 import (
@@ -29,10 +31,22 @@ const (
 	KindMatch     = "match"     // the correction is about exactly one existing rule
 	KindNew       = "new"       // no existing rule fits: it should propose a new one
 	KindAmbiguous = "ambiguous" // several existing rules fit; any of them is right
+	// KindContradiction: the correction says the opposite of one existing
+	// rule ("npm is fine for this repo" against "use pnpm, not npm"). It must
+	// never be recorded as a reinforcement of any rule.
+	KindContradiction = "contradiction"
 )
 
 // Kinds lists the kinds in report order.
-var Kinds = []string{KindMatch, KindNew, KindAmbiguous}
+var Kinds = []string{KindMatch, KindNew, KindAmbiguous, KindContradiction}
+
+// PaperKinds are the kinds of the paper's Appendix B, the ones precision and
+// recall of rule identification are computed on.
+var PaperKinds = []string{KindMatch, KindNew, KindAmbiguous}
+
+// Affirms reports whether an item of kind asks to reinforce a rule (match,
+// ambiguous): recording a counterexample on it is a polarity false alarm.
+func Affirms(kind string) bool { return kind == KindMatch || kind == KindAmbiguous }
 
 // Splits of a dataset: calibration chooses thresholds on dev and reports them
 // on test.
@@ -72,7 +86,10 @@ type Dataset struct {
 
 // Count returns the number of items of each kind.
 func (d *Dataset) Count() map[string]int {
-	n := map[string]int{KindMatch: 0, KindNew: 0, KindAmbiguous: 0}
+	n := map[string]int{}
+	for _, k := range Kinds {
+		n[k] = 0
+	}
 	for _, it := range d.Items {
 		n[it.Kind]++
 	}
@@ -117,7 +134,9 @@ type rawItem struct {
 // said: not blank, with a letter or digit), "kind", "expected" and
 // "acceptable": match → expected a rule id and acceptable exactly [expected];
 // new → expected null and acceptable []; ambiguous → acceptable at least two
-// distinct rules with expected first. Every rule id must exist in reg.
+// distinct rules with expected first; contradiction (the text says the
+// opposite of a rule) → expected that rule and acceptable exactly [expected].
+// Every rule id must exist in reg.
 // "split" ("dev" or "test") is optional but then on every line; "note" is a
 // free comment; any other key is a problem. Errors: a *DatasetError (code
 // EINVALID) listing every problem; ETOOLARGE over MaxDatasetSize.
@@ -215,7 +234,7 @@ func parseLine(text string, line int, reg *registry.Registry, ps *problems) (Ite
 		it.Acceptable = *raw.Acceptable
 	}
 	if raw.Kind == nil {
-		ps.add(line, `"kind" is missing: want match, new or ambiguous`)
+		ps.add(line, `"kind" is missing: want %s`, kindList)
 	} else {
 		it.Kind = *raw.Kind
 	}
@@ -273,10 +292,17 @@ func checkLabels(kind, expected string, isNull bool, acceptable []string, line i
 		if isNull || len(acceptable) < 2 || acceptable[0] != expected {
 			ps.add(line, "an ambiguous item lists at least two rules in acceptable with expected first, got expected %s and acceptable %q", show(expected, isNull), acceptable)
 		}
+	case KindContradiction:
+		if isNull || len(acceptable) != 1 || acceptable[0] != expected {
+			ps.add(line, "a contradiction item has the rule it contradicts in expected and acceptable = [expected], got expected %s and acceptable %q", show(expected, isNull), acceptable)
+		}
 	default:
-		ps.add(line, "kind %q: want match, new or ambiguous", kind)
+		ps.add(line, "kind %q: want %s", kind, kindList)
 	}
 }
+
+// kindList names the valid kinds for problems.
+var kindList = strings.Join(Kinds[:len(Kinds)-1], ", ") + " or " + Kinds[len(Kinds)-1]
 
 func show(expected string, isNull bool) string {
 	if isNull {

@@ -2,18 +2,38 @@ package eval
 
 import (
 	"errors"
-	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/registry"
 )
 
+// The shipped dataset's size: the paper's 200-item composition grown, with
+// the contradictions on top.
+const (
+	minShippedItems      = 400
+	minContradictions    = 40
+	minContradictedRules = 10 // contradictions are spread over the pack, not about a few rules
+)
+
 func TestShippedDatasetComposition(t *testing.T) {
 	d := MustShipped(t)
-	if got, want := d.Count(), map[string]int{KindMatch: 120, KindNew: 50, KindAmbiguous: 30}; fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("kinds = %v, want %v (the paper's composition)", got, want)
+	n := d.Count()
+	t.Logf("%d items: %v", len(d.Items), n)
+	if len(d.Items) < minShippedItems {
+		t.Errorf("%d items, want at least %d", len(d.Items), minShippedItems)
+	}
+	if n[KindContradiction] < minContradictions {
+		t.Errorf("%d contradiction items, want at least %d", n[KindContradiction], minContradictions)
+	}
+	for i, k := range PaperKinds {
+		if n[k] < Paper.Counts[i] {
+			t.Errorf("%d %s items, want at least the paper's %d", n[k], k, Paper.Counts[i])
+		}
 	}
 	if !d.HasSplits() {
 		t.Fatal("the shipped dataset has no dev/test split")
@@ -21,16 +41,18 @@ func TestShippedDatasetComposition(t *testing.T) {
 	perRule := map[string]int{}
 	splits := map[string]map[string]int{}
 	bySplit := map[string]int{}
+	contradicted := map[string]map[string]bool{SplitDev: {}, SplitTest: {}}
 	for _, it := range d.Items {
-		if it.Kind == KindMatch {
-			perRule[it.Expected]++
-		}
 		if splits[it.Kind] == nil {
 			splits[it.Kind] = map[string]int{}
 		}
 		splits[it.Kind][it.Split]++
-		if it.Kind == KindMatch {
+		switch it.Kind {
+		case KindMatch:
+			perRule[it.Expected]++
 			bySplit[it.Expected+"/"+it.Split]++
+		case KindContradiction:
+			contradicted[it.Split][it.Expected] = true
 		}
 	}
 	for _, def := range registry.Default().Definitions() {
@@ -47,11 +69,54 @@ func TestShippedDatasetComposition(t *testing.T) {
 			t.Errorf("%s items split %d dev / %d test: want half and half", kind, s[SplitDev], s[SplitTest])
 		}
 	}
+	for split, rules := range contradicted {
+		if len(rules) < minContradictedRules {
+			t.Errorf("the %s split's contradictions are about %d rules, want at least %d", split, len(rules), minContradictedRules)
+		}
+	}
+}
+
+// TestShippedDatasetHeldOut checks that the test split is held out from
+// everything that could be tuned: no text is repeated within the dataset
+// (so none is in both splits), and no test item's content words are exactly
+// those of a registry template, example or contrary phrasing (a registry
+// text written from a held-out item would grade memorisation).
+func TestShippedDatasetHeldOut(t *testing.T) {
+	d := MustShipped(t)
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+	words := func(s string) string {
+		ws := map[string]bool{}
+		for _, w := range classifier.ContentWords(s) {
+			ws[stem(w)] = true
+		}
+		keys := slices.Sorted(maps.Keys(ws))
+		return strings.Join(keys, " ")
+	}
+	reg := map[string]string{}
+	pack := registry.Default()
+	for _, def := range pack.Definitions() {
+		for _, text := range slices.Concat([]string{def.Rule.Text}, def.Examples, pack.Contrary(def.Rule.RuleID)) {
+			if w := words(text); strings.Contains(w, " ") { // two content words or more
+				reg[w] = def.Rule.RuleID + ": " + text
+			}
+		}
+	}
+	seen := map[string]Item{}
+	for _, it := range d.Items {
+		if prev, ok := seen[norm(it.Text)]; ok {
+			t.Errorf("%s (line %d, %s) repeats %s (line %d, %s): %q", it.ID, it.Line, it.Split, prev.ID, prev.Line, prev.Split, it.Text)
+		}
+		seen[norm(it.Text)] = it
+		if src, ok := reg[words(it.Text)]; ok && it.Split == SplitTest {
+			t.Errorf("held-out %s (line %d) %q has the content words of registry text %q", it.ID, it.Line, it.Text, src)
+		}
+	}
 }
 
 // TestShippedDatasetPhrasing checks that at least a third of the match items
 // share at most one content word with their rule's template, and that no text
-// repeats a registry template or example (that would grade memorisation).
+// repeats a registry template, example or contrary phrasing (that would grade
+// memorisation).
 func TestShippedDatasetPhrasing(t *testing.T) {
 	d := MustShipped(t)
 	reg := registry.Default()
@@ -62,6 +127,9 @@ func TestShippedDatasetPhrasing(t *testing.T) {
 		known[norm(def.Rule.Text)] = def.Rule.RuleID + " template"
 		for _, ex := range def.Examples {
 			known[norm(ex)] = def.Rule.RuleID + " example"
+		}
+		for _, c := range reg.Contrary(def.Rule.RuleID) {
+			known[norm(c)] = def.Rule.RuleID + " contrary phrasing"
 		}
 	}
 	low, match := 0, 0
@@ -119,7 +187,11 @@ func TestParseDatasetProblems(t *testing.T) {
 		{"ambiguous with one rule", []string{`{"id":"x","text":"t","expected":"tool.use-ripgrep","kind":"ambiguous","acceptable":["tool.use-ripgrep"]}`}, []string{"test.jsonl:1: an ambiguous item lists at least two rules"}},
 		{"ambiguous, expected not first", []string{`{"id":"x","text":"t","expected":"tool.use-ripgrep","kind":"ambiguous","acceptable":["tool.uv-not-pip","tool.use-ripgrep"]}`}, []string{"with expected first"}},
 		{"repeated acceptable", []string{`{"id":"x","text":"t","expected":"tool.use-ripgrep","kind":"ambiguous","acceptable":["tool.use-ripgrep","tool.use-ripgrep"]}`}, []string{`acceptable lists "tool.use-ripgrep" twice`}},
-		{"bad kind", []string{`{"id":"x","text":"t","expected":null,"kind":"maybe","acceptable":[]}`}, []string{`kind "maybe": want match, new or ambiguous`}},
+		{"contradiction without a rule", []string{`{"id":"x","text":"npm is fine here","expected":null,"kind":"contradiction","acceptable":[]}`}, []string{"test.jsonl:1: a contradiction item has the rule it contradicts in expected and acceptable = [expected]"}},
+		{"contradiction of two rules", []string{`{"id":"x","text":"npm and pip are fine","expected":"tool.pnpm-not-npm","kind":"contradiction","acceptable":["tool.pnpm-not-npm","tool.uv-not-pip"]}`}, []string{"a contradiction item has the rule it contradicts"}},
+		{"contradiction of another rule", []string{`{"id":"x","text":"npm is fine","expected":"tool.pnpm-not-npm","kind":"contradiction","acceptable":["tool.uv-not-pip"]}`}, []string{"a contradiction item has the rule it contradicts"}},
+		{"contradiction of an unknown rule", []string{`{"id":"x","text":"npm is fine","expected":"tool.nope","kind":"contradiction","acceptable":["tool.nope"]}`}, []string{`rule "tool.nope" is not in registry default`}},
+		{"bad kind", []string{`{"id":"x","text":"t","expected":null,"kind":"maybe","acceptable":[]}`}, []string{`kind "maybe": want match, new, ambiguous or contradiction`}},
 		{"blank text", []string{`{"id":"x","text":"  ","expected":null,"kind":"new","acceptable":[]}`}, []string{"test.jsonl:1: text is empty"}},
 		{"no letters", []string{`{"id":"x","text":"?!","expected":null,"kind":"new","acceptable":[]}`}, []string{"has no letter or digit"}},
 		{"expected not a string", []string{`{"id":"x","text":"t","expected":3,"kind":"new","acceptable":[]}`}, []string{`"expected" is 3: want a rule id or null`}},
@@ -151,9 +223,16 @@ func TestParseDatasetValid(t *testing.T) {
 		``,
 		`{"id":"n","text":"that's wrong","expected":null,"kind":"new","acceptable":[]}`,
 		`{"id":"a","text":"wrong package manager","expected":"tool.pnpm-not-npm","kind":"ambiguous","acceptable":["tool.pnpm-not-npm","tool.uv-not-pip"]}`,
+		`{"id":"c","text":"npm is fine for this repo","expected":"tool.pnpm-not-npm","kind":"contradiction","acceptable":["tool.pnpm-not-npm"]}`,
 	)
-	if len(d.Items) != 3 || d.Items[1].Line != 3 || d.Items[1].Expected != "" || d.Items[2].Expected != "tool.pnpm-not-npm" || d.HasSplits() {
+	if len(d.Items) != 4 || d.Items[1].Line != 3 || d.Items[1].Expected != "" || d.Items[2].Expected != "tool.pnpm-not-npm" || d.HasSplits() {
 		t.Errorf("items = %+v", d.Items)
+	}
+	if c := d.Items[3]; c.Kind != KindContradiction || c.Expected != "tool.pnpm-not-npm" || !c.Accepts("tool.pnpm-not-npm") {
+		t.Errorf("contradiction item = %+v", c)
+	}
+	if got := d.Count(); got[KindContradiction] != 1 || got[KindMatch] != 1 || got[KindNew] != 1 || got[KindAmbiguous] != 1 {
+		t.Errorf("Count = %v", got)
 	}
 }
 
@@ -179,7 +258,7 @@ func TestShippedDatasetIsBuiltIn(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ShippedDataset: %v", err)
 	}
-	if file := MustShipped(t); len(d.Items) != len(file.Items) || d.Items[199].Text != file.Items[199].Text || d.Name != ShippedName {
+	if file := MustShipped(t); len(d.Items) != len(file.Items) || d.Items[len(d.Items)-1].Text != file.Items[len(file.Items)-1].Text || d.Name != ShippedName {
 		t.Errorf("the built-in dataset (%d items, %q) differs from %s (%d items)", len(d.Items), d.Name, shippedDataset, len(file.Items))
 	}
 }

@@ -43,12 +43,26 @@ func WriteDir(dir string, r Report) ([]string, error) {
 // files (relative names, as WritePlots returns them).
 func WriteMarkdown(w io.Writer, r Report, plots []string) {
 	fmt.Fprintf(w, "# LexSona eval: %s\n\n", r.Embedder)
-	fmt.Fprintf(w, "- model: `%s`\n- registry: `%s`\n- dataset: `%s` (%d match, %d new, %d ambiguous)\n",
-		r.Model, r.Registry, r.Dataset, r.Counts[KindMatch], r.Counts[KindNew], r.Counts[KindAmbiguous])
+	fmt.Fprintf(w, "- model: `%s`\n- registry: `%s`\n- dataset: `%s` (%s)\n", r.Model, r.Registry, r.Dataset, kindCounts(r.Counts))
 	fmt.Fprintf(w, "- thresholds: auto %.2f, confirm %.2f (%s)\n- guard: %d content word(s), auto margin %.2f\n\n",
 		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin)
 
-	fmt.Fprintf(w, "## Appendix B table at auto = %.2f\n\n", r.Thresholds.Auto)
+	fmt.Fprintf(w, "## Targets\n\n%s.\n\n| target | held out | goal | |\n|---|---:|---:|---|\n", targetsHeading(r.Targets))
+	for _, t := range r.Targets.Targets {
+		cmp, verdict := "≥", "met"
+		if t.AtMost {
+			cmp = "≤"
+		}
+		if !t.Met {
+			verdict = "**not met**"
+		}
+		fmt.Fprintf(w, "| %s | %s (%s) | %s %s | %s |\n", t.Name, formatTarget(t, t.Value), t.Detail, cmp, formatTarget(t, t.Goal), verdict)
+	}
+	fmt.Fprintf(w, "\n## The paper's operating points\n\n%s.\n\n", paperTableCaption(r))
+	paperTable(r).markdown(w)
+	fmt.Fprintln(w)
+
+	fmt.Fprintf(w, "## Appendix B table at the evaluated auto = %.2f\n\n", r.Thresholds.Auto)
 	fmt.Fprintln(w, "Precision per category groups predictions by the predicted rule's category, recall groups items by the expected rule's; overall is micro-averaged. The paper's numbers are its claims for all-MiniLM-L6-v2 at 0.85 on unpublished data.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| category | P | R | F1 | TP | FP | FN | guard off P | R | F1 | paper P | R | F1 |")
@@ -85,7 +99,25 @@ func WriteMarkdown(w io.Writer, r Report, plots []string) {
 
 	var cal bytes.Buffer
 	WriteCalibrationText(&cal, r.Calibration)
+	if r.CrossValidation != nil {
+		WriteCalibrationText(&cal, *r.CrossValidation)
+	}
 	fmt.Fprintf(w, "## Calibration\n\n```\n%s\n```\n", strings.TrimRight(cal.String(), "\n"))
+	if len(r.Splits) > 0 {
+		fmt.Fprintf(w, "\n## By split\n\n%s.\n\n", splitTableCaption(r))
+		splitTable(r).markdown(w)
+	}
+	fmt.Fprintln(w, "\n## Polarity")
+	fmt.Fprintln(w)
+	for _, l := range polarityLines(r) {
+		fmt.Fprintf(w, "- %s\n", l)
+	}
+	if len(r.Polarity.Errors) > 0 {
+		fmt.Fprintln(w, "\n| type | id | text | rule recorded (score) |\n|---|---|---|---|")
+		for _, e := range r.Polarity.Errors {
+			fmt.Fprintf(w, "| %s | %s | %s | %s (%.3f) |\n", e.Type, e.ID, mdEscape(e.Text), e.Top, e.Score)
+		}
+	}
 	o := r.LowOverlap
 	fmt.Fprintf(w, "\nRanking, whatever the thresholds: an acceptable rule is first for %.0f%% of the %d match and ambiguous items, in the top 3 for %.0f%%.\n",
 		100*r.Ranking.Top1, r.Ranking.Items, 100*r.Ranking.Top3)

@@ -18,14 +18,53 @@ type Scored struct {
 	Score         float64 `json:"score"`                    // its score, rounded as the classifier reports it
 	ExpectedScore float64 `json:"expected_score,omitempty"` // best score of an acceptable rule (match, ambiguous)
 	ExpectedRank  int     `json:"expected_rank,omitempty"`  // its 1-based rank among all rules
-	// Blocked: the classifier's guard (Config.Guard) refuses to auto-match
-	// this text at any threshold (a generic text, or a top rule too close to
-	// the runner-up); BlockReason is the classifier's reason.
-	Blocked          bool               `json:"blocked"`
-	BlockReason      string             `json:"block_reason,omitempty"`
+	// Blocked: the classifier with its guard (Config.Guard) refuses to
+	// auto-match this text at any threshold (a generic text, a top rule too
+	// close to the runner-up, a text it is unsure contradicts its rule);
+	// BlockReason is the classifier's reason.
+	Blocked     bool   `json:"blocked"`
+	BlockReason string `json:"block_reason,omitempty"`
+	// NoConfirm: the guard also keeps the text out of the confirm band (it
+	// goes to new_rule whatever its score).
+	NoConfirm bool `json:"no_confirm,omitempty"`
+	// HeldBack: even with the guard disabled the classifier never
+	// auto-matches the text (it is unsure whether the text contradicts its
+	// top rule, and asks).
+	HeldBack bool `json:"held_back,omitempty"`
+	// Polarity is what the classifier finds the text says about Top, with
+	// its guard disabled: engine.Counter when it contradicts the rule, else
+	// engine.Reinforce. It does not depend on the thresholds, and it is what
+	// an auto match or a confirmation of Top records.
+	Polarity         engine.Polarity    `json:"polarity"`
 	Decision         string             `json:"decision"`           // at the report's thresholds, guard on
+	DecisionPolarity engine.Polarity    `json:"decision_polarity"`  // the polarity of that decision
 	DecisionGuardOff string             `json:"decision_guard_off"` // at the report's thresholds, guard off
 	Candidates       []engine.Candidate `json:"candidates"`         // the best few rules
+}
+
+// Counters reports whether the classifier would record the item as a
+// counterexample (it detected a contradiction).
+func (s Scored) Counters() bool { return s.Polarity == engine.Counter }
+
+// DecisionAt is the band the classifier puts the item in at t: auto_match
+// when the top score is ≥ t.Auto and nothing holds it back (with guard, the
+// guard's block; without, HeldBack), confirm when it is ≥ t.Confirm (and,
+// with guard, the guard does not keep it out of confirm), else new_rule.
+func (s Scored) DecisionAt(t classifier.Thresholds, guard bool) string {
+	score := classifier.RoundScore(s.Score)
+	blocked := s.HeldBack
+	if guard {
+		blocked = s.Blocked
+	}
+	switch {
+	case s.Top == "":
+		return classifier.DecisionNewRule
+	case score >= t.Auto && !blocked:
+		return classifier.DecisionAutoMatch
+	case score >= t.Confirm && !(guard && s.NoConfirm):
+		return classifier.DecisionConfirm
+	}
+	return classifier.DecisionNewRule
 }
 
 // Prediction is the rule the item is predicted to match at threshold t: the
@@ -70,11 +109,13 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// Score computes the metrics at threshold t, overall (micro-averaged) and per
-// category (every category of categories, a rule id → category map, is
-// listed even when empty). A prediction in acceptable is a TP, any other
-// prediction a FP (so every prediction on a new item is one); a match or
-// ambiguous item without a prediction in acceptable is a FN.
+// Score computes the metrics of rule identification at threshold t, overall
+// (micro-averaged) and per category (every category of categories, a rule id
+// → category map, is listed even when empty), on the paper's kinds: a
+// prediction in acceptable is a TP, any other prediction a FP (so every
+// prediction on a new item is one); a match or ambiguous item without a
+// prediction in acceptable is a FN. Contradiction items are left out: what
+// matters for them is the polarity of what is recorded (ScorePolarity).
 func Score(items []Scored, categories map[string]string, t float64, guard bool) (Metrics, map[string]Metrics) {
 	var all Metrics
 	by := map[string]Metrics{}
@@ -90,6 +131,9 @@ func Score(items []Scored, categories map[string]string, t float64, guard bool) 
 		by[cat] = m
 	}
 	for _, s := range items {
+		if s.Kind == KindContradiction {
+			continue
+		}
 		p := s.Prediction(t, guard)
 		hit := s.Accepts(p)
 		if p != "" {
@@ -166,7 +210,10 @@ type BandCounts struct {
 }
 
 // Bands counts, per kind, the classifier's decisions (guard on, or with
-// guardOff the decisions made with the guard disabled).
+// guardOff the decisions made with the guard disabled). An auto match of a
+// contradiction item is correct only on its rule and as a counterexample;
+// of any other item, on an acceptable rule (whatever its polarity: polarity
+// false alarms are counted by ScorePolarity).
 func Bands(items []Scored, guardOff bool) map[string]BandCounts {
 	out := map[string]BandCounts{}
 	for _, k := range Kinds {
@@ -182,7 +229,7 @@ func Bands(items []Scored, guardOff bool) map[string]BandCounts {
 		switch d {
 		case classifier.DecisionAutoMatch:
 			b.Auto++
-			if s.Accepts(s.Top) {
+			if s.Accepts(s.Top) && (s.Kind != KindContradiction || s.Counters()) {
 				b.AutoCorrect++
 			}
 		case classifier.DecisionConfirm:
@@ -201,7 +248,7 @@ func Bands(items []Scored, guardOff bool) map[string]BandCounts {
 
 // ErrorCase is a false positive or false negative at a threshold.
 type ErrorCase struct {
-	Type          string   `json:"type"` // "fp" or "fn"
+	Type          string   `json:"type"` // "fp" or "fn"; ErrorReinforced or ErrorFalseAlarm
 	ID            string   `json:"id"`
 	Kind          string   `json:"kind"`
 	Text          string   `json:"text"`
@@ -215,9 +262,13 @@ type ErrorCase struct {
 }
 
 // WorstErrors returns at most n false positives, most confident first, and at
-// most n false negatives, those whose right rule scored lowest first.
+// most n false negatives, those whose right rule scored lowest first, of rule
+// identification (contradiction items are not in it).
 func WorstErrors(items []Scored, t float64, guard bool, n int) (fps, fns []ErrorCase) {
 	for _, s := range items {
+		if s.Kind == KindContradiction {
+			continue
+		}
 		p := s.Prediction(t, guard)
 		e := ErrorCase{ID: s.ID, Kind: s.Kind, Text: s.Text, Acceptable: s.Acceptable, Predicted: p, Top: s.Top,
 			Score: s.Score, ExpectedScore: s.ExpectedScore, ExpectedRank: s.ExpectedRank}
@@ -241,20 +292,23 @@ func WorstErrors(items []Scored, t float64, guard bool, n int) (fps, fns []Error
 }
 
 // Ranking is how well the scores order the rules, whatever the thresholds:
-// the share of match and ambiguous items with an acceptable rule first, and
-// within the first three.
+// the share of items with an acceptable rule first, and within the first
+// three.
 type Ranking struct {
 	Items int     `json:"items"`
 	Top1  float64 `json:"top1"`
 	Top3  float64 `json:"top3"`
 }
 
-// Rank computes the Ranking of items.
-func Rank(items []Scored) Ranking {
+// Rank computes the Ranking of the match and ambiguous items.
+func Rank(items []Scored) Ranking { return RankKinds(items, KindMatch, KindAmbiguous) }
+
+// RankKinds computes the Ranking of the items of the given kinds.
+func RankKinds(items []Scored, kinds ...string) Ranking {
 	var r Ranking
 	var top1, top3 int
 	for _, s := range items {
-		if s.Kind == KindNew {
+		if !slices.Contains(kinds, s.Kind) {
 			continue
 		}
 		r.Items++

@@ -144,9 +144,10 @@ func TestBands(t *testing.T) {
 	}
 	items[8].DecisionGuardOff = "auto_match"
 	want := map[string]BandCounts{
-		KindMatch:     {Items: 5, Auto: 2, AutoCorrect: 1, Confirm: 2, ConfirmTopAcceptable: 2, ConfirmTopRate: 1, New: 1},
-		KindNew:       {Items: 2, Confirm: 1, New: 1},
-		KindAmbiguous: {Items: 2, Confirm: 2, ConfirmTopAcceptable: 1, ConfirmTopRate: 0.5},
+		KindMatch:         {Items: 5, Auto: 2, AutoCorrect: 1, Confirm: 2, ConfirmTopAcceptable: 2, ConfirmTopRate: 1, New: 1},
+		KindNew:           {Items: 2, Confirm: 1, New: 1},
+		KindAmbiguous:     {Items: 2, Confirm: 2, ConfirmTopAcceptable: 1, ConfirmTopRate: 0.5},
+		KindContradiction: {},
 	}
 	if d := cmp.Diff(want, Bands(items, false)); d != "" {
 		t.Errorf("guard on (-want +got):\n%s", d)

@@ -40,7 +40,8 @@ var (
 // returns their file names: the precision/recall curve over the sweep (guard
 // on and off) with the auto and confirm thresholds marked, precision, recall
 // and F1 against the threshold over the sweep, and one histogram of top
-// scores per kind (stacked: top rule acceptable or not). Errors are the file system's or gonum's.
+// scores per kind (stacked: top rule acceptable or not; for contradictions,
+// the contradicted rule read as a contradiction or not). Errors are the file system's or gonum's.
 func WritePlots(dir string, r Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -176,7 +177,7 @@ func histogram(r Report, kind string) *plot.Plot {
 			continue
 		}
 		b := min(max(int(s.Score*histBins), 0), histBins-1)
-		if s.Accepts(s.Top) {
+		if s.Accepts(s.Top) && (kind != KindContradiction || s.Counters()) {
 			right[b]++
 		} else {
 			wrong[b]++
@@ -188,11 +189,15 @@ func histogram(r Report, kind string) *plot.Plot {
 		total[i] = right[i] + wrong[i]
 		peak = max(peak, total[i])
 	}
+	rightName, wrongName := "top rule acceptable", "top rule wrong (every new item)"
+	if kind == KindContradiction {
+		rightName, wrongName = "its rule, read as a contradiction", "another rule, or read as a reinforcement"
+	}
 	for _, h := range []struct {
 		counts *[histBins]float64
 		c      color.Color
 		name   string
-	}{{&total, colRight, "top rule acceptable"}, {&wrong, colWrong, "top rule wrong (every new item)"}} {
+	}{{&total, colRight, rightName}, {&wrong, colWrong, wrongName}} {
 		bins := make([]plotter.HistogramBin, histBins)
 		for i := range bins {
 			bins[i] = plotter.HistogramBin{Min: float64(i) / histBins, Max: float64(i+1) / histBins, Weight: h.counts[i]}

@@ -16,7 +16,7 @@ func TestWriteDirPlotsAreValidPNGs(t *testing.T) {
 	if err != nil {
 		t.Fatalf("WriteDir: %v", err)
 	}
-	want := []string{PlotPR, PlotSweep, HistPlot(KindMatch), HistPlot(KindNew), HistPlot(KindAmbiguous), ReportMarkdown, ReportJSON}
+	want := []string{PlotPR, PlotSweep, HistPlot(KindMatch), HistPlot(KindNew), HistPlot(KindAmbiguous), HistPlot(KindContradiction), ReportMarkdown, ReportJSON}
 	if strings.Join(files, ",") != strings.Join(want, ",") {
 		t.Errorf("files = %v, want %v", files, want)
 	}
@@ -24,7 +24,7 @@ func TestWriteDirPlotsAreValidPNGs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files[:5] {
+	for _, f := range files[:6] {
 		data, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)

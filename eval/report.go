@@ -28,12 +28,25 @@ type Report struct {
 	Calibration CalibrationReport     `json:"calibration"`
 	Ranking     Ranking               `json:"ranking"`
 
-	GuardOff    View         `json:"guard_off"`
-	Ablation    []Ablation   `json:"ablation"`
-	WorstErrors ErrorLists   `json:"worst_errors"` // at Thresholds.Auto, guard on
-	Paper       PaperTable   `json:"paper"`
-	Results     []Scored     `json:"results"`
-	LowOverlap  OverlapStats `json:"low_overlap"`
+	// CrossValidation is the Folds-fold cross-validation of the thresholds,
+	// next to a Calibration made on the dev/test split (nil when Calibration
+	// is the cross-validation itself).
+	CrossValidation *CalibrationReport `json:"cross_validation,omitempty"`
+	// Targets are the quality targets on the held-out items of Calibration.
+	Targets Targets `json:"targets"`
+
+	GuardOff View `json:"guard_off"`
+	// PaperComparison is the table at the paper's 0.85 and 0.75 whatever
+	// Thresholds are, for comparison with Paper.
+	PaperComparison PaperComparison `json:"paper_comparison"`
+	Ablation        []Ablation      `json:"ablation"`
+	// Splits are the headline numbers on the dev and the test split alone.
+	Splits      []SplitView    `json:"splits,omitempty"`
+	Polarity    PolarityReport `json:"polarity"`     // at Thresholds, guard on
+	WorstErrors ErrorLists     `json:"worst_errors"` // at Thresholds.Auto, guard on
+	Paper       PaperTable     `json:"paper"`
+	Results     []Scored       `json:"results"`
+	LowOverlap  OverlapStats   `json:"low_overlap"`
 }
 
 // View is the headline numbers under one guard setting.
@@ -139,7 +152,17 @@ func build(m meta, scored []Scored, cats map[string]string) Report {
 	}
 	r.Ranking = Rank(scored)
 	r.WorstErrors.FalsePositives, r.WorstErrors.FalseNegatives = WorstErrors(scored, auto, true, worstN)
-	r.Calibration = Calibrate(scored, CalibrateOptions{TargetAuto: m.targetAuto, TargetConfirm: m.targetConfirm, Guard: true, CrossValidate: m.crossValidate})
+	r.PaperComparison = PaperComparison{AtThreshold: paperPoint(scored, cats, Paper.Threshold), AtAblation: paperPoint(scored, cats, Paper.AblationThreshold)}
+	r.Splits = splitViews(scored, m.thresholds)
+	r.Polarity = polarityReport(scored, m.thresholds, r.Splits)
+	co := CalibrateOptions{TargetAuto: m.targetAuto, TargetConfirm: m.targetConfirm, Guard: true, CrossValidate: m.crossValidate}
+	r.Calibration = Calibrate(scored, co)
+	if r.Calibration.Method == splitMethod {
+		co.CrossValidate = true
+		cv := Calibrate(scored, co)
+		r.CrossValidation = &cv
+	}
+	r.Targets = MeasureTargets(r.Calibration)
 	if m.templates != nil {
 		r.LowOverlap = Overlap(scored, m.templates, auto)
 	}

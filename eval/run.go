@@ -79,7 +79,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	emb := cfg.Embedder
 	if _, ok := emb.(*models.Cached); !ok {
-		emb = models.NewCached(emb, 4*len(cfg.Dataset.Items)+64) // each text is classified three times
+		emb = models.NewCached(emb, 4*len(cfg.Dataset.Items)+64) // each text is classified four times
 	}
 
 	dir, err := os.MkdirTemp(cfg.TempDir, "lexsona-eval-*")
@@ -137,13 +137,16 @@ func templates(reg *registry.Registry) map[string]string {
 // keptCandidates is how many of an item's best rules the report lists.
 const keptCandidates = 5
 
-// classifyAll classifies every item three times with the classifier: with
-// thresholds 0/0, every rule as a candidate and the guard on (every rule's
-// score, and whether the guard blocks the text at any threshold), then at thr
-// with the guard on and with it off (the service's decisions).
+// classifyAll classifies every item four times with the classifier: with
+// thresholds 0/0 and every rule as a candidate, guard on (every rule's score,
+// and whether the text is kept from auto-matching, or from confirm, at any
+// threshold) and guard off (the polarity found for the top rule, and whether
+// the text is kept from auto-matching for another reason than the guard);
+// then at thr with the guard on and with it off (the service's decisions).
 func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules int, thr classifier.Thresholds, guard classifier.Guard, items []Item, progress io.Writer) ([]Scored, error) {
 	zero := classifier.Thresholds{}
 	everything := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard})
+	everythingOff := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &classifier.Guard{}})
 	on := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &guard})
 	off := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}})
 	bar := models.NewBar(progress, len(items), "classifying corrections")
@@ -151,6 +154,10 @@ func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules i
 	out := make([]Scored, 0, len(items))
 	for _, it := range items {
 		all, err := everything.Classify(ctx, it.Text, engine.Scope{})
+		if err != nil {
+			return nil, fmt.Errorf("classifying item %s (line %d): %w", it.ID, it.Line, err)
+		}
+		allOff, err := everythingOff.Classify(ctx, it.Text, engine.Scope{})
 		if err != nil {
 			return nil, fmt.Errorf("classifying item %s (line %d): %w", it.ID, it.Line, err)
 		}
@@ -162,10 +169,13 @@ func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules i
 		if err != nil {
 			return nil, fmt.Errorf("classifying item %s (line %d): %w", it.ID, it.Line, err)
 		}
-		s := Scored{Item: it, Decision: withGuard.Decision, DecisionGuardOff: noGuard.Decision}
+		s := Scored{Item: it, Polarity: resultPolarity(allOff), Decision: withGuard.Decision,
+			DecisionPolarity: resultPolarity(withGuard), DecisionGuardOff: noGuard.Decision}
 		if all.Decision != classifier.DecisionAutoMatch && all.Reason != "" {
 			s.Blocked, s.BlockReason = true, all.Reason
+			s.NoConfirm = all.Decision == classifier.DecisionNewRule
 		}
+		s.HeldBack = allOff.Decision != classifier.DecisionAutoMatch && allOff.Reason != ""
 		for i, c := range all.Candidates {
 			c.Score = classifier.RoundScore(c.Score)
 			if i == 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,14 +23,37 @@ func TestRunLexicalEndToEnd(t *testing.T) {
 	if r.Embedder != "lexical" || !strings.HasPrefix(r.Model, "lexical-v1@") || r.ThresholdsSource != classifier.SourceDefault {
 		t.Errorf("embedder %q model %q thresholds from %q", r.Embedder, r.Model, r.ThresholdsSource)
 	}
-	if r.Counts[KindMatch] != 120 || r.Counts[KindNew] != 50 || r.Counts[KindAmbiguous] != 30 || len(r.Results) != 200 {
-		t.Errorf("counts %v, %d results", r.Counts, len(r.Results))
+	checkReport(t, r, MustShipped(t))
+	t.Log("\n" + reportText(r))
+}
+
+// reportText is r as WriteText prints it.
+func reportText(r Report) string {
+	var text bytes.Buffer
+	WriteText(&text, r)
+	return text.String()
+}
+
+// checkReport checks the structure of a report of the dataset d over the
+// default pack: every section present and consistent with the others and
+// with the classifier's own decisions, whatever the embedder.
+func checkReport(t *testing.T, r Report, d *Dataset) {
+	t.Helper()
+	want := d.Count()
+	findable := want[KindMatch] + want[KindAmbiguous]
+	if fmt.Sprint(r.Counts) != fmt.Sprint(want) || len(r.Results) != len(d.Items) {
+		t.Errorf("counts %v, %d results; want %v, %d", r.Counts, len(r.Results), want, len(d.Items))
 	}
-	for name, m := range map[string]Metrics{"overall": r.Overall, "guard off": r.GuardOff.Overall} {
+	for name, m := range map[string]Metrics{"overall": r.Overall, "guard off": r.GuardOff.Overall,
+		"at 0.85": r.PaperComparison.AtThreshold.Overall, "at 0.75": r.PaperComparison.AtAblation.Overall} {
 		checkMetrics(t, name, m)
-		if m.TP+m.FN != 150 {
-			t.Errorf("%s: TP %d + FN %d != 150 match and ambiguous items", name, m.TP, m.FN)
+		if m.TP+m.FN != findable {
+			t.Errorf("%s: TP %d + FN %d != %d match and ambiguous items", name, m.TP, m.FN, findable)
 		}
+	}
+	if p := r.PaperComparison; p.AtThreshold.Threshold != Paper.Threshold || p.AtAblation.Threshold != Paper.AblationThreshold ||
+		len(p.AtThreshold.ByCategory) != 4 || len(p.AtAblation.GuardOffByCategory) != 4 {
+		t.Errorf("paper comparison at %v and %v, %d categories", p.AtThreshold.Threshold, p.AtAblation.Threshold, len(p.AtThreshold.ByCategory))
 	}
 	if len(r.ByCategory) != 4 {
 		t.Errorf("by_category has %d categories, want the pack's 4", len(r.ByCategory))
@@ -41,7 +65,7 @@ func TestRunLexicalEndToEnd(t *testing.T) {
 		t.Errorf("sweeps of %d and %d points", len(r.Sweep), len(r.GuardOff.Sweep))
 	}
 	for i, p := range r.Sweep {
-		if p.TP+p.FN != 150 || (i > 0 && p.Recall > r.Sweep[i-1].Recall) {
+		if p.TP+p.FN != findable || (i > 0 && p.Recall > r.Sweep[i-1].Recall) {
 			t.Errorf("sweep point %+v", p)
 		}
 	}
@@ -55,32 +79,72 @@ func TestRunLexicalEndToEnd(t *testing.T) {
 	if r.GuardOff.Overall.TP < r.Overall.TP || r.GuardOff.Overall.FP < r.Overall.FP {
 		t.Errorf("guard on %+v, off %+v", r.Overall, r.GuardOff.Overall)
 	}
-	// The predictions (all scores plus the guard's verdict) agree with the
-	// classifier's own decisions at the report's thresholds.
+	// The bands and polarities derived from all scores, the guard's verdict
+	// and the polarity agree with the classifier's own decisions at the
+	// report's thresholds.
 	for _, s := range r.Results {
-		if (s.Decision == classifier.DecisionAutoMatch) != (s.Prediction(r.Thresholds.Auto, true) != "") ||
-			(s.DecisionGuardOff == classifier.DecisionAutoMatch) != (s.Prediction(r.Thresholds.Auto, false) != "") {
-			t.Errorf("%s: decisions %s/%s but score %.4f blocked %v at auto %.2f", s.ID, s.Decision, s.DecisionGuardOff, s.Score, s.Blocked, r.Thresholds.Auto)
+		if s.DecisionAt(r.Thresholds, true) != s.Decision || s.DecisionAt(r.Thresholds, false) != s.DecisionGuardOff {
+			t.Errorf("%s: decisions %s/%s but score %.4f blocked %v (no confirm %v) at %+v gives %s/%s", s.ID, s.Decision, s.DecisionGuardOff,
+				s.Score, s.Blocked, s.NoConfirm, r.Thresholds, s.DecisionAt(r.Thresholds, true), s.DecisionAt(r.Thresholds, false))
 		}
-		if s.Kind != KindNew && (s.ExpectedRank < 1 || s.ExpectedRank > 29) {
+		if (s.Decision == classifier.DecisionAutoMatch) != (s.Prediction(r.Thresholds.Auto, true) != "") {
+			t.Errorf("%s: decision %s but prediction %q at auto %.2f", s.ID, s.Decision, s.Prediction(r.Thresholds.Auto, true), r.Thresholds.Auto)
+		}
+		if s.Decision != classifier.DecisionNewRule && s.DecisionPolarity != s.Polarity {
+			t.Errorf("%s: the %s decision has polarity %d, the all-scores classification %d", s.ID, s.Decision, s.DecisionPolarity, s.Polarity)
+		}
+		if s.Kind != KindNew && (s.ExpectedRank < 1 || s.ExpectedRank > registry.Default().Len()) {
 			t.Errorf("%s: expected rank %d", s.ID, s.ExpectedRank)
 		}
 	}
-	if c := r.Calibration; c.Method != "dev/test split" || c.Dev.Items != 100 || c.Test.Items != 100 || c.ECE < 0 || c.ECE > 1 {
-		t.Errorf("calibration %+v", c)
+	dev, test := 0, 0
+	for _, it := range d.Items {
+		if it.Split == SplitDev {
+			dev++
+		} else {
+			test++
+		}
 	}
-	if r.LowOverlap.MatchItems != 120 || 3*r.LowOverlap.LowOverlap < 120 {
+	if c := r.Calibration; c.Method != "dev/test split" || c.Dev.Items != dev || c.Test.Items != test || c.ECE < 0 || c.ECE > 1 {
+		t.Errorf("calibration %s on %d dev / %d held-out items, ECE %v", c.Method, c.Dev.Items, c.Test.Items, c.ECE)
+	}
+	if cv := r.CrossValidation; cv == nil || !strings.Contains(cv.Method, "cross-validation") || cv.Test.Items != len(d.Items) {
+		t.Errorf("cross-validation %+v", cv)
+	}
+	if tg := r.Targets; tg.Method != r.Calibration.Method || tg.Items != test || tg.Thresholds != r.Calibration.Thresholds || len(tg.Targets) != 4 ||
+		tg.Targets[0].Value != r.Calibration.Test.AtAuto.Precision || tg.Targets[2].Value != r.Calibration.Test.Polarity.ErrorRate {
+		t.Errorf("targets %+v", tg)
+	}
+	if len(r.Splits) != 2 || r.Splits[0].Split != SplitDev || r.Splits[0].Items != dev || r.Splits[1].Items != test ||
+		r.Splits[0].Counts[KindContradiction]+r.Splits[1].Counts[KindContradiction] != want[KindContradiction] {
+		t.Errorf("splits %+v", r.Splits)
+	}
+	p := r.Polarity.All
+	if p.Contradictions != want[KindContradiction] || p.Affirmations != findable || p.Handled+p.Reinforced+p.CounteredOther != p.Contradictions ||
+		p.Detector.TP+p.Detector.FN != p.Contradictions || p.Detector.FP+p.Detector.TN != findable {
+		t.Errorf("polarity %+v", p)
+	}
+	if r.Polarity.BySplit[SplitDev].Contradictions+r.Polarity.BySplit[SplitTest].Contradictions != p.Contradictions {
+		t.Errorf("polarity by split %+v", r.Polarity.BySplit)
+	}
+	if r.LowOverlap.MatchItems != want[KindMatch] || 3*r.LowOverlap.LowOverlap < want[KindMatch] {
 		t.Errorf("low overlap %+v", r.LowOverlap)
 	}
-	var text, md bytes.Buffer
-	WriteText(&text, r)
+	var md bytes.Buffer
+	text := reportText(r)
 	WriteMarkdown(&md, r, nil)
-	for _, want := range []string{"overall", "tool_preference", "paper", "Bands", "Ablation", "Calibration", "false positives"} {
-		if !strings.Contains(text.String(), want) {
+	for _, want := range []string{"Targets on the held-out test split", "auto precision", "polarity errors", "ECE after calibration",
+		"overall", "tool_preference", "paper", "P@0.85", "P@0.75", "Bands", "contradiction", "Ablation", "Calibration", "cross-validation",
+		"By split", "Polarity at", "contradiction detector", "false positives"} {
+		if !strings.Contains(text, want) {
 			t.Errorf("text report lacks %q", want)
 		}
 	}
-	t.Log("\n" + text.String())
+	for _, want := range []string{"## Targets", "## The paper's operating points", "## By split", "## Polarity", "| overall |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown report lacks %q", want)
+		}
+	}
 }
 
 func checkMetrics(t *testing.T, name string, m Metrics) {
@@ -100,7 +164,8 @@ func TestReportJSONContract(t *testing.T) {
 	}
 	var m map[string]json.RawMessage
 	json.Unmarshal(data, &m)
-	for _, k := range []string{"embedder", "model", "thresholds", "overall", "by_category", "bands", "sweep", "calibration", "guard_off", "ablation", "worst_errors", "paper"} {
+	for _, k := range []string{"embedder", "model", "thresholds", "overall", "by_category", "bands", "sweep", "calibration", "guard_off", "ablation", "worst_errors", "paper",
+		"cross_validation", "targets", "paper_comparison", "splits", "polarity"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("report JSON lacks %q", k)
 		}

@@ -14,9 +14,9 @@ const ShippedName = "eval/testdata/corrections.jsonl"
 var shippedJSONL []byte
 
 // ShippedDataset returns the labelled dataset written for the default rule
-// pack (200 corrections: 120 match, 50 new, 30 ambiguous, split half dev and
-// half test), embedded in the binary, validated against reg (nil: the
-// default pack). Errors: a *DatasetError (EINVALID) when reg lacks a rule the
+// pack (match, new, ambiguous and contradiction corrections, each kind split
+// half dev and half test; testdata/DATASET.md describes it), embedded in the
+// binary, validated against reg (nil: the default pack). Errors: a *DatasetError (EINVALID) when reg lacks a rule the
 // dataset names.
 func ShippedDataset(reg *registry.Registry) (*Dataset, error) {
 	return ParseDataset(bytes.NewReader(shippedJSONL), ShippedName, reg)

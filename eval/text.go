@@ -48,12 +48,17 @@ func counts(m Metrics) string {
 // to the paper's claimed numbers), the bands, the ablation, the calibration,
 // the phrasing statistics and the worst errors.
 func WriteText(w io.Writer, r Report) {
-	fmt.Fprintf(w, "LexSona eval: %s %s, registry %s, dataset %s (%d match, %d new, %d ambiguous)\n",
-		r.Embedder, r.Model, r.Registry, r.Dataset, r.Counts[KindMatch], r.Counts[KindNew], r.Counts[KindAmbiguous])
+	fmt.Fprintf(w, "LexSona eval: %s %s, registry %s, dataset %s (%s)\n", r.Embedder, r.Model, r.Registry, r.Dataset, kindCounts(r.Counts))
 	fmt.Fprintf(w, "thresholds: auto %.2f, confirm %.2f (%s); guard: %d content word(s), margin %.2f\n\n",
 		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin)
+	WriteTargetsText(w, r.Targets)
+	fmt.Fprintln(w)
 
-	fmt.Fprintf(w, "Appendix B table at the auto threshold %.2f (per category: precision by predicted rule, recall by expected rule; TP a/b = precision-side/recall-side)\n", r.Thresholds.Auto)
+	fmt.Fprintln(w, paperTableCaption(r))
+	paperTable(r).text(w)
+	fmt.Fprintln(w)
+
+	fmt.Fprintf(w, "Appendix B table at the evaluated auto threshold %.2f, all items of the paper's kinds, dev and test (per category: precision by predicted rule, recall by expected rule; TP a/b = precision-side/recall-side)\n", r.Thresholds.Auto)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "category\tP\tR\tF1\tTP\tFP\tFN\t| guard off P\tR\tF1\t| paper P\tR\tF1")
 	for _, c := range append(categoryOrder(r.ByCategory), "overall") {
@@ -91,6 +96,28 @@ func WriteText(w io.Writer, r Report) {
 	fmt.Fprintf(w, "  paper at %.2f: P %.2f R %.2f\n\n", Paper.AblationThreshold, Paper.AblationPrecision, Paper.AblationRecall)
 
 	WriteCalibrationText(w, r.Calibration)
+	if r.CrossValidation != nil {
+		WriteCalibrationText(w, *r.CrossValidation)
+	}
+	if len(r.Splits) > 0 {
+		fmt.Fprintln(w, splitTableCaption(r))
+		splitTable(r).text(w)
+		fmt.Fprintln(w)
+	}
+	for i, l := range polarityLines(r) {
+		if i > 0 {
+			l = "  " + l
+		}
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w, "Polarity errors and false alarms (most confident first)")
+	for _, e := range r.Polarity.Errors {
+		fmt.Fprintln(w, "  "+polarityErrorLine(e))
+	}
+	if len(r.Polarity.Errors) == 0 {
+		fmt.Fprintln(w, "  none")
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Ranking (any threshold): an acceptable rule is first for %.0f%% of the %d match and ambiguous items, in the top 3 for %.0f%%\n",
 		100*r.Ranking.Top1, r.Ranking.Items, 100*r.Ranking.Top3)
 	o := r.LowOverlap
@@ -123,12 +150,22 @@ func WriteCalibrationText(w io.Writer, c CalibrationReport) {
 		name string
 		op   Operating
 	}{{"dev", c.Dev}, {"held out", c.Test}} {
-		a, c := s.op.AtAuto, s.op.AtConfirm
-		fmt.Fprintf(w, "  %-8s (%d items): at auto P %.2f (%d/%d) R %.2f F1 %.2f; at confirm P %.2f (%d/%d) R %.2f\n", s.name, s.op.Items,
-			a.Precision, a.TP, a.TP+a.FP, a.Recall, a.F1, c.Precision, c.TP, c.TP+c.FP, c.Recall)
+		a, c, p := s.op.AtAuto, s.op.AtConfirm, s.op.Polarity
+		fmt.Fprintf(w, "  %-8s (%d items): at auto P %.2f (%d/%d) R %.2f F1 %.2f; at confirm P %.2f (%d/%d) R %.2f; polarity errors %s = %s, false alarms %s\n",
+			s.name, s.op.Items, a.Precision, a.TP, a.TP+a.FP, a.Recall, a.F1, c.Precision, c.TP, c.TP+c.FP, c.Recall,
+			frac(p.Reinforced, p.Contradictions), pct(p.ErrorRate), frac(p.FalseAlarms, p.Affirmations))
 	}
-	fmt.Fprintf(w, "  score → P(correct): isotonic, %d steps; held-out ECE %.3f (raw score read as a probability: %.3f)\n\n",
-		len(c.Mapping), c.ECE, c.ECERawScore)
+	fmt.Fprintf(w, "  score → P(correct): isotonic, %d steps; held-out ECE before calibration (raw score read as a probability) %.3f, after %.3f\n\n",
+		len(c.Mapping), c.ECERawScore, c.ECE)
+}
+
+// kindCounts lists the items per kind: "120 match, 50 new, 30 ambiguous, 0 contradiction".
+func kindCounts(n map[string]int) string {
+	parts := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		parts[i] = fmt.Sprintf("%d %s", n[k], k)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func unreached(ok bool) string {

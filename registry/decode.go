@@ -17,7 +17,7 @@ type decoder struct {
 }
 
 var (
-	ruleKeys  = []string{"rule_id", "category", "severity", "template", "examples", "scope", "topic"}
+	ruleKeys  = []string{"rule_id", "category", "severity", "template", "examples", "contrary", "scope", "topic"}
 	scopeKeys = []string{"environment", "project", "agent_family", "context_tags", "exclude_tags"}
 )
 
@@ -50,10 +50,11 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 	items := rules.val.Content
 	reg.defs = make([]engine.Definition, 0, len(items))
 	reg.lines = make([]int, 0, len(items))
+	reg.contrary = make([][]string, 0, len(items))
 	reg.index = make(map[string]int, len(items))
 	seen := make(map[string]int, len(items)) // rule id → line, valid or not
 	for i, item := range items {
-		def, idNode, ok := d.rule(i+1, item)
+		def, contrary, idNode, ok := d.rule(i+1, item)
 		if idNode != nil {
 			if line, dup := seen[idNode.Value]; dup {
 				d.ps.add(idNode.Line, idNode.Column, "duplicate rule_id %q: already defined at line %d", idNode.Value, line)
@@ -67,6 +68,7 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 		reg.index[def.Rule.RuleID] = len(reg.defs)
 		reg.defs = append(reg.defs, def)
 		reg.lines = append(reg.lines, item.Line)
+		reg.contrary = append(reg.contrary, contrary)
 	}
 	return reg, nil
 }
@@ -88,13 +90,13 @@ func (d *decoder) version(n *yaml.Node) (int, bool) {
 	return v, true
 }
 
-// rule decodes the n-th (1-based) rule. idNode is the rule_id value when it
-// is a well-formed id (for duplicate detection even if other fields are bad);
-// ok is false when the rule had any problem.
-func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, idNode *yaml.Node, ok bool) {
+// rule decodes the n-th (1-based) rule and its contrary phrasings. idNode is
+// the rule_id value when it is a well-formed id (for duplicate detection even
+// if other fields are bad); ok is false when the rule had any problem.
+func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, contrary []string, idNode *yaml.Node, ok bool) {
 	if m.Kind != yaml.MappingNode {
 		d.ps.add(m.Line, m.Column, "rule %d must be a mapping with rule_id, category, severity and template, got %s", n, kindName(m))
-		return def, nil, false
+		return def, nil, nil, false
 	}
 	before := d.ps.Len()
 	what := "rule " + itoa(n)
@@ -134,7 +136,10 @@ func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, idNode *yaml
 		}
 	}
 	if e, ok := f.get("examples"); ok {
-		def.Examples = d.examples(e.val, r.Text)
+		def.Examples = d.phrasings(e.val, "examples", "example", r.Text, nil)
+	}
+	if c, ok := f.get("contrary"); ok {
+		contrary = d.phrasings(c.val, "contrary", "contrary phrasing", r.Text, def.Examples)
 	}
 	if s, ok := f.get("scope"); ok {
 		r.Scope = d.scope(s.val)
@@ -147,7 +152,7 @@ func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, idNode *yaml
 			}
 		}
 	}
-	return def, idNode, d.ps.Len() == before
+	return def, contrary, idNode, d.ps.Len() == before
 }
 
 // required returns the string value node of a field that must be present and
@@ -169,48 +174,58 @@ func (d *decoder) required(m *yaml.Node, f fieldSet, what, key string) (*yaml.No
 	return p.val, true
 }
 
-// examples decodes an example list: strings, each non-empty, within the text
-// limit, not repeating another example or the template.
-func (d *decoder) examples(n *yaml.Node, template string) []string {
+// phrasings decodes the list given under key (examples, contrary), whose
+// items what names in problems: strings, each non-empty, within the text
+// limit, not repeating another of the list, the template or one of others (a
+// contrary phrasing cannot also be an example).
+func (d *decoder) phrasings(n *yaml.Node, key, what, template string, others []string) []string {
 	if isNull(n) {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.ps.add(n.Line, n.Column, "examples must be a list of strings, got %s", kindName(n))
+		d.ps.add(n.Line, n.Column, "%s must be a list of strings, got %s", key, kindName(n))
 		return nil
 	}
 	if len(n.Content) > MaxExamples {
-		d.ps.add(n.Line, n.Column, "%d examples: at most %d", len(n.Content), MaxExamples)
+		d.ps.add(n.Line, n.Column, "%d %ss: at most %d", len(n.Content), what, MaxExamples)
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
 	seen := make(map[string]int, len(n.Content))
 	tkey := fold(template)
+	other := make(map[string]bool, len(others))
+	for _, o := range others {
+		other[fold(o)] = true
+	}
 	for _, e := range n.Content {
-		v, ok := d.str(e, "example")
+		v, ok := d.str(e, what)
 		if !ok {
 			continue
 		}
 		v = strings.TrimSpace(v)
-		if err := engine.ValidateText("example", v, engine.MaxRuleTextLength); err != nil {
+		if err := engine.ValidateText(what, v, engine.MaxRuleTextLength); err != nil {
 			d.fail(e, err)
 			continue
 		}
 		if !hasWord(v) {
-			d.ps.add(e.Line, e.Column, "example has no letter or digit: there is nothing to match a correction against")
+			d.ps.add(e.Line, e.Column, "%s has no letter or digit: there is nothing to match a correction against", what)
 			continue
 		}
 		if c, ok := control(v); ok {
-			d.ps.add(e.Line, e.Column, "example has the control character %U", c)
+			d.ps.add(e.Line, e.Column, "%s has the control character %U", what, c)
 			continue
 		}
 		key := fold(v)
 		if line, dup := seen[key]; dup {
-			d.ps.add(e.Line, e.Column, "example repeated: already given at line %d", line)
+			d.ps.add(e.Line, e.Column, "%s repeated: already given at line %d", what, line)
 			continue
 		}
 		if key == tkey {
-			d.ps.add(e.Line, e.Column, "example repeats the template")
+			d.ps.add(e.Line, e.Column, "%s repeats the template", what)
+			continue
+		}
+		if other[key] {
+			d.ps.add(e.Line, e.Column, "%s is also an example: a phrasing cannot both affirm and contradict its rule", what)
 			continue
 		}
 		seen[key] = e.Line

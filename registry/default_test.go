@@ -29,8 +29,12 @@ func TestDefault(t *testing.T) {
 		if r.Topic != "" {
 			topics[r.Topic] = append(topics[r.Topic], r.RuleID)
 		}
-		if len(d.Examples) < 4 || len(d.Examples) > 6 {
-			t.Errorf("%s has %d examples: want 4–6", r.RuleID, len(d.Examples))
+		if len(d.Examples) < 10 || len(d.Examples) > 20 {
+			t.Errorf("%s has %d examples: want 10–20 (varied voices: terse, annoyed, polite, quoting the agent)", r.RuleID, len(d.Examples))
+		}
+		contrary := reg.Contrary(r.RuleID)
+		if len(contrary) < 3 || len(contrary) > 5 {
+			t.Errorf("%s has %d contrary phrasings: want 3–5", r.RuleID, len(contrary))
 		}
 		if err := r.Validate(); err != nil {
 			t.Errorf("%s: %v", r.RuleID, err)
@@ -38,7 +42,7 @@ func TestDefault(t *testing.T) {
 		if r.Source != engine.SourceRegistry || r.Status != engine.StatusActiveEligible {
 			t.Errorf("%s: source %q status %q", r.RuleID, r.Source, r.Status)
 		}
-		for _, s := range append([]string{r.Text}, d.Examples...) {
+		for _, s := range append(append([]string{r.Text}, d.Examples...), reg.Contrary(r.RuleID)...) {
 			k := fold(s)
 			if other, dup := texts[k]; dup {
 				t.Errorf("%q is given by both %s and %s", s, other, r.RuleID)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -22,6 +23,7 @@ rules:
       Never use sed, awk or perl one-liners to edit files;
       use the editor's replace tool instead
     examples: ["  stop editing files with sed ", "no more sed -i"]
+    contrary: [" sed is fine here  "]
     scope: {environment: Work, project: 2024, agent_family: claude, context_tags: [CLI, ci, cli], exclude_tags: []}
     topic: File-Editing
   - rule_id: style.no-emoji
@@ -53,11 +55,16 @@ rules:
 	if diff := cmp.Diff(want, reg.Definitions()); diff != "" {
 		t.Errorf("definitions (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{want[0].Rule.Text, "stop editing files with sed", "no more sed -i", "No emoji"}, reg.Texts()); diff != "" {
+	if diff := cmp.Diff([]string{want[0].Rule.Text, "stop editing files with sed", "no more sed -i", "sed is fine here", "No emoji"}, reg.Texts()); diff != "" {
 		t.Errorf("texts (-want +got):\n%s", diff)
 	}
-	if _, line, ok := reg.Lookup("style.no-emoji"); !ok || line != 13 {
-		t.Errorf("Lookup(style.no-emoji): line %d ok %v: want 13", line, ok)
+	for id, want := range map[string][]string{"tool.no-sed-for-file-editing": {"sed is fine here"}, "style.no-emoji": nil, "nope": nil} {
+		if diff := cmp.Diff(want, reg.Contrary(id), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("Contrary(%s) (-want +got):\n%s", id, diff)
+		}
+	}
+	if _, line, ok := reg.Lookup("style.no-emoji"); !ok || line != 14 {
+		t.Errorf("Lookup(style.no-emoji): line %d ok %v: want 14", line, ok)
 	}
 	if _, _, ok := reg.Lookup("nope"); ok {
 		t.Errorf("Lookup(nope) found a rule")

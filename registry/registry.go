@@ -26,7 +26,10 @@ type Registry struct {
 	version int
 	defs    []engine.Definition // file order
 	lines   []int               // line of each rule's entry
-	index   map[string]int      // rule id → position in defs
+	// contrary holds each rule's contrary phrasings (parallel to defs):
+	// ways of saying the opposite of the rule, see Contrary.
+	contrary [][]string
+	index    map[string]int // rule id → position in defs
 }
 
 // Name is the name the registry was parsed under (the path for Load,
@@ -59,18 +62,32 @@ func (r *Registry) Lookup(id string) (def engine.Definition, line int, ok bool) 
 	return r.defs[i], r.lines[i], true
 }
 
+// Contrary returns the contrary phrasings of rule id (nil for an unknown id
+// or a rule without any): what a user says to contradict the rule ("npm is
+// fine here" against "use pnpm, never npm"). Sync stores them as contrary
+// texts; the classifier compares a correction with them to tell a
+// contradiction from a reinforcement. The slice must not be modified.
+func (r *Registry) Contrary(id string) []string {
+	i, ok := r.index[id]
+	if !ok {
+		return nil
+	}
+	return r.contrary[i]
+}
+
 // Texts returns every text the registry embeds — each rule's template
-// followed by its examples, in file order — for fitting a lexical
-// embedder's IDF on the registry's vocabulary.
+// followed by its examples and its contrary phrasings, in file order — for
+// fitting a lexical embedder's IDF on the registry's vocabulary.
 func (r *Registry) Texts() []string {
 	n := len(r.defs)
-	for _, d := range r.defs {
-		n += len(d.Examples)
+	for i, d := range r.defs {
+		n += len(d.Examples) + len(r.contrary[i])
 	}
 	out := make([]string, 0, n)
-	for _, d := range r.defs {
+	for i, d := range r.defs {
 		out = append(out, d.Rule.Text)
 		out = append(out, d.Examples...)
+		out = append(out, r.contrary[i]...)
 	}
 	return out
 }

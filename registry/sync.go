@@ -43,9 +43,10 @@ type Summary struct {
 // Sync is the registry embedding precompute job. In one transaction it makes
 // the store's definitions agree with reg (new rules added at the prior,
 // changed definitions updated without touching evidence, registry rules
-// missing from reg archived, never deleted); then it embeds every text of a
-// non-archived rule that has no vector for emb's identity yet, in batches,
-// storing each batch in its own transaction. Interrupted (ctx cancelled, an
+// missing from reg archived, never deleted); in a second one it makes each
+// synced rule's contrary texts those reg lists (Registry.Contrary); then it
+// embeds every text of a non-archived rule that has no vector for emb's
+// identity yet, in batches, storing each batch in its own transaction. Interrupted (ctx cancelled, an
 // embedder failure), it keeps every batch already embedded and a second run
 // resumes with the rest; a run with nothing new is a no-op. A nil reg means
 // the default pack. The lexical embedder's identity includes its IDF fit:
@@ -76,6 +77,9 @@ func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry,
 		return sum, err
 	}
 	sum.Added, sum.Updated, sum.Archived, sum.Kept = len(res.Added), len(res.Updated), len(res.Archived), len(res.Kept)
+	if err := db.ReplaceRuleTexts(ctx, store.KindContrary, reg.contraryTexts(res.Kept)); err != nil {
+		return sum, err
+	}
 
 	total, err := db.CountTexts(ctx)
 	if err != nil {
@@ -117,6 +121,22 @@ func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry,
 		bar.Add(len(items))
 	}
 	return sum, nil
+}
+
+// contraryTexts maps every rule of r, but those in kept (a user's own rule
+// with a registry rule's id), to its contrary phrasings (none included).
+func (r *Registry) contraryTexts(kept []string) map[string][]string {
+	skip := make(map[string]bool, len(kept))
+	for _, id := range kept {
+		skip[id] = true
+	}
+	out := make(map[string][]string, len(r.defs))
+	for i, d := range r.defs {
+		if !skip[d.Rule.RuleID] {
+			out[d.Rule.RuleID] = r.contrary[i]
+		}
+	}
+	return out
 }
 
 // interrupted is the error of a job stopped by its context: an EUNAVAILABLE

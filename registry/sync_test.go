@@ -123,10 +123,13 @@ func TestSyncLifecycle(t *testing.T) {
 	}
 	before, _ := db.GetRule(ctx, "tool.use-ripgrep")
 
-	// 5 texts of style.no-emoji leave, 3 of code.new arrive; ripgrep's new
-	// template and code.new's texts are the 4 to embed.
-	mustSync(t, db, emb, edited(t), Summary{Added: 1, Updated: 1, Archived: 1, Embedded: 4, Skipped: n - 6})
-	mustSync(t, db, emb, edited(t), Summary{Skipped: n - 2})
+	// The texts of style.no-emoji (template, examples, contrary phrasings)
+	// leave, 3 of code.new arrive; ripgrep's new template and code.new's
+	// texts are the 4 to embed.
+	emoji, _, _ := reg.Lookup("style.no-emoji")
+	gone := 1 + len(emoji.Examples) + len(reg.Contrary("style.no-emoji"))
+	mustSync(t, db, emb, edited(t), Summary{Added: 1, Updated: 1, Archived: 1, Embedded: 4, Skipped: n - gone + 3 - 4})
+	mustSync(t, db, emb, edited(t), Summary{Skipped: n - gone + 3})
 
 	after, err := db.GetRule(ctx, "tool.use-ripgrep")
 	if err != nil {
@@ -212,6 +215,68 @@ rules:
 	}
 	if sum.Embedded != 4 || emb.texts != 3 {
 		t.Errorf("embedded %d rows from %d texts: want 4 from 3", sum.Embedded, emb.texts)
+	}
+}
+
+// TestSyncContrary: contrary phrasings are stored as contrary texts and
+// embedded; a registry that drops one removes it (and its vector); a user's
+// own rule with a registry rule's id gets none.
+func TestSyncContrary(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	if _, err := db.CreateRule(ctx, engine.Rule{RuleID: "a.mine", Category: "c", Severity: engine.SeverityMust, Text: "My rule"}); err != nil {
+		t.Fatal(err)
+	}
+	var emb models.Embedder
+	sync := func(src string) (*Registry, Summary) {
+		t.Helper()
+		reg := MustParse(t, src, "contrary.yaml")
+		if emb == nil { // one fit for both syncs, so vectors carry over
+			emb = MustLexical(t, reg.Texts())
+		}
+		sum, err := Sync(ctx, db, emb, reg, SyncOptions{Now: t0})
+		if err != nil {
+			t.Fatalf("Sync: %v", err)
+		}
+		return reg, sum
+	}
+	kinds := func(id string) map[string]string {
+		t.Helper()
+		texts, err := db.RuleTexts(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, x := range texts {
+			out[x.Text] = x.Kind
+		}
+		return out
+	}
+	_, sum := sync(`version: 1
+rules:
+  - {rule_id: a.one, category: c, severity: must, template: Use pnpm, examples: [pnpm please], contrary: [npm is fine, yarn is ok]}
+  - {rule_id: a.mine, category: c, severity: must, template: Theirs, contrary: [ignore it]}
+`)
+	if sum.Embedded != 5 || sum.Kept != 1 {
+		t.Errorf("first sync %+v: want 5 texts embedded (a.one's template, example, 2 contrary; a.mine's template), a.mine kept", sum)
+	}
+	want := map[string]string{"Use pnpm": store.KindTemplate, "pnpm please": store.KindExample, "npm is fine": store.KindContrary, "yarn is ok": store.KindContrary}
+	if diff := cmp.Diff(want, kinds("a.one")); diff != "" {
+		t.Errorf("a.one texts (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"My rule": store.KindTemplate}, kinds("a.mine")); diff != "" {
+		t.Errorf("a.mine texts (-want +got):\n%s", diff)
+	}
+	_, sum = sync(`version: 1
+rules:
+  - {rule_id: a.one, category: c, severity: must, template: Use pnpm, examples: [pnpm please], contrary: [npm is fine]}
+`)
+	delete(want, "yarn is ok")
+	if diff := cmp.Diff(want, kinds("a.one")); diff != "" {
+		t.Errorf("a.one texts after dropping one (-want +got):\n%s", diff)
+	}
+	if sum.Embedded != 0 || sum.Skipped != 4 { // a.one's 3 texts and a.mine's template
+		t.Errorf("second sync %+v: want nothing embedded, 4 skipped", sum)
 	}
 }
 

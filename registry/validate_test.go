@@ -70,7 +70,7 @@ func TestParseProblems(t *testing.T) {
 			`t.yaml:3:5: rule 1: missing severity`,
 			`t.yaml:3:5: rule 1: missing template`}},
 		{"unknown rule key", "version: 1\nrules:\n" + good + "    templte: x\n", []string{
-			`t.yaml:7:5: unknown key "templte" in rule 1 (did you mean "template"?): want rule_id, category, severity, template, examples, scope, topic`}},
+			`t.yaml:7:5: unknown key "templte" in rule 1 (did you mean "template"?): want rule_id, category, severity, template, examples, contrary, scope, topic`}},
 		{"repeated rule key", "version: 1\nrules:\n" + good + "    severity: should\n", []string{
 			`t.yaml:7:5: key "severity" repeated in rule 1: first given at line 5`}},
 		{"non-string key", "version: 1\nrules:\n" + good + "    1: x\n", []string{
@@ -101,8 +101,8 @@ func TestParseProblems(t *testing.T) {
 		{"raw control character", "version: 1\nrules: []\n# \x01\n", []string{
 			`t.yaml:3:3: the character U+0001 is not allowed in YAML`}},
 		{"escaped control characters", "version: 1\nrules:\n  - rule_id: a\n    category: c\n    severity: must\n    template: \"a\\x00b\"\n    examples: [\"ok\\u001b[0m\", \"tab\\tand\\nnewline\"]\n", []string{
-			`t.yaml:6:15: template has the control character U+0000`,
-			`t.yaml:7:16: example has the control character U+001B`}},
+			`t.yaml:6:15: template contains a control character (U+0000 NUL) at byte 1: remove it`,
+			`t.yaml:7:16: example contains a control character (U+001B ESC (escape)) at byte 2: remove it`}},
 		{"template is a mapping", "version: 1\nrules:\n  - rule_id: a\n    category: c\n    severity: must\n    template: {a: b}\n", []string{
 			`t.yaml:6:15: template must be a string, got a mapping`}},
 		{"examples not a list", "version: 1\nrules:\n" + good + "    examples: stop it\n", []string{
@@ -114,6 +114,15 @@ func TestParseProblems(t *testing.T) {
 			`t.yaml:12:9: example repeats the template`}},
 		{"too many examples", "version: 1\nrules:\n" + good + "    examples: " + many + "\n", []string{
 			`t.yaml:7:15: 65 examples: at most 64`}},
+		{"contrary not a list", "version: 1\nrules:\n" + good + "    contrary: sed is fine\n", []string{
+			`t.yaml:7:15: contrary must be a list of strings, got a string`}},
+		{"bad contrary phrasings", "version: 1\nrules:\n" + good + "    examples: [stop]\n    contrary:\n      - fine\n      - \"\"\n      - \" FINE\"\n      - use the REPLACE tool\n      - STOP\n", []string{
+			`t.yaml:10:9: contrary phrasing is empty`,
+			`t.yaml:11:9: contrary phrasing repeated: already given at line 9`,
+			`t.yaml:12:9: contrary phrasing repeats the template`,
+			`t.yaml:13:9: contrary phrasing is also an example: a phrasing cannot both affirm and contradict its rule`}},
+		{"too many contrary phrasings", "version: 1\nrules:\n" + good + "    contrary: " + many + "\n", []string{
+			`t.yaml:7:15: 65 contrary phrasings: at most 64`}},
 		{"scope not a mapping", "version: 1\nrules:\n" + good + "    scope: work\n", []string{
 			`t.yaml:7:12: scope must be a mapping of environment, project, agent_family, context_tags, exclude_tags, got a string`}},
 		{"bad scope values", "version: 1\nrules:\n" + good + "    scope:\n      environment: my work\n      projekt: api\n      context_tags: [cli, \"a b\", \"\"]\n      exclude_tags: cli\n", []string{

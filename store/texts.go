@@ -2,31 +2,42 @@ package store
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
 )
 
 // Kinds of rule texts: the rule's template (its text), an example phrasing
-// from the registry, or a correction learned by merging a candidate into it.
+// from the registry, a correction learned by merging a candidate into it, or
+// a contrary phrasing from the registry — one that says the opposite of the
+// rule ("npm is fine here"), which the classifier uses to recognise a
+// correction that contradicts the rule. The first three affirm the rule.
 const (
 	KindTemplate   = "template"
 	KindExample    = "example"
 	KindCorrection = "correction"
+	KindContrary   = "contrary"
 )
 
 // kindRank orders kinds: a text that is both keeps the stronger kind.
 func kindRank(kind string) int {
 	switch kind {
 	case KindTemplate:
-		return 3
+		return 4
 	case KindExample:
+		return 3
+	case KindContrary:
 		return 2
 	case KindCorrection:
 		return 1
 	}
 	return 0
 }
+
+// Affirms reports whether a text of this kind says what its rule says
+// (template, example, correction); a contrary text says the opposite.
+func Affirms(kind string) bool { return kind != KindContrary }
 
 // RuleText is one embeddable text of a rule; SHA256 is the hex sha256 of Text.
 type RuleText struct {
@@ -39,11 +50,13 @@ type RuleText struct {
 type ruleText struct{ kind, text string }
 
 var (
-	qTextsOfRule  = sqlq(`SELECT kind, text, text_sha256 FROM rule_texts WHERE rule_id = ? ORDER BY kind, text_sha256`)
-	qTextInsert   = sqlq(`INSERT INTO rule_texts (rule_id, kind, text, text_sha256, created_at) VALUES (?, ?, ?, ?, ?)`)
-	qTextSetKind  = sqlq(`UPDATE rule_texts SET kind = ? WHERE rule_id = ? AND text_sha256 = ?`)
-	qTextDelete   = sqlq(`DELETE FROM rule_texts WHERE rule_id = ? AND text_sha256 = ?`)
-	qTextKindOf   = sqlq(`SELECT kind FROM rule_texts WHERE rule_id = ? AND text_sha256 = ?`)
+	qTextsOfRule = sqlq(`SELECT kind, text, text_sha256 FROM rule_texts WHERE rule_id = ? ORDER BY kind, text_sha256`)
+	qTextInsert  = sqlq(`INSERT INTO rule_texts (rule_id, kind, text, text_sha256, created_at) VALUES (?, ?, ?, ?, ?)`)
+	qTextSetKind = sqlq(`UPDATE rule_texts SET kind = ? WHERE rule_id = ? AND text_sha256 = ?`)
+	qTextDelete  = sqlq(`DELETE FROM rule_texts WHERE rule_id = ? AND text_sha256 = ?`)
+	qTextKindOf  = sqlq(`SELECT kind FROM rule_texts WHERE rule_id = ? AND text_sha256 = ?`)
+	qAllTexts    = sqlq(`SELECT t.rule_id, t.kind, t.text, t.text_sha256 FROM rule_texts t
+	JOIN persona_rules r ON r.rule_id = t.rule_id WHERE r.status <> 'archived' ORDER BY t.rule_id, t.text_sha256`)
 	qCountTexts   = sqlq(`SELECT count(*) FROM rule_texts t JOIN persona_rules r ON r.rule_id = t.rule_id WHERE r.status <> 'archived'`)
 	qMissingTexts = sqlq(`SELECT t.rule_id, t.kind, t.text, t.text_sha256 FROM rule_texts t
 	JOIN persona_rules r ON r.rule_id = t.rule_id
@@ -54,13 +67,14 @@ var (
 
 func checkText(kind, text string) error {
 	if kindRank(kind) == 0 {
-		return engine.Errorf(engine.EINVALID, "unknown rule text kind %q: want template, example or correction", kind)
+		return engine.Errorf(engine.EINVALID, "unknown rule text kind %q: want template, example, correction or contrary", kind)
 	}
 	return engine.ValidateText("rule "+kind+" text", text, engine.MaxUserTextLength)
 }
 
 // AddRuleText adds an embeddable text to a rule. A text the rule already has
-// keeps the stronger of its two kinds (template > example > correction).
+// keeps the stronger of its two kinds (template > example > contrary >
+// correction).
 // Errors: EINVALID for an unknown kind or an empty text, ETOOLARGE over 1 MiB,
 // ENOTFOUND for an unknown rule.
 func (t *Tx) AddRuleText(ruleID, kind, text string) error {
@@ -145,6 +159,48 @@ func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error
 	return nil
 }
 
+// ReplaceRuleTexts makes texts[id] the only texts of kind that rule id has,
+// for every rule listed, in one transaction: texts of that kind it no longer
+// lists are deleted with their embeddings, unchanged ones keep theirs, new
+// ones are added (to be embedded by the next embedding job). A text the rule
+// already has under a stronger kind keeps it. Rules not listed are left as
+// they are. The registry sync uses it for contrary texts. Errors: EINVALID
+// for an unknown kind or an empty text, ETOOLARGE for a text over 1 MiB,
+// ENOTFOUND naming an unknown rule; nothing is written then.
+func (db *DB) ReplaceRuleTexts(ctx context.Context, kind string, texts map[string][]string) error {
+	if err := checkText(kind, "x"); err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(texts))
+	for id, list := range texts {
+		for _, x := range list {
+			if err := checkText(kind, x); err != nil {
+				return engine.Errorf(engine.ErrorCode(err), "rule %s: %s", id, engine.ErrorMessage(err))
+			}
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return db.Write(ctx, func(t *Tx) error {
+		for _, id := range ids {
+			if ok, err := ruleExists(t.runner, id); err != nil || !ok {
+				if err == nil {
+					err = engine.Errorf(engine.ENOTFOUND, "rule %q not found", id)
+				}
+				return err
+			}
+			list := make([]ruleText, len(texts[id]))
+			for i, x := range texts[id] {
+				list[i] = ruleText{kind, x}
+			}
+			if err := t.replaceTexts(id, []string{kind}, list); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // RuleTexts lists a rule's texts ordered by kind and sha256. Errors: EINVALID
 // for a malformed id, ENOTFOUND for an unknown rule.
 func (db *DB) RuleTexts(ctx context.Context, ruleID string) ([]RuleText, error) {
@@ -159,6 +215,20 @@ func (db *DB) RuleTexts(ctx context.Context, ruleID string) ([]RuleText, error) 
 			out = append(out, x)
 			return err
 		})
+	})
+	return out, err
+}
+
+// LoadRuleTexts returns the texts of every rule that is not archived
+// (candidates included), ordered by rule id and sha256: what the classifier
+// builds its index of rule vocabulary from. Its errors are internal.
+func (db *DB) LoadRuleTexts(ctx context.Context) ([]RuleText, error) {
+	out := []RuleText{}
+	err := db.reader(ctx).scan(qAllTexts, nil, func(sc scanner) error {
+		var x RuleText
+		err := sc.Scan(&x.RuleID, &x.Kind, &x.Text, &x.SHA256)
+		out = append(out, x)
+		return err
 	})
 	return out, err
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lexsona/lexsona/internal/testenv"
 )
 
 func TestEvalCLI(t *testing.T) {
@@ -19,6 +21,11 @@ func TestEvalCLI(t *testing.T) {
 	if _, err := os.Stat(c.db); err == nil {
 		t.Error("eval created the user's database")
 	}
+	for _, k := range []string{"targets", "paper_comparison", "cross_validation", "splits", "polarity"} {
+		if m[k] == nil {
+			t.Errorf("eval --json lacks %q", k)
+		}
+	}
 	for _, bad := range []string{"0.5", "a,b", "NaN,0.2", "1.2,0.3", "0.3,0.5", "0.5,0.3,0.1"} {
 		code, _, errs := c.run("eval", "--thresholds", bad)
 		if code != 2 || !strings.Contains(errs, "--thresholds") {
@@ -27,6 +34,9 @@ func TestEvalCLI(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "cal.json")
 	cal := c.mustJSON("eval", "calibrate", "--out-file", out)
+	if tg, _ := cal["targets"].(map[string]any); tg == nil || len(tg["targets"].([]any)) != 4 {
+		t.Errorf("calibrate --json: targets %v", cal["targets"])
+	}
 	if cal["written"] != true || cal["file"] != out {
 		t.Errorf("calibrate: %v", cal)
 	}
@@ -47,5 +57,28 @@ func TestEvalCLI(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report.md")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestEvalCLIRealModel runs `lexsona eval --embedder ort --model-dir DIR` on
+// the real all-MiniLM-L6-v2 (skipping, or failing under
+// LEXSONA_REQUIRE_REAL_MODEL=1, when it is absent) and checks that the text
+// report leads with the held-out targets and shows the paper's table.
+func TestEvalCLIRealModel(t *testing.T) {
+	dir := testenv.RealModelDir(t)
+	c := newCLI(t)
+	t.Setenv("LEXSONA_DATA", t.TempDir()) // no calibration file: the classifier's defaults
+	code, out, errs := c.run("eval", "--embedder", "ort", "--model-dir", dir)
+	if code != 0 {
+		t.Fatalf("lexsona eval --embedder ort --model-dir %s: exit %d\n%s", dir, code, errs)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) < 5 || !strings.HasPrefix(lines[0], "LexSona eval: ort all-MiniLM-L6-v2@") || !strings.HasPrefix(lines[3], "Targets on the held-out test split") {
+		t.Errorf("report starts:\n%s", strings.Join(lines[:min(5, len(lines))], "\n"))
+	}
+	for _, want := range []string{"auto precision", "auto recall", "polarity errors", "ECE after calibration", "P@0.85", "P@0.75", "Polarity at", "5-fold cross-validation"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
 	}
 }
