@@ -12,7 +12,7 @@ import (
 const (
 	textAuto    = "stop editing files with sed"
 	textConfirm = "use the tool for files"
-	textNewRule = "you broke the thing"
+	textNewRule = "name the Kubernetes namespaces after the owning team"
 	ruleSed     = "tool.no-sed-for-file-editing"
 )
 
