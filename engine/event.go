@@ -159,6 +159,9 @@ func (c *Correction) Validate() error {
 	if len(c.FrameID) > 256 {
 		return Errorf(EINVALID, "frame id is %d bytes long: at most 256", len(c.FrameID))
 	}
+	if err := ValidateLine("frame id", c.FrameID); err != nil {
+		return err
+	}
 	if len(c.IdempotencyKey) > 256 {
 		return Errorf(EINVALID, "idempotency key is %d bytes long: at most 256", len(c.IdempotencyKey))
 	}

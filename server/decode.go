@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"os"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -19,15 +21,23 @@ import (
 )
 
 // readBody reads the whole request body (bounded by limitsMiddleware). A
-// body over the limit is ETOOLARGE, an empty one EINVALID.
+// body over the limit is ETOOLARGE; one that did not arrive before the
+// server's read deadline is a request_timeout (408); one cut short is
+// EINVALID. The messages never carry the connection's addresses.
 func readBody(c echo.Context) ([]byte, error) {
 	b, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		var ne net.Error
+		switch {
+		case errors.As(err, &mbe):
 			return nil, engine.Errorf(engine.ETOOLARGE, "request body is larger than the %d-byte limit", mbe.Limit)
+		case errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
+			return nil, &apiError{code: codeRequestTimeout, msg: "the request body did not arrive in time: send it whole without pausing"}
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, engine.Errorf(engine.EINVALID, "the request body ended before its declared length")
 		}
-		return nil, engine.Errorf(engine.EINVALID, "cannot read the request body: %v", err)
+		return nil, engine.Errorf(engine.EINVALID, "cannot read the request body: the connection failed")
 	}
 	return b, nil
 }

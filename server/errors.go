@@ -18,6 +18,7 @@ const (
 	codeUnauthorized     = "unauthorized"
 	codeForbidden        = "forbidden"
 	codeMethodNotAllowed = "method_not_allowed"
+	codeRequestTimeout   = "request_timeout" // the request body did not arrive in time
 )
 
 // statusOf is the one table mapping an engine error code to an HTTP status.
@@ -32,6 +33,7 @@ var statusOf = map[string]int{
 	codeUnauthorized:     http.StatusUnauthorized,
 	codeForbidden:        http.StatusForbidden,
 	codeMethodNotAllowed: http.StatusMethodNotAllowed,
+	codeRequestTimeout:   http.StatusRequestTimeout,
 }
 
 // codeOfStatus maps the statuses echo itself produces back to a code.
@@ -46,6 +48,7 @@ var codeOfStatus = map[int]string{
 	http.StatusForbidden:             codeForbidden,
 	http.StatusMethodNotAllowed:      codeMethodNotAllowed,
 	http.StatusUnsupportedMediaType:  engine.EINVALID,
+	http.StatusRequestTimeout:        codeRequestTimeout,
 }
 
 // retryAfterSeconds is the Retry-After sent with 429 (overloaded) answers.

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/lexsona/lexsona/engine"
 )
 
@@ -26,7 +28,7 @@ func (s *Server) Start() error {
 	if err != nil {
 		return engine.Errorf(engine.EUNAVAILABLE, "cannot listen on %s: %v", s.cfg.Addr, err)
 	}
-	s.ln = ln
+	s.ln = netutil.LimitListener(ln, s.cfg.MaxConns)
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
 		s.checkHost.Store(true)
 	}

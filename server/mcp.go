@@ -41,7 +41,9 @@ func ServeMCP(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 	frames := newStdioFrames(out)
 	pr, pw := io.Pipe()
 	go frames.pump(ctx, in, pw)
-	t := &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{frames}}
+	// pump bounds every frame (maxFrame); the SDK's own, lower, line limit
+	// would end the session on a frame between the two.
+	t := &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{frames}, MaxLineLength: -1}
 	err = s.MCPServer().Run(ctx, t)
 	pr.Close()
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {

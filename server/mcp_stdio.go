@@ -14,10 +14,12 @@ import (
 // stdioFrames sits between the process's stdin and stdout and the SDK's
 // IOTransport, and makes the stdio session keep going where the SDK would
 // end it or drop work:
-//   - it reads the newline-delimited frames itself; a frame that is not JSON
-//     is answered with a JSON-RPC parse error (-32700, id null) and the
-//     session goes on (the SDK ends the whole session on one malformed frame:
-//     modelcontextprotocol/go-sdk#1209);
+//   - it reads the newline-delimited frames itself (up to maxFrame bytes
+//     each, the only frame limit: the SDK's own is turned off); a frame that
+//     is not JSON (-32700) or not one JSON-RPC 2.0 message (-32600: see
+//     checkFrame) is answered with a JSON-RPC error with id null and the
+//     session goes on (the SDK ends the whole session on one frame it cannot
+//     decode: modelcontextprotocol/go-sdk#1209);
 //   - after passing on an initialize request it waits for its answer before
 //     passing on anything else, as the protocol asks of clients (a client
 //     piping a file sends everything at once);
@@ -54,8 +56,8 @@ func (f *stdioFrames) pump(ctx context.Context, in io.Reader, w *io.PipeWriter) 
 	for ctx.Err() == nil {
 		line, err := readFrame(r, maxFrame)
 		if frame := bytes.TrimSpace(line); len(frame) > 0 {
-			if !json.Valid(frame) {
-				f.write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the frame is not JSON"}}` + "\n"))
+			if code, msg := checkFrame(frame); code != 0 {
+				f.write(rpcError(code, msg))
 			} else {
 				ids, initialize := requestIDs(frame)
 				f.track(ids)
@@ -93,10 +95,14 @@ func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
 	}
 }
 
-// Write is the SDK's side of stdout: it notes the answered ids, then writes.
+// Write is the SDK's side of stdout: it notes the answered ids, then writes
+// the frame without Go type names (see cleanFrame).
 func (f *stdioFrames) Write(p []byte) (int, error) {
 	f.answered(responseIDs(p))
-	return f.write(p)
+	if _, err := f.write(cleanFrame(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func (f *stdioFrames) write(p []byte) (int, error) {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -26,7 +27,7 @@ type metrics struct {
 	embedTexts prometheus.Counter
 }
 
-func newMetrics(db *store.DB, emb models.Embedder, b *Batcher) *metrics {
+func newMetrics(db *store.DB, emb models.Embedder, b *Batcher, a *admission) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "lexsona_http_request_duration_seconds",
@@ -58,6 +59,11 @@ func newMetrics(db *store.DB, emb models.Embedder, b *Batcher) *metrics {
 			Name: "lexsona_embedding_queue_length", Help: "Embedding requests waiting for a batch.",
 		}, func() float64 { return float64(b.QueueLen()) }))
 	}
+	if a != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "lexsona_embedding_texts_in_flight", Help: "Texts being embedded now (bounded: past the bound, 429).",
+		}, func() float64 { return float64(a.InFlight()) }))
+	}
 	if _, ok := models.StatsOf(emb); ok {
 		stat := func(f func(models.CacheStats) float64) func() float64 {
 			return func() float64 { s, _ := models.StatsOf(emb); return f(s) }
@@ -72,7 +78,7 @@ func newMetrics(db *store.DB, emb models.Embedder, b *Batcher) *metrics {
 		)
 	}
 	if db != nil {
-		m.reg.MustRegister(&ruleCollector{db: db})
+		m.reg.MustRegister(&ruleCollector{db: db, ttl: rulesMetricTTL, now: time.Now})
 	}
 	return m
 }
@@ -97,35 +103,61 @@ func (m *metrics) handler() echo.HandlerFunc {
 	return echo.WrapHandler(h)
 }
 
+// rulesMetricTTL is how long the rule counts of /metrics are reused: counting
+// assesses every rule (tens of milliseconds at thousands of rules), which a
+// scrape, or many scrapers, should not pay every time.
+const rulesMetricTTL = 10 * time.Second
+
 // ruleCollector counts rules by state (active, provisional, inactive,
-// candidate, archived, dormant, stale_weak) at scrape time.
+// candidate, archived, dormant, stale_weak), assessed at most once per ttl.
 type ruleCollector struct {
-	db *store.DB
+	db  *store.DB
+	ttl time.Duration
+	now func() time.Time
+
+	mu       sync.Mutex
+	at       time.Time      // when counts were assessed
+	counts   map[string]int // nil before the first assessment
+	assessed int            // assessments made (for tests)
 }
 
-var ruleCountDesc = prometheus.NewDesc("lexsona_rules", "Rules by state, assessed at scrape time.", []string{"state"}, nil)
+var ruleCountDesc = prometheus.NewDesc("lexsona_rules", "Rules by state, assessed at most every 10 seconds.", []string{"state"}, nil)
 
 func (rc *ruleCollector) Describe(ch chan<- *prometheus.Desc) { ch <- ruleCountDesc }
 
 func (rc *ruleCollector) Collect(ch chan<- prometheus.Metric) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	now := rc.now()
+	if rc.counts == nil || now.Sub(rc.at) >= rc.ttl || now.Before(rc.at) {
+		counts, err := rc.assess(now)
+		if err != nil {
+			ch <- prometheus.NewInvalidMetric(ruleCountDesc, err)
+			return
+		}
+		rc.counts, rc.at = counts, now
+		rc.assessed++
+	}
+	for state, n := range rc.counts {
+		ch <- prometheus.MustNewConstMetric(ruleCountDesc, prometheus.GaugeValue, float64(n), state)
+	}
+}
+
+// assess counts every rule by its state at now.
+func (rc *ruleCollector) assess(now time.Time) (map[string]int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	cfg, err := rc.db.Config(ctx)
 	if err != nil {
-		ch <- prometheus.NewInvalidMetric(ruleCountDesc, err)
-		return
+		return nil, err
 	}
 	rules, err := rc.db.ListRules(ctx, store.RuleFilter{})
 	if err != nil {
-		ch <- prometheus.NewInvalidMetric(ruleCountDesc, err)
-		return
+		return nil, err
 	}
 	counts := map[string]int{"active": 0, "provisional": 0, "inactive": 0, "candidate": 0, "archived": 0, "dormant": 0, "stale_weak": 0}
-	now := time.Now()
 	for i := range rules {
 		counts[engine.Assess(&rules[i], cfg, now).State(&rules[i])]++
 	}
-	for state, n := range counts {
-		ch <- prometheus.MustNewConstMetric(ruleCountDesc, prometheus.GaugeValue, float64(n), state)
-	}
+	return counts, nil
 }

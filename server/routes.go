@@ -52,7 +52,7 @@ func (s *Server) newEcho() *echo.Echo {
 	// A local service without a proxy in front: the peer address is the
 	// client, and X-Forwarded-For (which anyone can send) is not trusted.
 	e.IPExtractor = echo.ExtractIPDirect()
-	e.Use(requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.browserGuard, s.authMiddleware, s.limitsMiddleware)
+	e.Use(requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.browserGuard, s.authMiddleware, s.queryMiddleware, s.limitsMiddleware)
 
 	s.add(http.MethodGet, "/healthz", s.handleHealthz)
 	s.add(http.MethodGet, "/readyz", s.handleReadyz)

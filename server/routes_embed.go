@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -114,6 +116,19 @@ func embeddingInputs(raw json.RawMessage) ([]string, error) {
 	return many, nil
 }
 
+// validEmbeddingInput checks input text i: valid UTF-8 and not blank. An
+// input is embedded and never stored or shown, so unlike stored text it may
+// hold control characters (code with form feeds, say).
+func validEmbeddingInput(i int, t string) error {
+	if !utf8.ValidString(t) {
+		return engine.Errorf(engine.EINVALID, "input text %d is not valid UTF-8", i)
+	}
+	if strings.TrimSpace(t) == "" {
+		return engine.Errorf(engine.EINVALID, "input text %d is empty", i)
+	}
+	return nil
+}
+
 func (s *Server) handleEmbeddings(c echo.Context) error {
 	var req EmbeddingsRequest
 	if err := s.decodeJSON(c, &req, true); err != nil {
@@ -133,7 +148,7 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 		return engine.Errorf(engine.EINVALID, "dimensions %d: the model %s has %d dimensions and cannot change them", req.Dimensions, id.Name, id.Dims)
 	}
 	for i, t := range texts {
-		if err := engine.ValidateText("input text "+itoa(i), t, 0); err != nil {
+		if err := validEmbeddingInput(i, t); err != nil {
 			return err
 		}
 	}

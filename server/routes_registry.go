@@ -24,7 +24,7 @@ var registryMediaTypes = []string{"application/yaml", "application/x-yaml", "tex
 func (s *Server) syncRegistry(ctx context.Context, yaml []byte, name string) (registry.Summary, error) {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	_, sum, err := registry.SyncInForce(ctx, s.db, s.emb, name, yaml, registry.SyncOptions{Now: s.cfg.Now().UTC()})
+	_, sum, err := registry.SyncInForce(ctx, s.db, s.bulkEmb, name, yaml, registry.SyncOptions{Now: s.cfg.Now().UTC()})
 	return sum, err
 }
 

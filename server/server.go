@@ -51,6 +51,11 @@ const (
 	DefaultRequestTimeout    = 30 * time.Second
 	DefaultSyncTimeout       = 10 * time.Minute
 	DefaultShutdownTimeout   = 8 * time.Second
+	// DefaultMaxConns bounds the open connections; more wait to be accepted.
+	DefaultMaxConns = 512
+	// writeMargin is how long past its route's time limit a response may
+	// take to be written (a slow reader holds its connection no longer).
+	writeMargin = 30 * time.Second
 )
 
 // Config configures a Server. DB and Embedder are required; every other
@@ -80,9 +85,20 @@ type Config struct {
 	// RequestTimeout bounds each request's work (DefaultRequestTimeout);
 	// SyncTimeout bounds a registry sync (DefaultSyncTimeout).
 	RequestTimeout, SyncTimeout time.Duration
-	// HTTP server timeouts: ReadHeaderTimeout (10 s), ReadTimeout (60 s),
-	// WriteTimeout (SyncTimeout + 30 s), IdleTimeout (120 s).
+	// HTTP server timeouts: ReadHeaderTimeout (10 s), ReadTimeout (60 s; a
+	// body still arriving then is answered 408), WriteTimeout (RequestTimeout
+	// + 30 s: how long after its headers a request may take until its
+	// response is written; a route with its own time limit, the registry
+	// sync, gets that limit + 30 s instead), IdleTimeout (120 s).
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxConns bounds the open connections (DefaultMaxConns); past it new
+	// connections wait in the listen backlog until one closes.
+	MaxConns int
+	// MaxTextsInFlight bounds the texts embedded at once, for /v1/embeddings,
+	// classify and corrections together (DefaultMaxTextsInFlight); past it
+	// requests are answered 429 with Retry-After. At least
+	// MaxEmbeddingInputs.
+	MaxTextsInFlight int
 	// IdempotencyTTL is how long an Idempotency-Key of POST /v1/corrections is
 	// remembered (DefaultIdempotencyTTL, 24 h); while the server runs, older
 	// keys are deleted hourly (see startPruner). Negative: never pruned.
@@ -115,7 +131,9 @@ type Server struct {
 	cfg       Config
 	log       *slog.Logger
 	db        *store.DB
-	emb       models.Embedder // what requests embed with (the batcher when batching)
+	emb       models.Embedder // what requests embed with: admit over the batcher (when batching)
+	bulkEmb   models.Embedder // what a registry sync embeds with (one at a time): the batcher or Embedder
+	admit     *admission
 	batcher   *Batcher
 	cls       *classifier.Classifier
 	keys      *keyring
@@ -152,8 +170,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Embedder == nil {
 		return nil, engine.Errorf(engine.EINVALID, "server: Config.Embedder is required")
 	}
-	if cfg.BodyLimit < 0 || cfg.RegistryBodyLimit < 0 || cfg.MaxBatch < 0 || cfg.QueueSize < 0 {
-		return nil, engine.Errorf(engine.EINVALID, "server: body limits, MaxBatch and QueueSize must not be negative")
+	if cfg.BodyLimit < 0 || cfg.RegistryBodyLimit < 0 || cfg.MaxBatch < 0 || cfg.QueueSize < 0 || cfg.MaxConns < 0 {
+		return nil, engine.Errorf(engine.EINVALID, "server: body limits, MaxBatch, QueueSize and MaxConns must not be negative")
+	}
+	if cfg.MaxTextsInFlight != 0 && cfg.MaxTextsInFlight < MaxEmbeddingInputs {
+		return nil, engine.Errorf(engine.EINVALID, "server: MaxTextsInFlight %d is below %d, the texts one embeddings request may hold", cfg.MaxTextsInFlight, MaxEmbeddingInputs)
 	}
 	setDefaults(&cfg)
 	s := &Server{
@@ -171,7 +192,10 @@ func New(cfg Config) (*Server, error) {
 		})
 		s.emb = s.batcher
 	}
-	s.metrics = newMetrics(cfg.DB, cfg.Embedder, s.batcher)
+	s.bulkEmb = s.emb
+	s.admit = newAdmission(s.emb, cfg.MaxTextsInFlight)
+	s.emb = s.admit
+	s.metrics = newMetrics(cfg.DB, cfg.Embedder, s.batcher, s.admit)
 	if s.batcher != nil {
 		s.batcher.opts.Observe = s.metrics.observeBatch
 	}
@@ -202,9 +226,15 @@ func setDefaults(c *Config) {
 	def(&c.SyncTimeout, DefaultSyncTimeout)
 	def(&c.ReadHeaderTimeout, 10*time.Second)
 	def(&c.ReadTimeout, 60*time.Second)
-	def(&c.WriteTimeout, c.SyncTimeout+30*time.Second)
+	def(&c.WriteTimeout, c.RequestTimeout+writeMargin)
 	def(&c.IdleTimeout, 120*time.Second)
 	def(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	if c.MaxConns == 0 {
+		c.MaxConns = DefaultMaxConns
+	}
+	if c.MaxTextsInFlight == 0 {
+		c.MaxTextsInFlight = DefaultMaxTextsInFlight
+	}
 	if c.IdempotencyTTL == 0 {
 		c.IdempotencyTTL = DefaultIdempotencyTTL
 	}

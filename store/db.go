@@ -52,6 +52,7 @@ type DB struct {
 	writes atomic.Uint64
 	embVer atomic.Pointer[versionAt]
 	ckpt   *checkpointer // copies the write-ahead log into the file (checkpoint.go)
+	writer *writer       // runs every write transaction, committing them in groups (db_write.go)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -68,12 +69,17 @@ func fileURL(path string) string {
 
 // dsn returns the modernc.org/sqlite data source name for path. The pragmas
 // ride in the DSN so that every pooled connection gets them; the driver runs
-// busy_timeout first. The writer sets WAL (persistent in the file), takes the
-// write lock at BEGIN (_txlock=immediate) and leaves checkpoints to the
-// checkpointer (wal_autocheckpoint(0), journal_size_limit: see
-// checkpoint.go); readers are query_only.
-func dsn(path string, writer bool) string {
-	q := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)", busyTimeoutMS)
+// busy_timeout first. The writer sets WAL (persistent in the file), commits
+// with the given synchronous mode (FULL: a commit is on disk when it
+// returns; see db_write.go), takes the write lock at BEGIN
+// (_txlock=immediate) and leaves checkpoints to the checkpointer
+// (wal_autocheckpoint(0), journal_size_limit: see checkpoint.go); readers
+// are query_only.
+func dsn(path string, writer bool) string { return dsnSync(path, writer, defaultWrite.synchronous) }
+
+// dsnSync is dsn with the synchronous mode given.
+func dsnSync(path string, writer bool, synchronous string) string {
+	q := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(%s)&_pragma=temp_store(MEMORY)", busyTimeoutMS, synchronous)
 	if writer {
 		q += fmt.Sprintf("&_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)&_txlock=immediate", walSizeLimit)
 	} else {
@@ -107,6 +113,12 @@ func OpenWith(ctx context.Context, path string, opts Options) (*DB, error) {
 // open is OpenWith with the checkpointer's configuration, which tests
 // shorten.
 func open(ctx context.Context, path string, opts Options, ckpt ckptConfig) (*DB, error) {
+	return openConfig(ctx, path, opts, ckpt, defaultWrite)
+}
+
+// openConfig is open with the write connection's configuration, which
+// benchmarks change.
+func openConfig(ctx context.Context, path string, opts Options, ckpt ckptConfig, wcfg writeConfig) (*DB, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, engine.Errorf(engine.EINVALID, "database path is empty")
 	}
@@ -117,8 +129,11 @@ func open(ctx context.Context, path string, opts Options, ckpt ckptConfig) (*DB,
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot create the database directory %s: %v", filepath.Dir(abs), err)
 	}
+	if err := createPrivate(abs); err != nil {
+		return nil, err
+	}
 	db := &DB{path: abs}
-	if db.write, err = openPool(ctx, abs, true, 1); err != nil {
+	if db.write, err = openPool(ctx, abs, true, 1, wcfg.synchronous); err != nil {
 		return nil, err
 	}
 	if err := migrate(ctx, db.write, migrations.FS); err != nil {
@@ -126,7 +141,7 @@ func open(ctx context.Context, path string, opts Options, ckpt ckptConfig) (*DB,
 		return nil, err
 	}
 	n := max(4, runtime.GOMAXPROCS(0))
-	if db.read, err = openPool(ctx, abs, false, n); err != nil {
+	if db.read, err = openPool(ctx, abs, false, n, wcfg.synchronous); err != nil {
 		db.write.Close()
 		return nil, err
 	}
@@ -145,11 +160,12 @@ func open(ctx context.Context, path string, opts Options, ckpt ckptConfig) (*DB,
 		return nil, err
 	}
 	db.ckpt.notify() // the migrations may have written
+	db.writer = startWriter(db, wcfg.maxGroup)
 	return db, nil
 }
 
-func openPool(ctx context.Context, path string, writer bool, conns int) (*sql.DB, error) {
-	return openPoolDSN(ctx, path, dsn(path, writer), conns)
+func openPool(ctx context.Context, path string, writer bool, conns int, synchronous string) (*sql.DB, error) {
+	return openPoolDSN(ctx, path, dsnSync(path, writer, synchronous), conns)
 }
 
 func openPoolDSN(ctx context.Context, path, dsn string, conns int) (*sql.DB, error) {
@@ -192,12 +208,13 @@ func (db *DB) prepare(ctx context.Context) error {
 // Path returns the absolute path of the database file.
 func (db *DB) Path() string { return db.path }
 
-// Close stops the background checkpointer, checkpoints the write-ahead log
+// Close waits for the queued writes, stops the background checkpointer, checkpoints the write-ahead log
 // into the database file (PRAGMA wal_checkpoint(TRUNCATE)) and closes both
 // pools. Calling it again returns the first call's result. Its error is
 // internal.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
+		db.writer.close()
 		ckptErr := db.ckpt.close()
 		for _, m := range []map[string]*sql.Stmt{db.rstmt, db.wstmt} {
 			for _, s := range m {
@@ -228,36 +245,20 @@ func (db *DB) Writable(ctx context.Context) error {
 	return dbErr("release the write lock", tx.Rollback())
 }
 
-// Write runs fn in one write transaction (BEGIN IMMEDIATE on the single write
-// connection) and commits it when fn returns nil; when fn returns an error or
-// panics, everything it wrote is rolled back and the error is returned as is.
-// fn must not call DB methods that write (they would wait for the connection
-// fn holds); reading through DB methods is fine but sees only committed data.
-// Errors from the store itself: EUNAVAILABLE when another process holds the
-// lock past busy_timeout, context errors, internal errors.
+// Write runs fn as one atomic unit of writes on the single write connection
+// and returns once they are durably committed (synchronous=FULL); when fn
+// returns an error or panics, everything it wrote is rolled back and the
+// error is returned as is (a panic is raised again in the caller). fn runs on
+// the store's writer goroutine, possibly in one SQLite transaction with other
+// callers' functions, each in a savepoint (group commit: see db_write.go), so
+// it sees the writes of those committed with it. fn must not call DB methods
+// that write (they would wait for the writer fn runs on); reading through DB
+// methods is fine but sees only committed data. Errors from the store
+// itself: EUNAVAILABLE when another process holds the lock past
+// busy_timeout, context errors (when ctx ends before fn started), internal
+// errors (a failed commit: nothing was written; a closed database).
 func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
-	sqlTx, err := db.write.BeginTx(ctx, nil)
-	if err != nil {
-		return dbErr("begin a write transaction", err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			_ = sqlTx.Rollback()
-		}
-	}()
-	tx := &Tx{runner: runner{ctx: ctx, tx: sqlTx, stmts: db.wstmt}, db: db}
-	if err := fn(tx); err != nil {
-		return err
-	}
-	done = true
-	err = sqlTx.Commit()
-	db.writes.Add(1) // even a failed commit may have changed something: readers re-check
-	db.ckpt.notify()
-	if err != nil {
-		return dbErr("commit", err)
-	}
-	return nil
+	return db.writer.submit(ctx, fn)
 }
 
 // readTx runs fn in one read transaction on the read pool, so that all its

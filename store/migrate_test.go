@@ -163,7 +163,7 @@ func TestConnectionPragmas(t *testing.T) {
 		{db.write, "journal_mode", "wal"},
 		{db.write, "foreign_keys", "1"},
 		{db.write, "busy_timeout", "10000"},
-		{db.write, "synchronous", "1"},
+		{db.write, "synchronous", "2"}, // FULL: a commit is on disk when it returns
 		{db.read, "query_only", "1"},
 		{db.read, "foreign_keys", "1"},
 		{db.read, "busy_timeout", "10000"},

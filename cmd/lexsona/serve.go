@@ -10,7 +10,8 @@ import (
 )
 
 func newServeCmd(a *app) *cobra.Command {
-	var addr, apiKeys, idemTTL string
+	var addr, apiKeys, apiKeysFile, idemTTL string
+	var maxConns int
 	var allowedHosts []string
 	var metricsNeedKey, noBatching bool
 	var maxBatch, queueSize int
@@ -23,12 +24,12 @@ func newServeCmd(a *app) *cobra.Command {
 in-flight requests and the embedding queue, checkpoints the database and exits 0.
 The registry in force (or --registry) is synced on start.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			keys, err := server.ParseAPIKeys(apiKeys)
+			keys, err := serveAPIKeys(a, cmd.Flags().Changed("api-keys"), apiKeys, apiKeysFile)
 			if err != nil {
-				return usageError{err}
+				return err
 			}
-			if maxBatch < 1 || queueSize < 1 || bodyLimit < 1024 {
-				return usagef("--max-batch and --queue-size must be at least 1, --body-limit at least 1024")
+			if maxBatch < 1 || queueSize < 1 || bodyLimit < 1024 || maxConns < 1 {
+				return usagef("--max-batch, --queue-size and --max-conns must be at least 1, --body-limit at least 1024")
 			}
 			ttl, err := parseIdempotencyTTL(idemTTL)
 			if err != nil {
@@ -44,7 +45,7 @@ The registry in force (or --registry) is synced on start.`,
 			srv, err := server.New(server.Config{
 				Addr: addr, DB: core.db, Embedder: core.emb, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
-				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, Logger: a.logger(),
+				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, MaxConns: maxConns, Logger: a.logger(),
 			})
 			if err != nil {
 				return err
@@ -55,7 +56,11 @@ The registry in force (or --registry) is synced on start.`,
 	}
 	f := c.Flags()
 	f.StringVar(&addr, "addr", envOr("LEXSONA_ADDR", server.DefaultAddr), "listen address (env LEXSONA_ADDR)")
-	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"), "API keys, e.g. read:KEY1,write:KEY2; a bare KEY is a write key (env LEXSONA_API_KEYS); empty: no auth")
+	f.StringVar(&apiKeysFile, "api-keys-file", os.Getenv("LEXSONA_API_KEYS_FILE"),
+		"file of API keys, one read:KEY or write:KEY per line (a bare KEY is a write key), readable by its owner only (chmod 600) (env LEXSONA_API_KEYS_FILE)")
+	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"),
+		"API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); on the command line they show in the process list: prefer the variable or --api-keys-file; no keys: no auth")
+	f.IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "most open connections; more wait to be accepted")
 	f.StringSliceVar(&allowedHosts, "allowed-hosts", splitList(os.Getenv("LEXSONA_ALLOWED_HOSTS")),
 		"extra Host names accepted on a loopback address, e.g. a reverse proxy's (env LEXSONA_ALLOWED_HOSTS, comma-separated)")
 	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too")
@@ -66,6 +71,32 @@ The registry in force (or --registry) is synced on start.`,
 	f.Int64Var(&bodyLimit, "body-limit", 1<<20, "largest request body in bytes (413 beyond)")
 	addIdempotencyTTLFlag(c, &idemTTL)
 	return c
+}
+
+// serveAPIKeys returns the API keys of `lexsona serve`: from --api-keys-file
+// (or LEXSONA_API_KEYS_FILE), else from LEXSONA_API_KEYS or --api-keys, with a
+// warning when they came on the command line (onCommandLine). Keys given
+// both ways are a usage error, as are malformed ones and a file others may
+// read.
+func serveAPIKeys(a *app, onCommandLine bool, list, file string) (server.APIKeys, error) {
+	if file != "" {
+		if list != "" {
+			return server.APIKeys{}, usagef("API keys are given both in a file (--api-keys-file or LEXSONA_API_KEYS_FILE) and as a list (--api-keys or LEXSONA_API_KEYS): give them one way")
+		}
+		keys, err := server.LoadAPIKeysFile(file)
+		if err != nil {
+			return keys, usageError{err}
+		}
+		return keys, nil
+	}
+	keys, err := server.ParseAPIKeys(list)
+	if err != nil {
+		return keys, usageError{err}
+	}
+	if onCommandLine && !keys.Empty() {
+		a.logger().Warn(server.APIKeysOnCommandLineWarning)
+	}
+	return keys, nil
 }
 
 // addIdempotencyTTLFlag adds --idempotency-ttl (serve and mcp).

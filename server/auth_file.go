@@ -1,0 +1,66 @@
+package server
+
+import (
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// maxAPIKeysFile bounds the size of an API keys file.
+const maxAPIKeysFile = 1 << 20
+
+// LoadAPIKeysFile reads API keys from the file at path: entries as
+// ParseAPIKeys takes them ("read:KEY", "write:KEY" or a bare write "KEY"),
+// one per line or comma-separated, with blank lines and lines starting with
+// # ignored. On Unix the file must be readable by its owner only: a file
+// that grants any permission to its group or to others is refused, since
+// anyone who can read it holds the keys. Errors are EINVALID: the file
+// cannot be read, its mode lets others in, it is larger than 1 MiB, or an
+// entry is malformed (named by position, never by its key).
+func LoadAPIKeysFile(path string) (APIKeys, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return APIKeys{}, engine.Errorf(engine.EINVALID, "cannot read the API keys file: %v", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return APIKeys{}, engine.Errorf(engine.EINVALID, "cannot read the API keys file: %v", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return APIKeys{}, engine.Errorf(engine.EINVALID, "the API keys file %s is not a regular file", path)
+	}
+	if perm := fi.Mode().Perm(); runtime.GOOS != "windows" && perm&0o077 != 0 {
+		return APIKeys{}, engine.Errorf(engine.EINVALID,
+			"the API keys file %s has mode %04o: its group or other users may use it; make it readable by its owner only (chmod 600 %s)", path, perm, path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxAPIKeysFile+1))
+	if err != nil {
+		return APIKeys{}, engine.Errorf(engine.EINVALID, "cannot read the API keys file: %v", err)
+	}
+	if len(b) > maxAPIKeysFile {
+		return APIKeys{}, engine.Errorf(engine.EINVALID, "the API keys file %s is larger than %d bytes", path, maxAPIKeysFile)
+	}
+	var entries []string
+	for line := range strings.Lines(string(b)) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			entries = append(entries, line)
+		}
+	}
+	keys, err := ParseAPIKeys(strings.Join(entries, ","))
+	if err != nil {
+		return APIKeys{}, engine.Errorf(engine.EINVALID, "the API keys file %s: %s", path, engine.ErrorMessage(err))
+	}
+	if keys.Empty() {
+		return APIKeys{}, engine.Errorf(engine.EINVALID, "the API keys file %s holds no key", path)
+	}
+	return keys, nil
+}
+
+// APIKeysOnCommandLineWarning is what `lexsona serve` logs when keys come
+// with --api-keys.
+const APIKeysOnCommandLineWarning = "API keys given with --api-keys are visible to every local user in the process list: " +
+	"put them in the LEXSONA_API_KEYS environment variable or in a file given with --api-keys-file (mode 0600)"
