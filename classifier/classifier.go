@@ -35,9 +35,12 @@ const (
 	DefaultLexicalMaxEmbedBytes = 4 << 10
 )
 
-// Options configure a Classifier. The zero value gives the paper's behaviour:
-// k = 5 candidates scoring above 0.5, the thresholds of the model (a
-// calibration file when there is one), the DefaultGuard, dense scores only.
+// Options configure a Classifier. The zero value gives the product's
+// behaviour: k = 5 candidates scoring above 0.5, the thresholds of the model
+// (a calibration file when there is one), the DefaultGuard, and the score of
+// DefaultTermWeight (for a sentence embedder, dense cosine mixed with the
+// rule-vocabulary score). TermWeight = DenseOnly() gives the paper's method:
+// dense cosine alone.
 type Options struct {
 	// Thresholds, when set, override the calibration file and the defaults.
 	Thresholds *Thresholds
@@ -65,7 +68,8 @@ type Options struct {
 	LexicalWeight float64
 	// TermWeight mixes in the words a correction shares with each rule's
 	// texts: score = (1−t)·similarity + t·term score (see termIndex). nil
-	// means DefaultTermWeight for the embedder's model; it must be in [0, 1].
+	// means DefaultTermWeight for the embedder's model; 0 (DenseOnly) scores
+	// by similarity alone, as the paper does; it must be in [0, 1].
 	TermWeight *float64
 	// MaxEmbedBytes caps the text given to the embedder (the whole text is
 	// still what Record stores); 0 means DefaultLexicalMaxEmbedBytes for the

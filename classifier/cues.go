@@ -14,6 +14,13 @@ type CueKind int
 // Cue kinds, weakest first.
 const (
 	CueNone CueKind = iota
+	// CueConstraint: "there's no rg on the server", "isn't installed",
+	// "is broken": a circumstance that makes the rule's way impossible there,
+	// usually given as the reason to do otherwise. It says nothing about
+	// which way the text leans, so on its own it never makes a
+	// reinforcement: a rule's circumstances rarely come up in a text that
+	// insists on it.
+	CueConstraint
 	// CueDismissal: "no need to", "don't have to", "don't bother", "not
 	// necessary", "doesn't matter". It contradicts a rule when what it
 	// dismisses is what the rule asks for ("no need to wrap every error"), and
@@ -31,6 +38,8 @@ const (
 // String names the kind as Cue.String and reasons do.
 func (k CueKind) String() string {
 	switch k {
+	case CueConstraint:
+		return "constraint"
 	case CueDismissal:
 		return "dismissal"
 	case CuePermission:
@@ -77,6 +86,11 @@ var cuePatterns = []struct {
 		`(?:isn'?t|aren'?t|is not|are not|not) (?:really )?(?:needed|necessary|required)`, `unnecessary`,
 		`(?:doesn'?t|does not|don'?t|do not) (?:really )?matter`, `(?:i )?don'?t care (?:about|if)`, `not a big deal`,
 	}, "|") + `)\b`)},
+	{CueConstraint, regexp.MustCompile(`\b(?:` + strings.Join([]string{
+		`there(?:'s| is) no [\w.-]+ (?:on|in|at|here|there)`,
+		`(?:isn'?t|is not|aren'?t|are not|not) (?:installed|available)`,
+		`(?:is|are) (?:currently |still )?(?:broken|unavailable)`,
+	}, "|") + `)\b`)},
 }
 
 // insistPattern matches the wording of a correction that insists on a rule:
@@ -103,7 +117,7 @@ var (
 )
 
 // DetectCue returns the strongest cue in text (retraction > permission >
-// dismissal), or a Cue of kind CueNone.
+// dismissal > constraint), or a Cue of kind CueNone.
 func DetectCue(text string) Cue {
 	t := strings.ToLower(strings.NewReplacer("’", "'", "‘", "'", "`", "'").Replace(text))
 	for _, p := range cuePatterns {

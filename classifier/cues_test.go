@@ -31,6 +31,12 @@ func TestDetectCue(t *testing.T) {
 		{"don't bother with tests here", CueDismissal, "don't bother"},
 		{"tests aren't needed for a spike", CueDismissal, "aren't needed"},
 		{"the prefix doesn't matter", CueDismissal, "doesn't matter"},
+		// Constraint, the weakest: a circumstance that rules the rule's way out.
+		{"there's no uv on that runner, use pip", CueConstraint, "there's no uv on"},
+		{"rg is not installed in the CI image", CueConstraint, "is not installed"},
+		{"the lint target is broken, run the linter yourself", CueConstraint, "is broken"},
+		{"there's no need for grep, use rg", CueDismissal, "no need for"},
+		{"the fix you committed is still wrong", CueNone, ""},
 		// Retraction, the strongest.
 		{"forget what I said about pnpm", CueRetraction, "forget what"},
 		{"Forget the pnpm rule, npm is fine", CueRetraction, "forget the"},

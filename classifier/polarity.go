@@ -21,7 +21,8 @@ import (
 //     corrections, plus how far it lies on the contrary side along the
 //     direction all rules' contrary phrasings share (leanModel);
 //   - a cue in the wording (DetectCue): permission ("is fine", "go ahead"),
-//     dismissal ("no need to") or retraction ("forget what I said").
+//     dismissal ("no need to"), retraction ("forget what I said") or a
+//     constraint that rules the rule's way out ("isn't installed").
 //
 // The decision, for the matched rule:
 //

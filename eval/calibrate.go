@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/lexsona/lexsona/classifier"
 )
@@ -51,10 +52,20 @@ type CalibrationReport struct {
 	ConfirmReached bool                  `json:"confirm_reached"` // false: likewise for TargetConfirm
 	Dev            Operating             `json:"dev"`             // where the thresholds were chosen (all items for cross-validation)
 	Test           Operating             `json:"test"`            // held out (pooled over the folds for cross-validation)
-	Mapping        Mapping               `json:"mapping"`         // isotonic score → P(top rule correct), fitted on dev
-	ECE            float64               `json:"ece"`             // of Mapping on the held-out items, ECEBins bins
-	ECERawScore    float64               `json:"ece_raw_score"`   // of the raw score read as a probability, same items
-	Reliability    []ReliabilityBin      `json:"reliability"`     // Mapping on the held-out items
+	// AutoMargin is what was added to TargetAuto when choosing the auto
+	// threshold (see autoMargin); AutoMarginPrecision is the precision of
+	// that choice by cross-validation inside the data it was chosen on.
+	AutoMargin          float64 `json:"auto_margin"`
+	AutoMarginPrecision float64 `json:"auto_margin_cv_precision"`
+	Mapping             Mapping `json:"mapping"` // isotonic score → P(top rule correct), fitted on dev
+	// Map is the score → P(top rule correct) mapping chosen by
+	// cross-validation on dev among MapChoices, and fitted on dev.
+	Map         ProbMap          `json:"map"`
+	MapChoices  []MapChoice      `json:"map_choices"`
+	ECE         float64          `json:"ece"`           // of Map on the held-out items, ECEBins bins
+	ECEIsotonic float64          `json:"ece_isotonic"`  // of Mapping (isotonic) on the same items
+	ECERawScore float64          `json:"ece_raw_score"` // of the raw score read as a probability, same items
+	Reliability []ReliabilityBin `json:"reliability"`   // Map on the held-out items
 }
 
 // Calibrate chooses the thresholds on the dev split (or, without splits or
@@ -64,12 +75,18 @@ type CalibrationReport struct {
 // is the lowest t in 0.00…1.00 (step 0.01) whose predictions (top score ≥ t,
 // guard as in o) reach TargetAuto precision; the confirm threshold is the
 // lowest whose predictions (guard off) reach TargetConfirm, capped at auto.
+// The auto threshold is chosen for TargetAuto plus the smallest margin that
+// keeps the choice's precision at TargetAuto by cross-validation inside the
+// data it is chosen on (autoMargin): a threshold that only just reaches the
+// target on dev tends to fall short on new data.
 // When no threshold reaches a target, the one with the best precision is
-// taken and *Reached is false. The score → P(correct) mapping is isotonic
-// regression (pool-adjacent-violators) of "the top rule is acceptable" on
-// the top score. Thresholds and mapping are chosen on the paper's kinds (see
-// Score); the polarity of every item, contradictions included, is reported
-// at the chosen thresholds (Operating.Polarity).
+// taken and *Reached is false. The score → P(correct) mapping ("the top rule
+// is acceptable") is the one among isotonic regression on the top score and
+// logistic regression on the score, or on the score and its margin over the
+// runner-up, with the lowest ECE by cross-validation inside the data it is
+// fitted on (chooseProbMap). Thresholds and mapping are chosen on the
+// paper's kinds (see Score); the polarity of every item, contradictions
+// included, is reported at the chosen thresholds (Operating.Polarity).
 func Calibrate(items []Scored, o CalibrateOptions) CalibrationReport {
 	if o.TargetAuto == 0 {
 		o.TargetAuto = DefaultTargetAuto
@@ -88,13 +105,15 @@ func Calibrate(items []Scored, o CalibrateOptions) CalibrationReport {
 		}
 	}
 	var p, y []float64 // held-out predicted probabilities and outcomes
-	var raw []float64
+	var raw, iso []float64
 	if len(dev) > 0 && len(test) > 0 && !o.CrossValidate {
 		r.Method = splitMethod
-		r.Thresholds, r.AutoReached, r.ConfirmReached = chooseThresholds(dev, o)
+		r.Thresholds, r.AutoReached, r.ConfirmReached, r.AutoMargin, r.AutoMarginPrecision = chooseThresholds(dev, o)
 		r.Test = operate(test, r.Thresholds, o.Guard)
 		r.Mapping = fitMapping(dev)
-		p, y, raw = apply(r.Mapping, test)
+		r.Map, r.MapChoices = chooseProbMap(dev)
+		iso, _, _ = apply(r.Mapping, test)
+		p, y, raw = applyProbMap(r.Map, test)
 	} else {
 		r.Method = fmt.Sprintf("%d-fold cross-validation", Folds)
 		folds := foldsOf(items)
@@ -109,20 +128,24 @@ func Calibrate(items []Scored, o CalibrateOptions) CalibrationReport {
 					train = append(train, s)
 				}
 			}
-			t, _, _ := chooseThresholds(train, o)
+			t, _, _, _, _ := chooseThresholds(train, o)
 			op := operate(held, t, o.Guard)
 			pooled[0], pooled[1] = add(pooled[0], op.AtAuto), add(pooled[1], op.AtConfirm)
 			pol = pol.plus(op.Polarity)
-			fp, fy, fr := apply(fitMapping(train), held)
-			p, y, raw = append(p, fp...), append(y, fy...), append(raw, fr...)
+			fi, _, _ := apply(fitMapping(train), held)
+			m, _ := chooseProbMap(train)
+			fp, fy, fr := applyProbMap(m, held)
+			p, y, raw, iso = append(p, fp...), append(y, fy...), append(raw, fr...), append(iso, fi...)
 		}
 		r.Test = Operating{Items: len(items), AtAuto: pooled[0].finish(), AtConfirm: pooled[1].finish(), Polarity: pol.finish()}
 		dev = items
-		r.Thresholds, r.AutoReached, r.ConfirmReached = chooseThresholds(items, o)
+		r.Thresholds, r.AutoReached, r.ConfirmReached, r.AutoMargin, r.AutoMarginPrecision = chooseThresholds(items, o)
 		r.Mapping = fitMapping(items)
+		r.Map, r.MapChoices = chooseProbMap(items)
 	}
 	r.Dev = operate(dev, r.Thresholds, o.Guard)
 	r.ECE, r.Reliability = ECE(p, y)
+	r.ECEIsotonic, _ = ECE(iso, y)
 	r.ECERawScore, _ = ECE(raw, y)
 	return r
 }
@@ -142,11 +165,49 @@ func foldsOf(items []Scored) []int {
 	return out
 }
 
-// chooseThresholds picks the auto and confirm thresholds on items.
-func chooseThresholds(items []Scored, o CalibrateOptions) (classifier.Thresholds, bool, bool) {
-	auto, okA := lowestReaching(items, o.TargetAuto, o.Guard)
+// chooseThresholds picks the auto and confirm thresholds on items; it
+// returns them, whether each reached its target, and the auto margin with
+// its cross-validated precision (autoMargin).
+func chooseThresholds(items []Scored, o CalibrateOptions) (classifier.Thresholds, bool, bool, float64, float64) {
+	margin, cvP := autoMargin(items, o.TargetAuto, o.Guard)
+	auto, okA := lowestReaching(items, min(o.TargetAuto+margin, 1), o.Guard)
 	confirm, okC := lowestReaching(items, o.TargetConfirm, false)
-	return classifier.Thresholds{Auto: auto, Confirm: min(confirm, auto)}, okA, okC
+	return classifier.Thresholds{Auto: auto, Confirm: min(confirm, auto)}, okA, okC, margin, cvP
+}
+
+// MaxAutoMargin bounds the margin autoMargin adds to the auto target.
+const MaxAutoMargin = 0.04
+
+// autoMargin returns the smallest margin δ in 0, 0.01, …, MaxAutoMargin
+// such that choosing the auto threshold for target + δ on each training part
+// of a Folds-fold cross-validation of items (stratified by kind) gives a
+// pooled held-out precision ≥ target, with that precision; MaxAutoMargin
+// and its precision when none does.
+func autoMargin(items []Scored, target float64, guard bool) (float64, float64) {
+	folds := foldsOf(items)
+	var margin, precision float64
+	for i := 0; i <= int(math.Round(MaxAutoMargin*100)); i++ {
+		margin = float64(i) / 100
+		var pooled Metrics
+		for f := range Folds {
+			var train, held []Scored
+			for j, s := range items {
+				if folds[j] == f {
+					held = append(held, s)
+				} else {
+					train = append(train, s)
+				}
+			}
+			t, _ := lowestReaching(train, min(target+margin, 1), guard)
+			m, _ := Score(held, nil, t, guard)
+			pooled = add(pooled, m)
+		}
+		precision = pooled.finish().Precision
+		if precision+1e-12 >= target {
+			break
+		}
+	}
+	return margin, precision
 }
 
 // lowestReaching returns the lowest threshold i/100 (0 ≤ i ≤ 100) at which

@@ -44,8 +44,9 @@ func WriteDir(dir string, r Report) ([]string, error) {
 func WriteMarkdown(w io.Writer, r Report, plots []string) {
 	fmt.Fprintf(w, "# LexSona eval: %s\n\n", r.Embedder)
 	fmt.Fprintf(w, "- model: `%s`\n- registry: `%s`\n- dataset: `%s` (%s)\n", r.Model, r.Registry, r.Dataset, kindCounts(r.Counts))
-	fmt.Fprintf(w, "- thresholds: auto %.2f, confirm %.2f (%s)\n- guard: %d content word(s), auto margin %.2f\n\n",
+	fmt.Fprintf(w, "- thresholds: auto %.2f, confirm %.2f (%s)\n- guard: %d content word(s), auto margin %.2f\n",
 		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin)
+	fmt.Fprintf(w, "- scoring: %s (the paper's tables: %s alone)\n\n", r.Scoring, ScoringDense)
 
 	fmt.Fprintf(w, "## Targets\n\n%s.\n\n| target | held out | goal | |\n|---|---:|---:|---|\n", targetsHeading(r.Targets))
 	for _, t := range r.Targets.Targets {
@@ -62,7 +63,7 @@ func WriteMarkdown(w io.Writer, r Report, plots []string) {
 	paperTable(r).markdown(w)
 	fmt.Fprintln(w)
 
-	fmt.Fprintf(w, "## Appendix B table at the evaluated auto = %.2f\n\n", r.Thresholds.Auto)
+	fmt.Fprintf(w, "## Appendix B table of the product (%s) at the evaluated auto = %.2f\n\n", r.Scoring, r.Thresholds.Auto)
 	fmt.Fprintln(w, "Precision per category groups predictions by the predicted rule's category, recall groups items by the expected rule's; overall is micro-averaged. The paper's numbers are its claims for all-MiniLM-L6-v2 at 0.85 on unpublished data.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| category | P | R | F1 | TP | FP | FN | guard off P | R | F1 | paper P | R | F1 |")
@@ -93,7 +94,7 @@ func WriteMarkdown(w io.Writer, r Report, plots []string) {
 
 	fmt.Fprintln(w, "## Ablation\n\n| threshold | | P | R | F1 | guard off P | R | F1 |\n|---:|---|---:|---:|---:|---:|---:|---:|")
 	for _, a := range r.Ablation {
-		fmt.Fprintf(w, "| %.2f | %s | %s | %s |\n", a.Threshold, a.Label, cells(prf(a.Overall)), cells(prf(a.GuardOff)))
+		fmt.Fprintf(w, "| %.2f | %s (%s) | %s | %s |\n", a.Threshold, a.Label, a.Scoring, cells(prf(a.Overall)), cells(prf(a.GuardOff)))
 	}
 	fmt.Fprintf(w, "| %.2f | paper | %.2f | %.2f | – | | | |\n\n", Paper.AblationThreshold, Paper.AblationPrecision, Paper.AblationRecall)
 

@@ -154,6 +154,7 @@ func TestBandsContradiction(t *testing.T) {
 
 func TestMeasureTargets(t *testing.T) {
 	c := CalibrationReport{Method: splitMethod, Thresholds: classifier.Thresholds{Auto: 0.7, Confirm: 0.5}, ECE: 0.04, ECERawScore: 0.2,
+		Map: ProbMap{Method: MapIsotonic},
 		Test: Operating{Items: 100,
 			AtAuto:   Metrics{Precision: 0.95, Recall: 0.79, TP: 19, FP: 1, FN: 5, RecallTP: 19},
 			Polarity: PolarityMetrics{Contradictions: 50, Reinforced: 1, ErrorRate: 0.02}}}

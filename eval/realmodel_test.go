@@ -39,6 +39,11 @@ func TestRunRealModel(t *testing.T) {
 		t.Errorf("embedder %q, model %q: want ort and %s@<hash>", r.Embedder, r.Model, models.ModelName)
 	}
 	checkReport(t, r, d)
+	// The product mixes the rule-vocabulary score in; the paper's table and
+	// its ablation are scored with the dense cosine alone.
+	if r.Scoring == ScoringDense || r.PaperComparison.Scoring != ScoringDense || r.Ablation[0].Scoring != ScoringDense {
+		t.Errorf("scoring %q, paper table %q, ablation %q: want a hybrid product and dense paper tables", r.Scoring, r.PaperComparison.Scoring, r.Ablation[0].Scoring)
+	}
 	if r.Ranking.Top3 < minRealTop3 {
 		t.Errorf("ranking: an acceptable rule is in the top 3 for %.3f of %d items, want at least %.2f", r.Ranking.Top3, r.Ranking.Items, minRealTop3)
 	}

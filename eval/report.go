@@ -20,6 +20,10 @@ type Report struct {
 	Thresholds       classifier.Thresholds `json:"thresholds"`
 	ThresholdsSource string                `json:"thresholds_source"` // options, calibration:<path> or default
 	Guard            classifier.Guard      `json:"guard"`
+	// Scoring is how the classifier scores a rule (ScoringDense, or the
+	// hybrid's mix); everything but PaperComparison, the paper's ablation
+	// and the splits' paper columns is measured with it.
+	Scoring string `json:"scoring"`
 
 	Overall     Metrics               `json:"overall"` // at Thresholds.Auto
 	ByCategory  map[string]Metrics    `json:"by_category"`
@@ -37,7 +41,8 @@ type Report struct {
 
 	GuardOff View `json:"guard_off"`
 	// PaperComparison is the table at the paper's 0.85 and 0.75 whatever
-	// Thresholds are, for comparison with Paper.
+	// Thresholds are, for comparison with Paper, scored with the paper's
+	// method (ScoringDense) whatever Scoring is.
 	PaperComparison PaperComparison `json:"paper_comparison"`
 	Ablation        []Ablation      `json:"ablation"`
 	// Splits are the headline numbers on the dev and the test split alone.
@@ -58,9 +63,11 @@ type View struct {
 	Sweep      []SweepPoint          `json:"sweep"`
 }
 
-// Ablation is the overall metrics at another threshold, guard on and off.
+// Ablation is the overall metrics at another threshold, guard on and off,
+// with the scoring named by Scoring.
 type Ablation struct {
 	Label     string  `json:"label"`
+	Scoring   string  `json:"scoring"`
 	Threshold float64 `json:"threshold"`
 	Overall   Metrics `json:"overall"`
 	GuardOff  Metrics `json:"guard_off"`
@@ -118,14 +125,30 @@ type meta struct {
 	targetAuto, targetConfirm          float64
 	crossValidate                      bool
 	templates                          map[string]string
+	// scoring names the product's scoring; dense is the items scored with
+	// the paper's method (the same slice as scored when scoring is dense).
+	scoring string
+	dense   []Scored
 }
+
+// ScoringDense is Report.Scoring for the paper's method: the cosine of the
+// correction's embedding with a rule's texts' (for a sentence embedder the
+// dense cosine), nothing mixed in.
+const ScoringDense = "embedding cosine"
 
 // build computes every section of the report from the scored items.
 func build(m meta, scored []Scored, cats map[string]string) Report {
 	r := Report{
 		Embedder: m.embedder, Model: m.model, Registry: m.registry, Dataset: m.dataset,
 		Counts: map[string]int{}, Thresholds: m.thresholds, ThresholdsSource: m.source, Guard: m.guard,
-		Paper: Paper, Results: scored,
+		Scoring: m.scoring, Paper: Paper, Results: scored,
+	}
+	dense := m.dense
+	if dense == nil {
+		dense = scored
+	}
+	if r.Scoring == "" {
+		r.Scoring = ScoringDense
 	}
 	for _, k := range Kinds {
 		r.Counts[k] = 0
@@ -140,20 +163,23 @@ func build(m meta, scored []Scored, cats map[string]string) Report {
 	r.GuardOff = View{Guard: classifier.Guard{}, Bands: Bands(scored, true), Sweep: Sweep(scored, false, SweepFrom, SweepTo)}
 	r.GuardOff.Overall, r.GuardOff.ByCategory = Score(scored, cats, auto, false)
 	for _, a := range []struct {
-		label string
-		t     float64
+		label   string
+		t       float64
+		items   []Scored
+		scoring string
 	}{
-		{"the paper's ablation threshold", Paper.AblationThreshold},
-		{"auto - 0.10 (the paper's step, on this embedder's scale)", math.Round((auto-0.10)*100) / 100},
+		{"the paper's ablation threshold, the paper's method", Paper.AblationThreshold, dense, ScoringDense},
+		{"auto - 0.10 (the paper's step, on the product's scale)", math.Round((auto-0.10)*100) / 100, scored, r.Scoring},
 	} {
-		on, _ := Score(scored, nil, a.t, true)
-		off, _ := Score(scored, nil, a.t, false)
-		r.Ablation = append(r.Ablation, Ablation{Label: a.label, Threshold: a.t, Overall: on, GuardOff: off})
+		on, _ := Score(a.items, nil, a.t, true)
+		off, _ := Score(a.items, nil, a.t, false)
+		r.Ablation = append(r.Ablation, Ablation{Label: a.label, Scoring: a.scoring, Threshold: a.t, Overall: on, GuardOff: off})
 	}
 	r.Ranking = Rank(scored)
 	r.WorstErrors.FalsePositives, r.WorstErrors.FalseNegatives = WorstErrors(scored, auto, true, worstN)
-	r.PaperComparison = PaperComparison{AtThreshold: paperPoint(scored, cats, Paper.Threshold), AtAblation: paperPoint(scored, cats, Paper.AblationThreshold)}
-	r.Splits = splitViews(scored, m.thresholds)
+	r.PaperComparison = PaperComparison{Scoring: ScoringDense,
+		AtThreshold: paperPoint(dense, cats, Paper.Threshold), AtAblation: paperPoint(dense, cats, Paper.AblationThreshold)}
+	r.Splits = splitViews(scored, dense, m.thresholds)
 	r.Polarity = polarityReport(scored, m.thresholds, r.Splits)
 	co := CalibrateOptions{TargetAuto: m.targetAuto, TargetConfirm: m.targetConfirm, Guard: true, CrossValidate: m.crossValidate}
 	r.Calibration = Calibrate(scored, co)

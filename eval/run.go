@@ -79,7 +79,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	emb := cfg.Embedder
 	if _, ok := emb.(*models.Cached); !ok {
-		emb = models.NewCached(emb, 4*len(cfg.Dataset.Items)+64) // each text is classified four times
+		emb = models.NewCached(emb, 4*len(cfg.Dataset.Items)+64) // each text is classified up to eight times
 	}
 
 	dir, err := os.MkdirTemp(cfg.TempDir, "lexsona-eval-*")
@@ -103,15 +103,26 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	scored, err := classifyAll(ctx, db, emb, reg.Len(), thr, guard, cfg.Dataset.Items, cfg.Progress)
+	scored, err := classifyAll(ctx, db, emb, reg.Len(), thr, guard, nil, cfg.Dataset.Items, cfg.Progress)
 	if err != nil {
 		return Report{}, err
 	}
 	id := emb.Identity()
+	// The paper's table and ablation use the paper's method: dense cosine
+	// alone (same guard). When the product's score is already that, the
+	// items are scored once.
+	dense, productScoring := scored, ScoringDense
+	if w := classifier.DefaultTermWeight(id); w > 0 {
+		productScoring = fmt.Sprintf("hybrid: %.2g·embedding cosine + %.2g·rule-vocabulary score", 1-w, w)
+		if dense, err = classifyAll(ctx, db, emb, reg.Len(), thr, guard, classifier.DenseOnly(), cfg.Dataset.Items, cfg.Progress); err != nil {
+			return Report{}, err
+		}
+	}
 	rep := build(meta{
 		embedder: emb.Backend(), model: id.ID(), registry: reg.Name(), dataset: cfg.Dataset.Name,
 		thresholds: thr, source: source, guard: guard,
 		targetAuto: cfg.TargetAuto, targetConfirm: cfg.TargetConfirm, crossValidate: cfg.CrossValidate, templates: templates(reg),
+		scoring: productScoring, dense: dense,
 	}, scored, cats)
 	return rep, nil
 }
@@ -143,13 +154,19 @@ const keptCandidates = 5
 // threshold) and guard off (the polarity found for the top rule, and whether
 // the text is kept from auto-matching for another reason than the guard);
 // then at thr with the guard on and with it off (the service's decisions).
-func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules int, thr classifier.Thresholds, guard classifier.Guard, items []Item, progress io.Writer) ([]Scored, error) {
+// termWeight is the classifier's Options.TermWeight (nil: the model's
+// default; classifier.DenseOnly(): the paper's dense cosine).
+func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules int, thr classifier.Thresholds, guard classifier.Guard, termWeight *float64, items []Item, progress io.Writer) ([]Scored, error) {
 	zero := classifier.Thresholds{}
-	everything := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard})
-	everythingOff := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &classifier.Guard{}})
-	on := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &guard})
-	off := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}})
-	bar := models.NewBar(progress, len(items), "classifying corrections")
+	everything := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard, TermWeight: termWeight})
+	everythingOff := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &classifier.Guard{}, TermWeight: termWeight})
+	on := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &guard, TermWeight: termWeight})
+	off := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}, TermWeight: termWeight})
+	label := "classifying corrections"
+	if termWeight != nil && *termWeight == 0 {
+		label = "classifying corrections (dense only)"
+	}
+	bar := models.NewBar(progress, len(items), label)
 	defer bar.Finish()
 	out := make([]Scored, 0, len(items))
 	for _, it := range items {

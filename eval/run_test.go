@@ -24,6 +24,11 @@ func TestRunLexicalEndToEnd(t *testing.T) {
 		t.Errorf("embedder %q model %q thresholds from %q", r.Embedder, r.Model, r.ThresholdsSource)
 	}
 	checkReport(t, r, MustShipped(t))
+	// The lexical embedder scores by its own vectors alone: the paper's
+	// table is the product's scoring at the paper's thresholds.
+	if at, _ := Score(r.Results, nil, Paper.Threshold, true); r.Scoring != ScoringDense || r.PaperComparison.AtThreshold.Overall != at {
+		t.Errorf("scoring %q, paper table %+v; want %q and %+v", r.Scoring, r.PaperComparison.AtThreshold.Overall, ScoringDense, at)
+	}
 	t.Log("\n" + reportText(r))
 }
 

@@ -95,15 +95,15 @@ func paperTable(r Report) *table {
 // paperTableCaption explains paperTable.
 func paperTableCaption(r Report) string {
 	n := r.Counts[KindMatch] + r.Counts[KindNew] + r.Counts[KindAmbiguous]
-	return fmt.Sprintf("The paper's Appendix B at its threshold %.2f and its ablation %.2f (guard on unless said; all %d items of the paper's kinds: these thresholds are fixed, nothing was chosen on the data), next to the paper's claims (%d match, %d new, %d ambiguous, unpublished)",
-		Paper.Threshold, Paper.AblationThreshold, n, Paper.Counts[0], Paper.Counts[1], Paper.Counts[2])
+	return fmt.Sprintf("The paper's Appendix B at its threshold %.2f and its ablation %.2f, scored with the paper's method (%s only, the same guard; guard on unless said; all %d items of the paper's kinds: these thresholds are fixed, nothing was chosen on the data), next to the paper's claims (%d match, %d new, %d ambiguous, unpublished). The product (%s) is measured at its calibrated thresholds below",
+		Paper.Threshold, Paper.AblationThreshold, ScoringDense, n, Paper.Counts[0], Paper.Counts[1], Paper.Counts[2], r.Scoring)
 }
 
 // splitTable is the headline numbers per split.
 func splitTable(r Report) *table {
 	t := &table{head: []string{"split", "items",
 		fmt.Sprintf("auto %.2f P", r.Thresholds.Auto), "R", "F1",
-		fmt.Sprintf("P@%.2f", Paper.Threshold), "R", fmt.Sprintf("P@%.2f", Paper.AblationThreshold), "R",
+		fmt.Sprintf("cosine P@%.2f", Paper.Threshold), "R", fmt.Sprintf("cosine P@%.2f", Paper.AblationThreshold), "R",
 		"top-1", "top-3", "polarity errors", "false alarms", "detector P", "R"}}
 	for _, v := range r.Splits {
 		p := v.Polarity
@@ -119,7 +119,8 @@ func splitTable(r Report) *table {
 
 // splitTableCaption explains splitTable.
 func splitTableCaption(r Report) string {
-	return fmt.Sprintf("By split (guard on; polarity at auto %.2f / confirm %.2f; ranking of the match and ambiguous items)", r.Thresholds.Auto, r.Thresholds.Confirm)
+	return fmt.Sprintf("By split (guard on; the product (%s) at auto %.2f, with its polarity at auto %.2f / confirm %.2f and its ranking of the match and ambiguous items; the paper's method (%s only) at the paper's %.2f and %.2f)",
+		r.Scoring, r.Thresholds.Auto, r.Thresholds.Auto, r.Thresholds.Confirm, ScoringDense, Paper.Threshold, Paper.AblationThreshold)
 }
 
 // polarityLines describes r.Polarity in a few lines.

@@ -51,7 +51,7 @@ func MeasureTargets(c CalibrationReport) Targets {
 		target("polarity errors", pol.ErrorRate, TargetPolarityErrors, true, pol.Contradictions > 0,
 			frac(pol.Reinforced, pol.Contradictions)+" contradictions recorded as reinforcements"),
 		target("ECE after calibration", c.ECE, TargetCalibrationECE, true, c.Test.Items > 0,
-			fmt.Sprintf("isotonic, fitted on %s; before calibration %.3f", fittedOn(c.Method), c.ECERawScore)),
+			fmt.Sprintf("%s, fitted on %s; before calibration %.3f", c.Map.Method, fittedOn(c.Method), c.ECERawScore)),
 	}}
 	ts.AllMet = true
 	for _, t := range ts.Targets {
@@ -66,6 +66,15 @@ func target(name string, v, goal float64, atMost, measured bool, detail string) 
 		met = v <= goal+targetComparisonSlack
 	}
 	return Target{Name: name, Value: v, Goal: goal, AtMost: atMost, Measured: measured, Met: measured && met, Detail: detail}
+}
+
+// where says what data a calibration of method chose its thresholds and
+// mapping on.
+func where(method string) string {
+	if method == splitMethod {
+		return "dev"
+	}
+	return "each training part"
 }
 
 // fittedOn says where a calibration of method fitted its mapping.

@@ -49,8 +49,8 @@ func counts(m Metrics) string {
 // the phrasing statistics and the worst errors.
 func WriteText(w io.Writer, r Report) {
 	fmt.Fprintf(w, "LexSona eval: %s %s, registry %s, dataset %s (%s)\n", r.Embedder, r.Model, r.Registry, r.Dataset, kindCounts(r.Counts))
-	fmt.Fprintf(w, "thresholds: auto %.2f, confirm %.2f (%s); guard: %d content word(s), margin %.2f\n\n",
-		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin)
+	fmt.Fprintf(w, "thresholds: auto %.2f, confirm %.2f (%s); guard: %d content word(s), margin %.2f; scoring: %s (the paper's tables: %s alone)\n\n",
+		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin, r.Scoring, ScoringDense)
 	WriteTargetsText(w, r.Targets)
 	fmt.Fprintln(w)
 
@@ -58,7 +58,7 @@ func WriteText(w io.Writer, r Report) {
 	paperTable(r).text(w)
 	fmt.Fprintln(w)
 
-	fmt.Fprintf(w, "Appendix B table at the evaluated auto threshold %.2f, all items of the paper's kinds, dev and test (per category: precision by predicted rule, recall by expected rule; TP a/b = precision-side/recall-side)\n", r.Thresholds.Auto)
+	fmt.Fprintf(w, "Appendix B table of the product (%s) at the evaluated auto threshold %.2f, all items of the paper's kinds, dev and test (per category: precision by predicted rule, recall by expected rule; TP a/b = precision-side/recall-side)\n", r.Scoring, r.Thresholds.Auto)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "category\tP\tR\tF1\tTP\tFP\tFN\t| guard off P\tR\tF1\t| paper P\tR\tF1")
 	for _, c := range append(categoryOrder(r.ByCategory), "overall") {
@@ -89,8 +89,8 @@ func WriteText(w io.Writer, r Report) {
 
 	fmt.Fprintln(w, "Ablation (overall)")
 	for _, a := range r.Ablation {
-		fmt.Fprintf(w, "  %.2f, %s: guard on P %.2f R %.2f F1 %.2f (TP %d FP %d FN %d); guard off P %.2f R %.2f F1 %.2f\n",
-			a.Threshold, a.Label, a.Overall.Precision, a.Overall.Recall, a.Overall.F1, a.Overall.TP, a.Overall.FP, a.Overall.FN,
+		fmt.Fprintf(w, "  %.2f, %s (%s): guard on P %.2f R %.2f F1 %.2f (TP %d FP %d FN %d); guard off P %.2f R %.2f F1 %.2f\n",
+			a.Threshold, a.Label, a.Scoring, a.Overall.Precision, a.Overall.Recall, a.Overall.F1, a.Overall.TP, a.Overall.FP, a.Overall.FN,
 			a.GuardOff.Precision, a.GuardOff.Recall, a.GuardOff.F1)
 	}
 	fmt.Fprintf(w, "  paper at %.2f: P %.2f R %.2f\n\n", Paper.AblationThreshold, Paper.AblationPrecision, Paper.AblationRecall)
@@ -155,8 +155,14 @@ func WriteCalibrationText(w io.Writer, c CalibrationReport) {
 			s.name, s.op.Items, a.Precision, a.TP, a.TP+a.FP, a.Recall, a.F1, c.Precision, c.TP, c.TP+c.FP, c.Recall,
 			frac(p.Reinforced, p.Contradictions), pct(p.ErrorRate), frac(p.FalseAlarms, p.Affirmations))
 	}
-	fmt.Fprintf(w, "  score → P(correct): isotonic, %d steps; held-out ECE before calibration (raw score read as a probability) %.3f, after %.3f\n\n",
-		len(c.Mapping), c.ECERawScore, c.ECE)
+	fmt.Fprintf(w, "  auto threshold chosen for precision %.2f + margin %.2f (the smallest whose choice keeps precision %.2f by %d-fold cross-validation inside %s: %.3f)\n",
+		c.TargetAuto, c.AutoMargin, c.TargetAuto, Folds, where(c.Method), c.AutoMarginPrecision)
+	var cv []string
+	for _, m := range c.MapChoices {
+		cv = append(cv, fmt.Sprintf("%s %.3f", m.Method, m.ECE))
+	}
+	fmt.Fprintf(w, "  score → P(correct): %s, chosen by %d-fold cross-validated ECE inside %s (%s); held-out ECE before calibration (raw score read as a probability) %.3f, after %.3f (isotonic, %d steps: %.3f)\n\n",
+		c.Map.Method, Folds, where(c.Method), strings.Join(cv, ", "), c.ECERawScore, c.ECE, len(c.Mapping), c.ECEIsotonic)
 }
 
 // kindCounts lists the items per kind: "120 match, 50 new, 30 ambiguous, 0 contradiction".

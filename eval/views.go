@@ -18,6 +18,7 @@ type PaperPoint struct {
 // PaperComparison puts the embedder at the paper's threshold (0.85) and at
 // its ablation threshold (0.75) next to what the paper claims (Report.Paper).
 type PaperComparison struct {
+	Scoring     string     `json:"scoring"` // always ScoringDense: the paper's method
 	AtThreshold PaperPoint `json:"at_threshold"`
 	AtAblation  PaperPoint `json:"at_ablation"`
 }
@@ -31,8 +32,9 @@ func paperPoint(items []Scored, cats map[string]string, t float64) PaperPoint {
 }
 
 // SplitView is the headline numbers on one split of the dataset (guard on):
-// rule identification at the report's auto threshold and at the paper's two
-// thresholds, the ranking, and the polarity at the report's thresholds.
+// rule identification at the report's auto threshold (the product's scoring)
+// and at the paper's two thresholds (the paper's method, dense cosine), the
+// ranking and the polarity at the report's thresholds (the product's).
 type SplitView struct {
 	Split      string          `json:"split"`
 	Items      int             `json:"items"`
@@ -45,16 +47,12 @@ type SplitView struct {
 }
 
 // splitViews returns a SplitView for the dev and the test split, or none
-// when the items have no split.
-func splitViews(items []Scored, t classifier.Thresholds) []SplitView {
+// when the items have no split; items are scored by the product, dense by
+// the paper's method.
+func splitViews(items, dense []Scored, t classifier.Thresholds) []SplitView {
 	var out []SplitView
 	for _, split := range []string{SplitDev, SplitTest} {
-		var sub []Scored
-		for _, s := range items {
-			if s.Split == split {
-				sub = append(sub, s)
-			}
-		}
+		sub, denseSub := ofSplit(items, split), ofSplit(dense, split)
 		if len(sub) == 0 {
 			continue
 		}
@@ -67,11 +65,22 @@ func splitViews(items []Scored, t classifier.Thresholds) []SplitView {
 			v.Counts[s.Kind]++
 		}
 		v.AtAuto, _ = Score(sub, nil, t.Auto, true)
-		v.AtPaper, _ = Score(sub, nil, Paper.Threshold, true)
-		v.AtAblation, _ = Score(sub, nil, Paper.AblationThreshold, true)
+		v.AtPaper, _ = Score(denseSub, nil, Paper.Threshold, true)
+		v.AtAblation, _ = Score(denseSub, nil, Paper.AblationThreshold, true)
 		out = append(out, v)
 	}
 	return out
+}
+
+// ofSplit returns the items of one split.
+func ofSplit(items []Scored, split string) []Scored {
+	var sub []Scored
+	for _, s := range items {
+		if s.Split == split {
+			sub = append(sub, s)
+		}
+	}
+	return sub
 }
 
 // PolarityReport is what the classifier does with contradictions and
