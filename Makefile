@@ -20,12 +20,13 @@ export LEXSONA_ORT_LIB ?= $(ORT_LIB)
 build:
 	$(GO) build -o $(BIN) ./cmd/lexsona
 
-## run: the service on the embedded SQLite default. It first tries `make
-## real-model` (a failure, e.g. no registry reachable, does not stop it) and
+## run: the service on the embedded SQLite default. It first tries `make ort` and `make
+## real-model` (a failure, e.g. no registry reachable, stops neither) and
 ## serves with the real model in $(REAL_MODEL) when that folder exists; else
 ## the `auto` embedder's choice (the default model folder, the Hugging Face
 ## cache, else lexical). The service's log says which embedder runs and why.
 run: build
+	@$(MAKE) --no-print-directory ort || echo "make run: could not install ONNX Runtime (see above); the model runs on the slower pure-Go backend" >&2
 	@$(MAKE) --no-print-directory real-model || echo "make run: could not fetch or import the real model (see above); going on without it" >&2
 	@if [ -f "$(REAL_MODEL)/model.onnx" ]; then \
 		echo "make run: serving with the real all-MiniLM-L6-v2 in $(REAL_MODEL)" >&2; \

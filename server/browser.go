@@ -1,13 +1,14 @@
 package server
 
 import (
-	"github.com/lexsona/lexsona/engine"
 	"net"
 	"net/url"
 	"regexp"
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/lexsona/lexsona/engine"
 )
 
 // Browsers are the one client that can be made to call a local service
