@@ -18,7 +18,7 @@ export LEXSONA_ORT_LIB ?= $(ORT_LIB)
 .PHONY: build run test lint bench bench-report eval fuzz soak deps ort fixtures bench-model model real-model reference proto tidy
 
 build:
-	$(GO) build -o $(BIN) ./cmd/lexsona
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/lexsona
 
 ## run: the service on the embedded SQLite default. It first tries `make ort` and `make
 ## real-model` (a failure, e.g. no registry reachable, stops neither) and
