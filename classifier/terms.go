@@ -119,15 +119,16 @@ func terms(text string) []string {
 	var out []string
 	var buf [64]byte
 	for w, rest, ok := nextContentWord(text, buf[:0]); ok; w, rest, ok = nextContentWord(rest, buf[:0]) {
-		out = append(out, stem(string(w)))
+		out = append(out, Stem(string(w)))
 	}
 	return out
 }
 
-// stem strips common English suffixes so that "edits", "editing" and
-// "edited" meet as "edit", "commits" and "committed" as "commit": deliberately
-// crude (no dictionary), and the same on both sides of every comparison.
-func stem(w string) string {
+// Stem strips common English suffixes so that "edits", "editing" and
+// "edited" meet as "edit", "commits" and "committed" as "commit", "files" and
+// "file" as "fil": deliberately crude and generous (no dictionary), and the
+// same on both sides of every comparison.
+func Stem(w string) string {
 	switch {
 	case strings.HasSuffix(w, "ing") && len(w) >= 6:
 		w = w[:len(w)-3]

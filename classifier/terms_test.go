@@ -16,8 +16,8 @@ func TestStem(t *testing.T) {
 		"files": "fil", "file": "fil", "pushes": "push", "passes": "pass", "fixes": "fix", "npm": "npm", "uses": "use",
 		"emoji": "emoji", "emojis": "emoji", "sudo": "sudo", "is": "is",
 	} {
-		if got := stem(w); got != want {
-			t.Errorf("stem(%q) = %q, want %q", w, got, want)
+		if got := Stem(w); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", w, got, want)
 		}
 	}
 }

@@ -87,7 +87,7 @@ func TestShippedDatasetHeldOut(t *testing.T) {
 	words := func(s string) string {
 		ws := map[string]bool{}
 		for _, w := range classifier.ContentWords(s) {
-			ws[stem(w)] = true
+			ws[classifier.Stem(w)] = true
 		}
 		keys := slices.Sorted(maps.Keys(ws))
 		return strings.Join(keys, " ")

@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"strings"
-
 	"github.com/lexsona/lexsona/classifier"
 )
 
@@ -23,46 +21,22 @@ type OverlapStats struct {
 }
 
 // SharedContentWords returns the content words text shares with template:
-// classifier.ContentWords of each, reduced by stem, as a set.
+// classifier.ContentWords of each, reduced by classifier.Stem, as a set.
 func SharedContentWords(text, template string) []string {
 	tw := map[string]bool{}
 	for _, w := range classifier.ContentWords(template) {
-		tw[stem(w)] = true
+		tw[classifier.Stem(w)] = true
 	}
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range classifier.ContentWords(text) {
-		s := stem(w)
+		s := classifier.Stem(w)
 		if tw[s] && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-// stem is a crude English suffix stripper, deliberately generous ("edits",
-// "editing", "edited" → "edit"; "committed" → "commit"; "files", "file" →
-// "fil") so that the low-overlap count errs on the side of finding overlap.
-func stem(w string) string {
-	switch {
-	case strings.HasSuffix(w, "ing") && len(w) >= 6:
-		w = w[:len(w)-3]
-	case strings.HasSuffix(w, "ed") && len(w) >= 5:
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "es") && len(w) >= 5 && strings.ContainsRune("sxz", rune(w[len(w)-3])),
-		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && len(w) >= 4:
-		w = w[:len(w)-1]
-	}
-	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-		w = w[:n-1]
-	}
-	if n := len(w); n >= 4 && w[n-1] == 'e' {
-		w = w[:n-1]
-	}
-	return w
 }
 
 // Overlap computes OverlapStats for the match items of scored; templates maps

@@ -107,39 +107,13 @@ func kindName(n *yaml.Node) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// suggest returns ` (did you mean "x"?)` when key is within two edits of one
-// allowed key.
+// suggest returns ` (did you mean "x"?)` when key is within two edits of an
+// allowed key (engine.Suggest: the closest one).
 func suggest(key string, allowed []string) string {
-	for _, a := range allowed {
-		if editDistance(key, a) <= 2 {
-			return ` (did you mean "` + a + `"?)`
-		}
+	if a := engine.Suggest(key, allowed); a != "" {
+		return ` (did you mean "` + a + `"?)`
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance of two short ASCII keys.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // hasWord reports whether s has a letter or a digit: a text without one
