@@ -81,6 +81,12 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseScope$$' -fuzztime=$(FUZZTIME) ./engine/
 	$(GO) test -run='^$$' -fuzz='^FuzzTokenize$$' -fuzztime=$(FUZZTIME) ./models/
 
+## fuzz-api: schemathesis against the HTTP API from server/openapi.json, on
+## loopback with a temp database (bounded: FUZZ_MAX_EXAMPLES, FUZZ_MAX_TIME).
+.PHONY: fuzz-api
+fuzz-api:
+	GO=$(GO) bash scripts/fuzz_api.sh
+
 ## soak: three minutes at 200 req/s against the binary (resident memory, tail latency).
 soak:
 	LEXSONA_SOAK=1 $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 15m ./e2e/

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/redact"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -51,6 +52,8 @@ type RecordResponse struct {
 	PendingID   int64              `json:"pending_id,omitempty"`
 	CreatedRule *engine.Rule       `json:"created_rule,omitempty"`
 	Reason      string             `json:"reason,omitempty"`
+	// Redacted counts the secrets replaced by placeholders in text and agent output before storing.
+	Redacted int `json:"redacted"`
 }
 
 // Stored reports whether Record wrote anything: evidence, a pending
@@ -106,6 +109,8 @@ func (c *Classifier) Record(ctx context.Context, req RecordRequest) (RecordRespo
 	if err := validateText(req.Text); err != nil {
 		return resp, false, err
 	}
+	redacted := redact.Strings(&req.Text, &req.AgentOutput)
+	corr.UserText, corr.AgentOutput = req.Text, req.AgentOutput
 	req.Scope = corr.Scope
 	sum, err := requestSHA(req)
 	if err != nil {
@@ -135,7 +140,7 @@ func (c *Classifier) Record(ctx context.Context, req RecordRequest) (RecordRespo
 				return err
 			}
 		}
-		resp = RecordResponse{Decision: cl.Decision, Score: cl.Score, Polarity: cl.Polarity, Candidates: cl.Candidates, Reason: cl.Reason}
+		resp = RecordResponse{Decision: cl.Decision, Score: cl.Score, Polarity: cl.Polarity, Candidates: cl.Candidates, Reason: cl.Reason, Redacted: redacted}
 		switch cl.Decision {
 		case DecisionAutoMatch, DecisionExplicit:
 			rc := corr

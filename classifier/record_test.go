@@ -65,7 +65,7 @@ func TestRecordWritesWhatTheDecisionSays(t *testing.T) {
 	// are set so that each text lands where the test says, whatever the
 	// lexical embedder's exact scores.
 	c, db := MustDefaultClassifier(t, Options{Thresholds: &Thresholds{Auto: 1, Confirm: 0.3}})
-	evidenceKeys := []string{"active", "alpha", "beta", "candidates", "confidence", "decision", "event_id", "event_type", "polarity", "rule_id", "score"}
+	evidenceKeys := []string{"active", "alpha", "beta", "candidates", "confidence", "decision", "event_id", "event_type", "polarity", "redacted", "rule_id", "score"}
 	tests := []struct {
 		name     string
 		req      RecordRequest
@@ -79,7 +79,7 @@ func TestRecordWritesWhatTheDecisionSays(t *testing.T) {
 		{"explicit by CORRECT", RecordRequest{Text: "CORRECT[style.no-emoji]: no emoji in commit messages"}, DecisionExplicit, counts{Events: 1}, evidenceKeys},
 		{"explicit by rule id", RecordRequest{Text: "whatever you call it", RuleID: "style.no-emoji"}, DecisionExplicit, counts{Events: 1}, evidenceKeys},
 		{"confirm", RecordRequest{Text: "please quit using sed when you edit my files", FrameID: "f-1", AgentOutput: "sed -i ..."},
-			DecisionConfirm, counts{Pending: 1}, []string{"candidates", "decision", "pending_id", "polarity", "score"}},
+			DecisionConfirm, counts{Pending: 1}, []string{"candidates", "decision", "pending_id", "polarity", "redacted", "score"}},
 		{"new_rule", RecordRequest{Text: "the quokka enclosure needs repainting in teal"}, DecisionNewRule,
 			counts{Rules: 1, Events: 1, Texts: 1, Embeddings: 1}, append(slices.Clone(evidenceKeys), "created_rule")},
 	}
