@@ -127,7 +127,7 @@ func ortBareCalls(b *testing.B, e *ortEmbedder, batches [][]string) [][]Batch {
 			b.Fatal(err)
 		}
 		var subs []Batch
-		if _, err := runSorted(context.Background(), encs, e.maxBatch, func(_ context.Context, idx []int, pb Batch) ([][]float32, error) {
+		if _, err := runSorted(context.Background(), encs, e.callSize(), func(_ context.Context, idx []int, pb Batch) ([][]float32, error) {
 			subs = append(subs, pb)
 			return make([][]float32, len(idx)), nil
 		}); err != nil {
@@ -172,16 +172,31 @@ func BenchmarkORTBare(b *testing.B) {
 
 // BenchmarkORTOverhead alternates the whole ort pipeline and the bare session
 // on the same batches, so that both see the same machine load, and reports
-// the pipeline's extra time in percent of the bare run (target: < 5).
+// the pipeline's extra time in percent of the bare run (target: < 5):
+// batch1 and batch32 on the float32 graph, int8/batch1 and int8/batch32 on
+// the int8 one (whose shorter calls make the same pipeline a larger share).
 func BenchmarkORTOverhead(b *testing.B) {
 	dir := MustFullModel(b)
 	MustORTLib(b)
 	texts := referenceTexts(b)
-	e := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1}).(*ortEmbedder)
+	for _, variant := range []string{"", VariantInt8} {
+		prefix := ""
+		if variant != "" {
+			prefix = variant + "/"
+			MustInt8Model(b, dir)
+		}
+		e := MustOpen(b, Options{Backend: "ort", ModelDir: dir, Variant: variant, CacheSize: -1}).(*ortEmbedder)
+		benchOverhead(b, e, texts, prefix)
+	}
+}
+
+// benchOverhead is BenchmarkORTOverhead on one embedder, its sub-benchmarks
+// named prefix+"batch<N>".
+func benchOverhead(b *testing.B, e *ortEmbedder, texts []string, prefix string) {
 	for _, size := range []int{1, 32} {
 		batches := benchBatches(texts, size)
 		calls := ortBareCalls(b, e, batches)
-		b.Run(fmt.Sprintf("batch%d", size), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%sbatch%d", prefix, size), func(b *testing.B) {
 			var pipe, bare time.Duration
 			for i := 0; b.Loop(); i++ {
 				k := i % len(batches)

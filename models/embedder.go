@@ -9,16 +9,24 @@ import "context"
 // Identity names the model that produced a vector. Stored embeddings are keyed
 // by ID(), so changing the model (or its file) invalidates them.
 type Identity struct {
-	Name   string `json:"name"`   // e.g. "all-MiniLM-L6-v2" or "lexical-v1"
-	SHA256 string `json:"sha256"` // of the model file (of the parameters for lexical)
-	Dims   int    `json:"dims"`
+	Name string `json:"name"` // e.g. "all-MiniLM-L6-v2" or "lexical-v1"
+	// Variant is the graph of the model folder that runs: "" for model.onnx,
+	// else e.g. "int8" (model_int8.onnx) or a published file's suffix.
+	Variant string `json:"variant,omitempty"`
+	SHA256  string `json:"sha256"` // of the model file (of the parameters for lexical)
+	Dims    int    `json:"dims"`
 }
 
-// ID is the key stored embeddings carry: name@first-16-hex-of-sha256.
+// ID is the key stored embeddings and calibrated thresholds carry:
+// name@first-16-hex-of-sha256, or name-variant@… for a variant, so that the
+// vectors of an int8 graph never mix with those of the float32 one.
 func (id Identity) ID() string {
 	h := id.SHA256
 	if len(h) > 16 {
 		h = h[:16]
+	}
+	if id.Variant != "" {
+		return id.Name + "-" + id.Variant + "@" + h
 	}
 	return id.Name + "@" + h
 }

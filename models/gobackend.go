@@ -72,7 +72,7 @@ func newGoEmbedder(folder *modelFolder, maxBatch int, logger *slog.Logger) (*goE
 	if err != nil {
 		return nil, err
 	}
-	e := &goEmbedder{tok: tok, maxBatch: maxBatch, stage: stage, id: Identity{Name: folder.Name, SHA256: sum}}
+	e := &goEmbedder{tok: tok, maxBatch: maxBatch, stage: stage, id: Identity{Name: folder.Name, Variant: folder.Variant, SHA256: sum}}
 	if err := e.load(folder); err != nil {
 		e.Close()
 		return nil, err

@@ -76,6 +76,7 @@ func ValidateModelDir(dir string) error {
 type modelFolder struct {
 	Dir        string // absolute
 	Model      string // absolute path of the .onnx file
+	Variant    string // "" for model.onnx, else the variant whose file Model is
 	Name       string // ModelName for MiniLM-L6, else config.json's _name_or_path base name, else the folder name
 	HiddenSize int    // config.json's hidden_size, 0 when unknown
 }
@@ -90,9 +91,11 @@ func (e noModelError) Error() string   { return e.e.Error() }
 func (e noModelError) Unwrap() []error { return []error{e.e, errNoModel} }
 
 // resolveModelFolder finds the model file in dir: onnx/model_<variant>.onnx
-// for a variant, else model.onnx, else onnx/model.onnx, else the only .onnx
-// file in onnx/. A missing folder or file is an EUNAVAILABLE error that
-// errors.Is errNoModel; a path escaping its root is EINVALID.
+// (or model_<variant>.onnx) for a variant, else model.onnx, else
+// onnx/model.onnx, else the only .onnx file in onnx/. A missing folder or
+// model is an EUNAVAILABLE error that errors.Is errNoModel; a variant
+// missing beside a model.onnx is an EUNAVAILABLE error saying how to get it;
+// a path escaping its root is EINVALID.
 func resolveModelFolder(dir, variant string) (*modelFolder, error) {
 	if err := ValidateModelDir(dir); err != nil {
 		return nil, err
@@ -111,7 +114,7 @@ func resolveModelFolder(dir, variant string) (*modelFolder, error) {
 	var candidates []string
 	if variant != "" {
 		if strings.ContainsAny(variant, `/\`) || strings.Contains(variant, "..") {
-			return nil, engine.Errorf(engine.EINVALID, "bad model variant %q: use a name such as qint8_avx512_vnni", variant)
+			return nil, engine.Errorf(engine.EINVALID, "bad model variant %q: use int8, fp32, auto or a published file's suffix such as qint8_avx512_vnni", variant)
 		}
 		candidates = []string{"onnx/model_" + variant + ".onnx", "model_" + variant + ".onnx"}
 	} else {
@@ -120,12 +123,24 @@ func resolveModelFolder(dir, variant string) (*modelFolder, error) {
 			candidates = append(candidates, filepath.Join("onnx", filepath.Base(m[0])))
 		}
 	}
-	f := &modelFolder{Dir: abs, Name: filepath.Base(abs)}
+	f := &modelFolder{Dir: abs, Name: filepath.Base(abs), Variant: variant}
 	for _, c := range candidates {
 		p := filepath.Join(abs, filepath.FromSlash(c))
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			f.Model = p
 			break
+		}
+	}
+	if f.Model == "" && variant != "" {
+		if _, err := os.Stat(filepath.Join(abs, "model.onnx")); err == nil {
+			// The model is there, the variant is not: an error, never a reason
+			// to fall back to the lexical embedder.
+			hint := "`lexsona model pull --variant " + variant + "` downloads a published one"
+			if variant == VariantInt8 {
+				hint = "`lexsona model import SRC` writes it beside model.onnx (a folder imported before int8 existed: import it again)"
+			}
+			return nil, engine.Errorf(engine.EUNAVAILABLE, "no %s in the model folder %s: %s, or run --variant fp32",
+				strings.Join(candidates[:2], " or "), abs, hint)
 		}
 	}
 	if f.Model == "" {

@@ -20,7 +20,12 @@ type Options struct {
 	// ModelDir holds model.onnx (or onnx/model.onnx) and tokenizer.json;
 	// "" means DefaultModelDir().
 	ModelDir string
-	// Variant picks onnx/model_<Variant>.onnx (e.g. "qint8_avx512_vnni").
+	// Variant picks the graph of the model folder: "fp32" (model.onnx),
+	// "int8" (model_int8.onnx, which `lexsona model import` writes), "auto"
+	// (int8 where it is known to embed like fp32 on this CPU, else fp32; see
+	// openAutoVariant), or a published file's suffix: onnx/model_<Variant>.onnx
+	// (e.g. "qint8_avx512_vnni"). "" means $LEXSONA_MODEL_VARIANT, else fp32.
+	// The go backend runs fp32 and published files only.
 	Variant string
 	// OrtLib is the ONNX Runtime library; "" means FindORTLib's search.
 	OrtLib string
@@ -50,8 +55,9 @@ const fetchCommand = "lexsona model pull (or make model), or lexsona model impor
 // sentence-transformers/all-MiniLM-L6-v2, auto first imports it from there
 // (see modelimport; one more log line says so, or warns when that fails).
 //
-// Errors (all *engine.Error): EINVALID for an unknown backend or a model
-// folder path that escapes its root (see ValidateModelDir); EUNAVAILABLE,
+// Errors (all *engine.Error): EINVALID for an unknown backend, a model
+// folder path that escapes its root (see ValidateModelDir), a bad variant
+// name, or the int8 variant on the go backend; EUNAVAILABLE,
 // naming the path and what to do, for a missing model folder or model.onnx
 // (ort, go), a corrupt model (every backend that loads it, auto included), and
 // a missing, unloadable or too old (< 1.24) ONNX Runtime library (ort).
@@ -74,6 +80,11 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 	if dir == "" {
 		dir = DefaultModelDir()
 	}
+	variant := requestedVariant(o.Variant)
+	if backend == "go" && variant == VariantInt8 {
+		return nil, engine.Errorf(engine.EINVALID, "the go backend cannot run the int8 variant (ONNX Runtime's quantized operators): use --embedder ort, or --variant fp32")
+	}
+	o.Variant = variant
 	var e Embedder
 	var err error
 	switch backend {
@@ -81,7 +92,7 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 		e = NewLexical(o.LexicalDims)
 	case "ort", "go":
 		var folder *modelFolder
-		if folder, err = resolveModelFolder(dir, o.Variant); err != nil {
+		if folder, err = resolveModelFolder(dir, fileVariant(o.Variant)); err != nil {
 			return nil, err
 		}
 		if backend == "go" {
@@ -93,9 +104,10 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 			return nil, err
 		}
 		var oe *ortEmbedder
-		if oe, err = newORTEmbedder(folder, lib, o.Threads, o.MaxBatch, o.NoFuse, log); err == nil {
+		var why string
+		if oe, folder, why, err = openORTVariant(folder, o.Variant, lib, o, log); err == nil {
 			e = oe
-			log.Info("embedder: ort", "model", folder.Model, "ort_lib", describeLib(lib, ortVersion()))
+			log.Info("embedder: ort", "model", folder.Model, "variant", describeVariant(folder), variantWhy(why), "ort_lib", describeLib(lib, ortVersion()))
 		}
 	case "auto":
 		e, err = openAuto(ctx, dir, o, log)
@@ -113,7 +125,7 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 
 // openAuto implements the auto choice and its single log line.
 func openAuto(ctx context.Context, dir string, o Options, log *slog.Logger) (Embedder, error) {
-	folder, err := resolveModelFolder(dir, o.Variant)
+	folder, err := resolveModelFolder(dir, fileVariant(o.Variant))
 	if errors.Is(err, errNoModel) {
 		if f := importFromHFCache(ctx, dir, o.Variant, log); f != nil {
 			folder, err = f, nil
@@ -133,13 +145,16 @@ func openAuto(ctx context.Context, dir string, o Options, log *slog.Logger) (Emb
 		version, err = initORT(lib)
 	}
 	if err == nil {
-		e, err := newORTEmbedder(folder, lib, o.Threads, o.MaxBatch, o.NoFuse, log)
+		e, folder, why, err := openORTVariant(folder, o.Variant, lib, o, log)
 		if err != nil {
 			return nil, err // the library works, so the model is broken
 		}
 		log.Info("embedder: ort", "why", "the model and ONNX Runtime are both here",
-			"model", folder.Model, "ort_lib", describeLib(lib, version), "fetch_model", fetchCommand)
+			"model", folder.Model, "variant", describeVariant(folder), variantWhy(why), "ort_lib", describeLib(lib, version), "fetch_model", fetchCommand)
 		return e, nil
+	}
+	if o.Variant == VariantInt8 {
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "the int8 variant needs ONNX Runtime, which is unusable: %s", engine.ErrorMessage(err))
 	}
 	e, gerr := newGoEmbedder(folder, o.MaxBatch, nil)
 	if gerr != nil {
@@ -155,8 +170,8 @@ func openAuto(ctx context.Context, dir string, o Options, log *slog.Logger) (Emb
 // model, and returns the resulting folder (nil when it did not import). It
 // logs one line: the import, or a warning saying why it failed.
 func importFromHFCache(ctx context.Context, dir, variant string, log *slog.Logger) *modelFolder {
-	if variant != "" {
-		return nil // an import writes onnx/model.onnx, not a variant file
+	if variant != "" && variant != VariantInt8 && variant != VariantAuto {
+		return nil // an import writes model.onnx and model_int8.onnx, not a published variant file
 	}
 	entries, err := os.ReadDir(dir)
 	if len(entries) > 0 || err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -169,7 +184,7 @@ func importFromHFCache(ctx context.Context, dir, variant string, log *slog.Logge
 	res, err := modelimport.Import(ctx, modelimport.Options{Source: snap, Dest: dir})
 	if err == nil {
 		var folder *modelFolder
-		if folder, err = resolveModelFolder(dir, ""); err == nil {
+		if folder, err = resolveModelFolder(dir, fileVariant(variant)); err == nil {
 			log.Info("model: imported "+ModelName+" from the Hugging Face cache", "source", snap, "model_dir", dir,
 				"checksum", res.Checksum, "weights", res.Official)
 			return folder
@@ -178,4 +193,22 @@ func importFromHFCache(ctx context.Context, dir, variant string, log *slog.Logge
 	log.Warn("model: the Hugging Face cache holds "+ModelName+" but importing it failed", "source", snap, "model_dir", dir,
 		"why", engine.ErrorMessage(err))
 	return nil
+}
+
+// fileVariant is the variant whose file must exist before anything is
+// opened: auto starts from model.onnx.
+func fileVariant(variant string) string {
+	if variant == VariantAuto {
+		return ""
+	}
+	return variant
+}
+
+// variantWhy is the log attribute why_variant with an auto choice's reason,
+// or an empty attribute (which slog drops) when the variant was asked for.
+func variantWhy(why string) slog.Attr {
+	if why == "" {
+		return slog.Attr{}
+	}
+	return slog.String("why_variant", why)
 }

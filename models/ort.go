@@ -74,6 +74,10 @@ type ortEmbedder struct {
 	maxBatch int
 	lib      string
 	fused    string // the fused graph's file when running one (see ortfuse.go), else ""
+	// perText runs every text alone: set for a graph that quantizes its
+	// activations on the fly (int8), whose scale spans the whole batch, so
+	// that a text's vector never depends on the texts batched with it.
+	perText bool
 }
 
 // newORTEmbedder opens folder's model with ONNX Runtime from lib. threads <= 0
@@ -111,10 +115,15 @@ func newORTEmbedder(folder *modelFolder, lib string, threads, maxBatch int, noFu
 	if err := opts.SetInterOpNumThreads(1); err != nil {
 		return nil, fmt.Errorf("onnxruntime inter-op threads: %w", err)
 	}
-	e := &ortEmbedder{tok: tok, maxBatch: maxBatch, lib: lib, id: Identity{Name: folder.Name, SHA256: sum}}
+	e := &ortEmbedder{tok: tok, maxBatch: maxBatch, lib: lib, id: Identity{Name: folder.Name, Variant: folder.Variant, SHA256: sum},
+		perText: quantizesActivations(folder.Variant)}
 	// all-MiniLM-L6-v2's export uses these names; only a model that does not
 	// is loaded a second time to ask for its own.
 	inputs, output := []string{"input_ids", "attention_mask", "token_type_ids"}, "last_hidden_state"
+	// A variant file (model_int8.onnx, a published quantized or optimised
+	// export) is run as it is: it is fused already or has no float32
+	// weights for bertfuse to rebuild.
+	noFuse = noFuse || folder.Variant != ""
 	fusedFile := fusedPath(folder, sum)
 	if fuseWanted(noFuse, inputs) {
 		e.inputs = inputs
@@ -291,13 +300,22 @@ func (e *ortEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, e
 	if err != nil {
 		return nil, err
 	}
-	return runSorted(ctx, encs, e.maxBatch, func(ctx context.Context, idx []int, b Batch) ([][]float32, error) {
+	return runSorted(ctx, encs, e.callSize(), func(ctx context.Context, idx []int, b Batch) ([][]float32, error) {
 		hidden, dim, err := e.run(ctx, b)
 		if err != nil {
 			return nil, err
 		}
 		return poolBatch(hidden, b, dim, idx)
 	})
+}
+
+// callSize is the most texts one session run takes: 1 for a graph that
+// quantizes its activations (perText), else maxBatch.
+func (e *ortEmbedder) callSize() int {
+	if e.perText {
+		return 1
+	}
+	return e.maxBatch
 }
 
 // poolBatch mean-pools and normalises every row of a batch's last_hidden_state.

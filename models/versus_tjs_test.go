@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -24,25 +26,34 @@ import (
 // reported ratios are medians of the per-round ratios. On a shared machine
 // the speed available moves by tens of percent from one second to the next;
 // within a round of a second or two it hardly does, so pairs taken this way
-// measure the stacks, not the machine's weather. Run with
+// measure the stacks, not the machine's weather. The int8 graph of the same
+// folder (model_int8.onnx, `lexsona model import`) takes part too: on the ort
+// backend, and in Transformers.js loading that very file as its quantized
+// model (dtype 'q8', onnx/model_quantized.onnx in a folder of links). Run with
 //
 //	go test ./models/ -run '^$' -bench VersusTransformersJS -benchtime 15x
 //
-// (rounds per text set and batch size). Metrics: x-vs-js (fused ort speed
+// (rounds per text set and batch size; LEXSONA_BENCH_THREADS=1 runs every
+// stack on one intra-op thread). Metrics: x-vs-js (fused ort speed
 // over Transformers.js', median over rounds; x-vs-js-p25 its lower
 // quartile), unfused-x-vs-js (the graph as exported), fused-x (fused over
-// exported), and the medians of each contender's texts/s. It needs
+// exported), int8-x-vs-fp32 (int8 ort over fused fp32 ort; -p25 its lower
+// quartile), int8-x-vs-js-q8 (int8 ort over Transformers.js on the same int8
+// file; -p25), and the medians of each contender's texts/s. It needs
 // Node.js (scripts/jsref.sh installs the npm packages on first use); without
 // node on PATH it is skipped.
 func BenchmarkVersusTransformersJS(b *testing.B) {
 	dir := MustFullModel(b)
 	MustORTLib(b)
-	js := MustStartJSDuel(b, dir)
-	fused := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1}).(*ortEmbedder)
+	threads, jsThreads := benchThreads(b)
+	js := MustStartJSDuel(b, dir, jsThreads...)
+	fused := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1, Threads: threads}).(*ortEmbedder)
 	if fused.fused == "" {
 		b.Fatal("the full-size model was not fused")
 	}
-	exported := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1, NoFuse: true})
+	exported := MustOpen(b, Options{Backend: "ort", ModelDir: dir, CacheSize: -1, NoFuse: true, Threads: threads})
+	int8 := MustOpen(b, Options{Backend: "ort", ModelDir: MustInt8Model(b, dir), Variant: VariantInt8, CacheSize: -1, Threads: threads})
+	jsQ8 := MustStartJSDuel(b, MustTJSQuantizedFolder(b, dir), append(jsThreads, "--dtype", "q8")...)
 	goPass := func(e Embedder) func([][]string) (time.Duration, error) {
 		return func(batches [][]string) (time.Duration, error) {
 			t0 := time.Now()
@@ -57,7 +68,7 @@ func BenchmarkVersusTransformersJS(b *testing.B) {
 	contenders := []struct {
 		name string
 		pass func([][]string) (time.Duration, error)
-	}{{"ort", goPass(fused)}, {"ort-unfused", goPass(exported)}, {"js", js.Pass}}
+	}{{"ort", goPass(fused)}, {"ort-unfused", goPass(exported)}, {"js", js.Pass}, {"ort-int8", goPass(int8)}, {"js-q8", jsQ8.Pass}}
 	for _, set := range benchTextSets {
 		texts := benchTexts(b, set.file)
 		for _, size := range []int{1, 32} {
@@ -79,11 +90,15 @@ func BenchmarkVersusTransformersJS(b *testing.B) {
 						took[i] = append(took[i], d)
 					}
 				}
-				ort, unfused, tjs := took[0], took[1], took[2]
+				ort, unfused, tjs, q8, tjsQ8 := took[0], took[1], took[2], took[3], took[4]
 				b.ReportMetric(quantileRatio(tjs, ort, 0.5), "x-vs-js")
 				b.ReportMetric(quantileRatio(tjs, ort, 0.25), "x-vs-js-p25")
 				b.ReportMetric(quantileRatio(tjs, unfused, 0.5), "unfused-x-vs-js")
 				b.ReportMetric(quantileRatio(unfused, ort, 0.5), "fused-x")
+				b.ReportMetric(quantileRatio(ort, q8, 0.5), "int8-x-vs-fp32")
+				b.ReportMetric(quantileRatio(ort, q8, 0.25), "int8-x-vs-fp32-p25")
+				b.ReportMetric(quantileRatio(tjsQ8, q8, 0.5), "int8-x-vs-js-q8")
+				b.ReportMetric(quantileRatio(tjsQ8, q8, 0.25), "int8-x-vs-js-q8-p25")
 				n := float64(passTexts(batches))
 				for i, c := range contenders {
 					b.ReportMetric(n/medianDuration(took[i]).Seconds(), c.name+"-sent/s")
@@ -91,6 +106,23 @@ func BenchmarkVersusTransformersJS(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchThreads is $LEXSONA_BENCH_THREADS, the intra-op threads every stack
+// of BenchmarkVersusTransformersJS runs with (0, the default: ONNX
+// Runtime's one per core), and the duel.mjs options that say the same. One
+// thread each keeps the pairs fair on a machine other work keeps busy,
+// where a pool of two threads waits for its descheduled half.
+func benchThreads(tb testing.TB) (int, []string) {
+	v := os.Getenv("LEXSONA_BENCH_THREADS")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		tb.Fatalf("LEXSONA_BENCH_THREADS=%q: want a number of threads >= 1", v)
+	}
+	return n, []string{"--threads", v}
 }
 
 // onePass is the batches of one pass over texts: consecutive slices of size,
@@ -138,16 +170,17 @@ type JSDuel struct {
 	stderr testenv.SyncBuffer
 }
 
-// MustStartJSDuel starts duel.mjs on the model folder and waits until the
-// pipeline is loaded; it skips the benchmark when node is not on PATH and
-// fails it when the script does not come up (its stderr is in the message).
-func MustStartJSDuel(tb testing.TB, modelDir string) *JSDuel {
+// MustStartJSDuel starts duel.mjs on the model folder (with duel.mjs'
+// options, e.g. "--dtype", "q8") and waits until the pipeline is loaded; it
+// skips the benchmark when node is not on PATH and fails it when the script
+// does not come up (its stderr is in the message).
+func MustStartJSDuel(tb testing.TB, modelDir string, options ...string) *JSDuel {
 	tb.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		tb.Skip("node not found on PATH: the Transformers.js side needs Node.js >= 20.9 (Debian: apt-get install nodejs npm)")
 	}
 	script := filepath.Join(repoRoot(tb), "scripts", "jsref.sh")
-	d := &JSDuel{cmd: exec.Command("bash", script, "duel", modelDir)}
+	d := &JSDuel{cmd: exec.Command("bash", append(append([]string{script, "duel"}, options...), modelDir)...)}
 	d.cmd.Stderr = &d.stderr
 	var err error
 	if d.in, err = d.cmd.StdinPipe(); err != nil {

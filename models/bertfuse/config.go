@@ -50,12 +50,21 @@ func ReadConfig(path string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	var c Config
-	if err := json.Unmarshal(b, &c); err != nil {
+	c, err := ParseConfig(b)
+	if err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
+	return c, nil
+}
+
+// ParseConfig is ReadConfig on the bytes of a config.json.
+func ParseConfig(b []byte) (Config, error) {
+	var c Config
+	if err := json.Unmarshal(b, &c); err != nil {
+		return Config{}, err
+	}
 	if err := c.check(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
+		return Config{}, err
 	}
 	return c, nil
 }

@@ -127,7 +127,7 @@ func readChecked(ctx context.Context, src *source, spec Spec, p *Provenance) (ma
 			return nil, nil, err
 		}
 		p.Checks = append(p.Checks, line)
-		p.Graph = fmt.Sprintf("built from model.safetensors by %s (ONNX opset %d, standard operators)", Version, graphOpset)
+		p.Graph = fmt.Sprintf("built from model.safetensors by %s (ONNX opset %d, standard operators)", GraphVersion, graphOpset)
 		return files, func() ([]byte, error) { return buildGraph(spec, weights) }, nil
 	}
 	b, _, err := src.readFile("model.onnx")

@@ -130,7 +130,7 @@ func buildGraph(spec Spec, weights []weight) ([]byte, error) {
 		IrVersion:       proto.Int64(graphIRVersion),
 		OpsetImport:     []*onnxpb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(graphOpset)}},
 		ProducerName:    proto.String("lexsona-modelimport"),
-		ProducerVersion: proto.String(Version),
+		ProducerVersion: proto.String(GraphVersion),
 		Graph: &onnxpb.GraphProto{
 			Name:        proto.String("bert"),
 			Node:        g.nodes,

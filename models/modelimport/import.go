@@ -2,7 +2,8 @@
 // that a user already has — a sentence-transformers folder, a Hugging Face
 // cache, a folder with an ONNX export, or a wheel or jar carrying one of
 // these — into the model folder the ort and go backends run: model.onnx
-// (and onnx/model.onnx), config.json, the tokenizer files, the
+// (and onnx/model.onnx), its int8 variant model_int8.onnx (and
+// onnx/model_int8.onnx; quantize.go), config.json, the tokenizer files, the
 // sentence-transformers configs and import.json, which says where it all
 // came from.
 //
@@ -25,9 +26,14 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-// Version names the importer and its graph writer in import.json; a folder
-// imported by another version is imported again.
-const Version = "modelimport-v1"
+// Version names the importer in import.json; a folder imported by another
+// version is imported again.
+const Version = "modelimport-v2"
+
+// GraphVersion names the graph writer (graph.go) in model.onnx's
+// producer_version. It changes only when the graph's bytes do, since the
+// model file's sha256 is the identity stored vectors are keyed by.
+const GraphVersion = "modelimport-v1"
 
 // Options configure Import.
 type Options struct {
@@ -52,13 +58,16 @@ type Provenance struct {
 	SafetensorsSHA256 string `json:"safetensors_sha256,omitempty"`
 	OfficialSHA256    string `json:"official_sha256,omitempty"`
 	// Official says whether the weights are the official file's bytes.
-	Official    string            `json:"official"`
-	Graph       string            `json:"graph"`
-	GraphSHA256 string            `json:"graph_sha256"`
-	FilledIn    []string          `json:"filled_in,omitempty"`
-	Notes       []string          `json:"notes,omitempty"`
-	Outputs     map[string]string `json:"outputs"` // sha256 of each file written, by its path in the model folder
-	ImportedAt  string            `json:"imported_at"`
+	Official    string `json:"official"`
+	Graph       string `json:"graph"`
+	GraphSHA256 string `json:"graph_sha256"`
+	// Variants are the other graphs written beside model.onnx, by variant
+	// name (Int8Variant), each from model.onnx.
+	Variants   map[string]*Variant `json:"variants,omitempty"`
+	FilledIn   []string            `json:"filled_in,omitempty"`
+	Notes      []string            `json:"notes,omitempty"`
+	Outputs    map[string]string   `json:"outputs"` // sha256 of each file written, by its path in the model folder
+	ImportedAt string              `json:"imported_at"`
 }
 
 // Result is what Import did: Status "imported", "replaced" (a different
@@ -145,11 +154,22 @@ func Import(ctx context.Context, o Options) (*Result, error) {
 	}
 	files["model.onnx"] = graph
 	p.GraphSHA256 = sha256Hex(graph)
+	if q, v, err := quantize(graph, files["config.json"]); err != nil {
+		p.Notes = append(p.Notes, "no int8 variant: "+err.Error())
+	} else {
+		files[v.File] = q
+		p.Variants = map[string]*Variant{Int8Variant: v}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "the import was cancelled: %v", err)
+	}
 	p.Outputs = map[string]string{}
 	for name, b := range files {
 		p.Outputs[name] = sha256Hex(b)
+		if linkedInONNX(name) {
+			p.Outputs["onnx/"+name] = p.Outputs[name]
+		}
 	}
-	p.Outputs["onnx/model.onnx"] = p.GraphSHA256
 	p.ImportedAt = time.Now().UTC().Format(time.RFC3339)
 	files[ProvenanceFile] = mustJSON(p)
 	if err := writeFolder(dst, files); err != nil {

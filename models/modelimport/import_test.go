@@ -39,7 +39,7 @@ func TestImportBuildsTheGeneratorsGraph(t *testing.T) {
 	if err := proto.Unmarshal(mustReadFile(t, filepath.Join(tiny, "model.onnx")), &want); err != nil {
 		t.Fatal(err)
 	}
-	if got.GetProducerName() != "lexsona-modelimport" || got.GetProducerVersion() != modelimport.Version {
+	if got.GetProducerName() != "lexsona-modelimport" || got.GetProducerVersion() != modelimport.GraphVersion {
 		t.Errorf("producer %q %q", got.GetProducerName(), got.GetProducerVersion())
 	}
 	got.ProducerName, got.ProducerVersion = want.ProducerName, want.ProducerVersion

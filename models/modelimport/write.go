@@ -84,7 +84,8 @@ func checkReplaceable(dst string) (bool, error) {
 // writeFolder writes files (model-folder path → bytes) into a new folder
 // beside dst, syncs them, and renames it into place: dst is either left as
 // it was or replaced whole (an existing dst is renamed aside first, then
-// removed). model.onnx is also linked as onnx/model.onnx. On any error the
+// removed). Each graph at the top (model.onnx, model_int8.onnx) is also
+// linked into onnx/ (linkedInONNX). On any error the
 // temporary folder is removed and dst is untouched. Errors are EUNAVAILABLE
 // naming the path that could not be written.
 func writeFolder(dst string, files map[string][]byte) (err error) {
@@ -123,10 +124,13 @@ func writeFolder(dst string, files map[string][]byte) (err error) {
 			}
 		}
 	}
-	if _, ok := files["model.onnx"]; ok {
-		link := filepath.Join(tmp, "onnx", "model.onnx")
+	for _, name := range names {
+		if !linkedInONNX(name) {
+			continue
+		}
+		link := filepath.Join(tmp, "onnx", name)
 		dirs[filepath.Dir(link)] = true
-		if err := linkOrCopy(filepath.Join(tmp, "model.onnx"), link, files["model.onnx"]); err != nil {
+		if err := linkOrCopy(filepath.Join(tmp, name), link, files[name]); err != nil {
 			return err
 		}
 	}
@@ -139,6 +143,13 @@ func writeFolder(dst string, files map[string][]byte) (err error) {
 		return engine.Errorf(engine.EUNAVAILABLE, "cannot set the mode of %s: %v", tmp, unwrapPathErr(err))
 	}
 	return swapInto(tmp, dst)
+}
+
+// linkedInONNX says whether the model-folder file name is a graph at the
+// folder's top that writeFolder also links into onnx/, where
+// sentence-transformers and Transformers.js look for it.
+func linkedInONNX(name string) bool {
+	return !strings.Contains(name, "/") && strings.HasPrefix(name, "model") && strings.HasSuffix(name, ".onnx")
 }
 
 // swapInto renames the finished folder tmp to dst; an existing dst is moved

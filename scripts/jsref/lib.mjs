@@ -56,18 +56,30 @@ export async function loadTokenizer(modelDir) {
   return AutoTokenizer.from_pretrained(id, { local_files_only: true });
 }
 
-export async function loadModel(modelDir, { threads } = {}) {
+// DTYPE_FILES is the graph Transformers.js loads for each dtype this
+// reference runs: fp32 onnx/model.onnx, q8 onnx/model_quantized.onnx (its
+// quantized default), int8 onnx/model_int8.onnx.
+export const DTYPE_FILES = { fp32: 'model.onnx', q8: 'model_quantized.onnx', int8: 'model_int8.onnx' };
+
+// onnxFile checks that MODEL_DIR has the graph of dtype and returns its path.
+function onnxFile(modelDir, dtype) {
+  const name = DTYPE_FILES[dtype];
+  if (!name) throw new Error(`dtype ${dtype}: want one of ${Object.keys(DTYPE_FILES).join(', ')}`);
+  const file = path.join(path.resolve(modelDir), 'onnx', name);
+  if (!fs.existsSync(file)) throw new Error(`${file} not found (dtype ${dtype})`);
+  return file;
+}
+
+export async function loadModel(modelDir, { threads, dtype = 'fp32' } = {}) {
   const tokenizer = await loadTokenizer(modelDir);
   const id = localModel(modelDir);
-  if (!fs.existsSync(path.join(path.resolve(modelDir), 'onnx', 'model.onnx'))) {
-    throw new Error(`${path.resolve(modelDir)}/onnx/model.onnx not found`);
-  }
+  onnxFile(modelDir, dtype);
   const session_options = {};
   if (threads) session_options.intraOpNumThreads = threads;
   const model = await AutoModel.from_pretrained(id, {
     local_files_only: true,
     device: 'cpu',
-    dtype: 'fp32',
+    dtype,
     session_options,
   });
   return { tokenizer, model };
@@ -77,14 +89,15 @@ export async function loadModel(modelDir, { threads } = {}) {
 // extraction') with mean pooling and normalisation, truncating at 256 tokens —
 // on a local model folder, and returns run(batch) → the number of vectors.
 // threads sets onnxruntime's intra-op threads (0: onnxruntime's default, one
-// per physical core).
-export async function loadPipeline(modelDir, { threads } = {}) {
-  await loadModel(modelDir); // validates the folder and sets env.localModelPath
+// per physical core); dtype picks the graph (DTYPE_FILES).
+export async function loadPipeline(modelDir, { threads, dtype = 'fp32' } = {}) {
+  localModel(modelDir); // validates the folder and sets env.localModelPath
+  onnxFile(modelDir, dtype);
   const session_options = threads ? { intraOpNumThreads: threads } : {};
   const extractor = await pipeline('feature-extraction', path.basename(path.resolve(modelDir)), {
     local_files_only: true,
     device: 'cpu',
-    dtype: 'fp32',
+    dtype,
     session_options,
   });
   // sentence-transformers' max_seq_length (the pipeline would use model_max_length, 512).
