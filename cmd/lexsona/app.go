@@ -23,6 +23,7 @@ type app struct {
 	asJSON   bool
 	embedder string
 	modelDir string
+	variant  string
 	ortLib   string
 	registry string
 

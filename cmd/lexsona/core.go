@@ -37,7 +37,7 @@ func (a *app) openEmbedder(ctx context.Context) (models.Embedder, error) {
 		return a.emb, nil
 	}
 	emb, err := models.Open(ctx, models.Options{
-		Backend: a.embedder, ModelDir: a.modelDir, OrtLib: a.ortLib, Logger: a.logger(),
+		Backend: a.embedder, ModelDir: a.modelDir, Variant: a.variant, OrtLib: a.ortLib, Logger: a.logger(),
 	})
 	if err != nil {
 		return nil, err
