@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/viterin/vek/vek32"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -149,17 +148,13 @@ func BenchmarkClassifyLexical(b *testing.B) {
 	benchClassify(b, MustLexical(b, nil))
 }
 
-// BenchmarkClassifyORT uses a generated model with all-MiniLM-L6-v2's
-// architecture and tokenizer (random weights: the latency is the real
-// model's, the scores are meaningless). It skips without `make ort fixtures`.
+// BenchmarkClassifyORT classifies with the real all-MiniLM-L6-v2
+// (testenv.RealModelDir: `make real-model`) on the ort backend.
 func BenchmarkClassifyORT(b *testing.B) {
-	dir := filepath.Join("..", ".cache", "models", "minilm-random")
-	if _, err := os.Stat(filepath.Join(dir, "model.onnx")); err != nil {
-		b.Skipf("no %s/model.onnx: run `make fixtures`", dir)
-	}
+	dir := testenv.RealModelDir(b)
 	emb, err := models.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir, CacheSize: -1})
 	if err != nil {
-		b.Skipf("ort backend unavailable (%v): run `make ort fixtures`", err)
+		b.Skipf("ort backend unavailable (%v): run `make ort`", err)
 	}
 	defer emb.Close()
 	benchClassify(b, emb)
