@@ -9,8 +9,9 @@ import (
 
 // SyncInForce makes the registry named name with YAML data the one in force:
 // it parses it, fits a corpus-dependent embedder (the lexical one) on its
-// texts, runs the precompute job (Sync) and records it in the store, so that
-// later commands and restarts given no registry keep using it. It is what
+// texts, runs the precompute job (Sync), which records it in the store in
+// the transaction that switches the definitions, so that later commands and
+// restarts given no registry keep using it. It is what
 // `lexsona registry sync` and POST /v1/registry/sync both do. A registry that
 // does not validate changes nothing. Errors: Parse's (EINVALID with every
 // problem, ETOOLARGE), then Sync's.
@@ -22,11 +23,9 @@ func SyncInForce(ctx context.Context, db *store.DB, emb models.Embedder, name st
 	if f, ok := emb.(models.Fitter); ok {
 		f.Fit(reg.Texts())
 	}
+	opts.Name, opts.YAML = name, data
 	sum, err := Sync(ctx, db, emb, reg, opts)
-	if err != nil {
-		return reg, sum, err
-	}
-	return reg, sum, db.SaveRegistry(ctx, name, data)
+	return reg, sum, err
 }
 
 // InForce returns the name and YAML of the registry in force: the one last

@@ -25,6 +25,10 @@ type SyncOptions struct {
 	Progress io.Writer
 	// Now is the time recorded on the sync's events; zero means time.Now().
 	Now time.Time
+	// Name and YAML, when YAML is not nil, are recorded as the registry in
+	// force together with the definitions (SyncInForce sets them).
+	Name string
+	YAML []byte
 }
 
 // Summary is what a Sync did. Embedded + Skipped is the number of texts of
@@ -43,8 +47,10 @@ type Summary struct {
 // Sync is the registry embedding precompute job. In one transaction it makes
 // the store's definitions agree with reg (new rules added at the prior,
 // changed definitions updated without touching evidence, registry rules
-// missing from reg archived, never deleted); in a second one it makes each
-// synced rule's contrary texts those reg lists (Registry.Contrary); then it
+// missing from reg archived, never deleted), makes each synced rule's
+// contrary texts those reg lists (Registry.Contrary) and, when opts.YAML is
+// set, records it as the registry in force (store.SyncRegistry): a crash
+// leaves the old registry or the new one, never a mix; then it
 // embeds every text of a non-archived rule that has no vector for emb's
 // identity yet, in batches, storing each batch in its own transaction. Interrupted (ctx cancelled, an
 // embedder failure), it keeps every batch already embedded and a second run
@@ -52,8 +58,9 @@ type Summary struct {
 // the default pack. The lexical embedder's identity includes its IDF fit:
 // fit it (on reg.Texts()) before calling Sync, not after.
 //
-// Errors: those of store.SyncDefinitions (EINVALID naming a bad definition;
-// nothing is written then); EUNAVAILABLE when ctx was cancelled while
+// Errors: those of store.SyncRegistry (EINVALID naming a bad definition;
+// nothing is written then; the read-only fault on a database that cannot be
+// written, unless reg is already in force there and has every embedding); EUNAVAILABLE when ctx was cancelled while
 // embedding (the error also matches context.Canceled / DeadlineExceeded with
 // errors.Is; the summary says how far it got); the embedder's errors, wrapped
 // with the rule they were embedding; EINTERNAL for store failures and for an
@@ -72,14 +79,12 @@ func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry,
 	modelID := emb.Identity().ID()
 	sum := Summary{Embedder: emb.Backend(), Model: modelID}
 
-	res, err := db.SyncDefinitions(ctx, reg.Definitions(), opts.Now.UTC())
+	res, err := db.SyncRegistry(ctx, store.RegistrySync{Definitions: reg.Definitions(), Contrary: reg.contraryTexts,
+		Name: opts.Name, YAML: opts.YAML, At: opts.Now.UTC()})
 	if err != nil {
 		return sum, err
 	}
 	sum.Added, sum.Updated, sum.Archived, sum.Kept = len(res.Added), len(res.Updated), len(res.Archived), len(res.Kept)
-	if err := db.ReplaceRuleTexts(ctx, store.KindContrary, reg.contraryTexts(res.Kept)); err != nil {
-		return sum, err
-	}
 
 	total, err := db.CountTexts(ctx)
 	if err != nil {

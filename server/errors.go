@@ -140,6 +140,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	if l, ok := c.Get(ctxBodyLimit).(int64); ok {
 		limit = l
 	}
+	s.db.NoteError(err) // a damaged page met by a read turns readiness false
 	status, code, msg, internal := classify(err, limit)
 	if internal {
 		s.log.Error("internal error", "request_id", requestID(c), "method", c.Request().Method,

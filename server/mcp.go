@@ -68,6 +68,7 @@ func (s *Server) MCPServer() *mcp.Server {
 // toolError turns an error into what a tool call shows: "code: message",
 // with internal errors logged and reduced to "internal: internal error".
 func (s *Server) toolError(tool string, err error) error {
+	s.db.NoteError(err)
 	code := engine.ErrorCode(err)
 	if code == engine.EINTERNAL {
 		s.log.Error("internal error in MCP tool", "tool", tool, "err", err.Error())

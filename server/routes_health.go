@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
 )
 
 // Health is the answer of GET /healthz and GET /readyz.
@@ -22,8 +23,9 @@ func (s *Server) handleHealthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, Health{Status: "ok"})
 }
 
-// ready reports nil when the store takes a write lock and the embedder is
-// loaded; otherwise an EUNAVAILABLE error saying which is not.
+// ready reports nil when the store can take writes (store.DB.Writable: not
+// read-only, no full disk or damage met, the write lock free) and the
+// embedder is loaded; otherwise an EUNAVAILABLE error saying which is not.
 func (s *Server) ready(ctx context.Context) error {
 	if s.stopping.Load() {
 		return engine.Errorf(engine.EUNAVAILABLE, "shutting down")
@@ -31,9 +33,14 @@ func (s *Server) ready(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if err := s.db.Writable(ctx); err != nil {
-		// The store's message names the file and the driver's error: log it,
-		// answer without it (the probe is open to anyone).
+		// The store's message may name the file and the driver's error: log
+		// it, answer without it (the probe is open to anyone), but for a
+		// fault of the file (full disk, read-only, damaged), whose message
+		// names only the cause.
 		s.log.Warn("readiness: the store is not writable", "err", err.Error())
+		if store.Fault(err) != store.FaultNone {
+			return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable: %s", engine.ErrorMessage(err))
+		}
 		return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable")
 	}
 	if id := s.cfg.Embedder.Identity(); id.Dims <= 0 {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -76,6 +77,7 @@ type checkpointer struct {
 	log     *slog.Logger
 
 	dirty       chan struct{} // capacity 1: a commit since the last poll
+	hurry       atomic.Bool   // a write failed for space: checkpoint and truncate at the next poll
 	shm         *os.File      // opened at the first poll
 	nextRestart time.Time     // no RESTART before (after a busy one)
 	backoff     time.Duration // after the last busy RESTART (0 after a finished one)
@@ -120,6 +122,13 @@ func (c *checkpointer) notify() {
 	}
 }
 
+// urgent asks for a checkpoint that truncates the log at the next poll,
+// whatever its length: a write failed for space. It never blocks.
+func (c *checkpointer) urgent() {
+	c.hurry.Store(true)
+	c.notify()
+}
+
 // run waits for a commit, lets the following ones gather for one interval,
 // then checkpoints if the log is long enough, until close.
 func (c *checkpointer) run() {
@@ -138,6 +147,12 @@ func (c *checkpointer) run() {
 			timer.Stop()
 			return
 		case <-timer.C:
+		}
+		if c.hurry.Swap(false) {
+			if _, err := c.truncate(context.Background()); err != nil {
+				c.log.Warn("store: checkpoint after a write failed for space failed", "err", err.Error())
+			}
+			continue
 		}
 		if !c.due() {
 			continue
@@ -198,6 +213,21 @@ func (c *checkpointer) pass(ctx context.Context) (ckptResult, error) {
 	c.backoff = min(max(2*c.backoff, c.interval), maxRestartBackoff)
 	c.nextRestart = time.Now().Add(c.backoff)
 	return r, nil
+}
+
+// truncate runs a TRUNCATE checkpoint holding the write connection: it
+// copies the whole log into the database file and truncates the log to zero
+// bytes, when no reader holds on to it.
+func (c *checkpointer) truncate(ctx context.Context) (ckptResult, error) {
+	c.mu.Lock()
+	c.passes++
+	c.mu.Unlock()
+	w, err := c.write.Conn(ctx)
+	if err != nil {
+		return ckptResult{}, fmt.Errorf("store: checkpoint: hold the write connection: %w", err)
+	}
+	defer w.Close()
+	return c.checkpoint(ctx, "TRUNCATE")
 }
 
 func (c *checkpointer) checkpoint(ctx context.Context, mode string) (ckptResult, error) {

@@ -53,6 +53,10 @@ type DB struct {
 	embVer atomic.Pointer[versionAt]
 	ckpt   *checkpointer // copies the write-ahead log into the file (checkpoint.go)
 	writer *writer       // runs every write transaction, committing them in groups (db_write.go)
+	faults faultState    // the fault of the file writes last met (faults.go)
+	// readOnly: the file cannot be written, so it was opened read-only
+	// (readonly.go); every write fails with the read-only fault.
+	readOnly bool
 
 	closeOnce sync.Once
 	closeErr  error
@@ -133,14 +137,36 @@ func openConfig(ctx context.Context, path string, opts Options, ckpt ckptConfig,
 		return nil, err
 	}
 	db := &DB{path: abs}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	n := max(4, runtime.GOMAXPROCS(0))
+	if cannotWrite(abs) {
+		if err := db.openReadOnly(ctx, n); err != nil {
+			return nil, err
+		}
+		if err := db.prepare(ctx); err != nil {
+			db.read.Close()
+			db.write.Close()
+			return nil, err
+		}
+		log.Warn("store: the database file cannot be written: opened read-only", "path", abs)
+		db.writer = startWriter(db, wcfg.maxGroup)
+		return db, nil
+	}
 	if db.write, err = openPool(ctx, abs, true, 1, wcfg.synchronous); err != nil {
 		return nil, err
 	}
 	if err := migrate(ctx, db.write, migrations.FS); err != nil {
 		db.write.Close()
-		return nil, err
+		return nil, openErr(abs, "migrate", err)
 	}
-	n := max(4, runtime.GOMAXPROCS(0))
+	if k, err := cleanOrphans(ctx, db.write); err != nil {
+		log.Warn("store: deleting orphaned embeddings failed", "err", err.Error())
+	} else if k > 0 {
+		log.Info("store: deleted orphaned embeddings", "rows", k)
+	}
 	if db.read, err = openPool(ctx, abs, false, n, wcfg.synchronous); err != nil {
 		db.write.Close()
 		return nil, err
@@ -149,10 +175,6 @@ func openConfig(ctx context.Context, path string, opts Options, ckpt ckptConfig,
 		db.read.Close()
 		db.write.Close()
 		return nil, err
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.Default()
 	}
 	if db.ckpt, err = startCheckpointer(ctx, abs, db.write, log, ckpt); err != nil {
 		db.read.Close()
@@ -171,7 +193,7 @@ func openPool(ctx context.Context, path string, writer bool, conns int, synchron
 func openPoolDSN(ctx context.Context, path, dsn string, conns int) (*sql.DB, error) {
 	p, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot open database %s: %v", path, err)
+		return nil, openErr(path, "open", err)
 	}
 	p.SetMaxOpenConns(conns)
 	p.SetMaxIdleConns(conns)
@@ -182,9 +204,26 @@ func openPoolDSN(ctx context.Context, path, dsn string, conns int) (*sql.DB, err
 	var n int
 	if err := p.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
 		p.Close()
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot open database %s: %v", path, err)
+		return nil, openErr(path, "open", err)
 	}
 	return p, nil
+}
+
+// openErr is the EUNAVAILABLE error of a database that cannot be opened (or
+// migrated): it names the file and the cause, in words for a fault of the
+// file (full disk, read-only, damaged; see faults.go), else the driver's
+// message. An *engine.Error passes through.
+func openErr(path, op string, err error) error {
+	k := kindOf(err)
+	var ee *engine.Error
+	if errors.As(err, &ee) && k == FaultNone {
+		return err
+	}
+	if k != FaultNone {
+		return fmt.Errorf("%w: %w", engine.Errorf(engine.EUNAVAILABLE, "cannot %s database %s: %s", op, path, faultMessages[k]),
+			&faultError{kind: k, err: err})
+	}
+	return engine.Errorf(engine.EUNAVAILABLE, "cannot %s database %s: %v", op, path, err)
 }
 
 // prepare prepares every statement registered with sqlq on both pools.
@@ -215,7 +254,10 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		db.writer.close()
-		ckptErr := db.ckpt.close()
+		var ckptErr error
+		if db.ckpt != nil {
+			ckptErr = db.ckpt.close()
+		}
 		for _, m := range []map[string]*sql.Stmt{db.rstmt, db.wstmt} {
 			for _, s := range m {
 				s.Close()
@@ -225,9 +267,11 @@ func (db *DB) Close() error {
 		// Another process's reader can make a TRUNCATE checkpoint wait: give
 		// it one second, not the full busy timeout, so shutdown stays prompt.
 		// A checkpoint that cannot finish is completed by the next one.
-		_, _ = db.write.Exec("PRAGMA busy_timeout = 1000")
-		if _, err := db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-			errs = append(errs, fmt.Errorf("store: checkpoint: %w", err))
+		if !db.readOnly {
+			_, _ = db.write.Exec("PRAGMA busy_timeout = 1000")
+			if _, err := db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+				errs = append(errs, fmt.Errorf("store: checkpoint: %w", err))
+			}
 		}
 		errs = append(errs, db.write.Close())
 		db.closeErr = errors.Join(errs...)
@@ -235,9 +279,15 @@ func (db *DB) Close() error {
 	return db.closeErr
 }
 
-// Writable reports whether the write lock can be taken now (BEGIN IMMEDIATE;
-// ROLLBACK), for readiness probes. Its error is EUNAVAILABLE.
+// Writable reports whether writes can commit, for readiness probes: not
+// when the database was opened read-only, nor while the last write met a
+// fault of the file (full disk, read-only, damaged: the error names it, see
+// faults.go), nor when the write lock cannot be taken now (BEGIN IMMEDIATE;
+// ROLLBACK). Its error is EUNAVAILABLE.
 func (db *DB) Writable(ctx context.Context) error {
+	if err := db.checkWritable(ctx); err != nil {
+		return err
+	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return engine.Errorf(engine.EUNAVAILABLE, "database %s is not writable: %v", db.path, err)
@@ -284,8 +334,9 @@ func (db *DB) reader(ctx context.Context) runner {
 
 // dbErr turns an unexpected database error into what callers see: an
 // *engine.Error passes through, SQLITE_BUSY (another process held the lock
-// past busy_timeout) becomes EUNAVAILABLE, anything else is wrapped as
-// internal; nil stays nil.
+// past busy_timeout) becomes EUNAVAILABLE, so does a fault of the file (a
+// full disk, a read-only or damaged file: see faults.go) with a message
+// naming it, anything else is wrapped as internal; nil stays nil.
 func dbErr(op string, err error) error {
 	if err == nil {
 		return nil
@@ -297,6 +348,9 @@ func dbErr(op string, err error) error {
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY {
 		return engine.Errorf(engine.EUNAVAILABLE, "the database is locked by another process: try again")
+	}
+	if k := kindOf(err); k != FaultNone {
+		return faultErr(k, op, err)
 	}
 	return fmt.Errorf("store: %s: %w", op, err)
 }

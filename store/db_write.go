@@ -92,6 +92,9 @@ func (w *writer) submit(ctx context.Context, fn func(*Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return dbErr("begin a write transaction", err)
 	}
+	if w.db.readOnly {
+		return w.db.readOnlyErr()
+	}
 	r := &writeReq{ctx: ctx, fn: fn, done: make(chan struct{})}
 	w.mu.RLock()
 	if w.closed {
@@ -157,11 +160,14 @@ func (w *writer) group(first *writeReq) {
 	db := w.db
 	sqlTx, err := db.write.BeginTx(context.Background(), nil)
 	if err != nil {
-		first.finish(dbErr("begin a write transaction", err))
+		err = dbErr("begin a write transaction", err)
+		w.outcome(err)
+		first.finish(err)
 		return
 	}
 	if err := w.call(sqlTx, first); err != nil {
 		_ = sqlTx.Rollback()
+		w.outcome(err)
 		first.finish(err)
 		return
 	}
@@ -201,6 +207,7 @@ func (w *writer) group(first *writeReq) {
 			return
 		}
 		if ferr != nil {
+			w.outcome(ferr)
 			r.finish(ferr)
 			continue
 		}
@@ -212,14 +219,30 @@ func (w *writer) group(first *writeReq) {
 	if err != nil {
 		err = dbErr("commit", err)
 	}
+	w.outcome(err)
 	for _, m := range members {
 		m.finish(err)
+	}
+}
+
+// outcome records what a write met (see faults.go): a fault of the file, or
+// with nil a commit, which clears a full disk or read-only fault. A write
+// that failed for space makes the checkpointer try at once to copy the
+// write-ahead log into the database file and truncate it, which gives its
+// space back when the log is what filled the disk; so does the first commit
+// after such a failure, once space was freed.
+func (w *writer) outcome(err error) {
+	wasFull := Fault(w.db.faults.get()) == FaultDiskFull
+	w.db.faults.note(err)
+	if w.db.ckpt != nil && (Fault(err) == FaultDiskFull || (err == nil && wasFull)) {
+		w.db.ckpt.urgent()
 	}
 }
 
 // abort rolls the transaction back and answers members with err.
 func (w *writer) abort(sqlTx *sql.Tx, members []*writeReq, err error) {
 	_ = sqlTx.Rollback()
+	w.outcome(err)
 	w.db.writes.Add(1)
 	for _, m := range members {
 		m.finish(err)

@@ -103,72 +103,64 @@ type syncState struct {
 // ETOOLARGE) naming the first bad definition or a duplicate id; nothing is
 // written then.
 func (db *DB) SyncDefinitions(ctx context.Context, defs []engine.Definition, at time.Time) (SyncResult, error) {
-	at = nowIfZero(at)
-	checked, err := checkDefinitions(defs, at)
+	return db.SyncRegistry(ctx, RegistrySync{Definitions: defs, At: at})
+}
+
+// RegistrySync is what one registry sync writes, all in one transaction.
+type RegistrySync struct {
+	// Definitions are the registry's rules (see SyncDefinitions).
+	Definitions []engine.Definition
+	// Contrary, when set, gives the contrary texts of each rule the sync
+	// defines but the kept ones (see SyncResult.Kept): each listed rule's
+	// contrary texts become exactly those (see ReplaceRuleTexts).
+	Contrary func(kept []string) map[string][]string
+	// Name and YAML, when YAML is not nil, are recorded as the registry in
+	// force (see Registry) in the same transaction.
+	Name string
+	YAML []byte
+	// At is the time of the sync's events (zero: now).
+	At time.Time
+}
+
+// SyncRegistry makes the store agree with a registry in one transaction:
+// its definitions (as SyncDefinitions), its contrary texts and the registry
+// in force switch together, so a crash leaves either the old registry or
+// the new one, never a mix. On a database opened read-only it writes
+// nothing and succeeds when s.YAML is already the registry in force (under
+// s.Name). Errors: SyncDefinitions' and ReplaceRuleTexts' (nothing is
+// written then); on a read-only database whose registry in force differs,
+// the read-only fault (EUNAVAILABLE).
+func (db *DB) SyncRegistry(ctx context.Context, s RegistrySync) (SyncResult, error) {
+	at := nowIfZero(s.At)
+	checked, err := checkDefinitions(s.Definitions, at)
 	if err != nil {
 		return SyncResult{}, err
 	}
+	if s.Contrary != nil {
+		if err := checkTextsOf(KindContrary, s.Contrary(nil)); err != nil {
+			return SyncResult{}, err
+		}
+	}
 	res := SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{}}
+	if db.readOnly {
+		if s.YAML != nil {
+			if name, yaml, ok, err := db.Registry(ctx); err != nil || (ok && name == s.Name && string(yaml) == string(s.YAML)) {
+				return res, err
+			}
+		}
+		return res, db.readOnlyErr()
+	}
 	err = db.Write(ctx, func(tx *Tx) error {
-		cfg, err := tx.Config()
-		if err != nil {
+		if err := tx.syncDefinitions(checked, at, &res); err != nil {
 			return err
 		}
-		state := map[string]syncState{}
-		if err := tx.scan(qSyncState, nil, func(sc scanner) error {
-			var id string
-			var s syncState
-			err := sc.Scan(&id, &s.status, &s.archivedBy, &s.source, &s.sha, &s.alpha, &s.beta)
-			state[id] = s
-			return err
-		}); err != nil {
-			return err
-		}
-		inDefs := make(map[string]bool, len(checked))
-		now := fmtTime(time.Now())
-		for i := range checked {
-			d := &checked[i]
-			inDefs[d.rule.RuleID] = true
-			st, exists := state[d.rule.RuleID]
-			if !exists {
-				if err := tx.syncInsert(d, cfg, at); err != nil {
-					return err
-				}
-				res.Added = append(res.Added, d.rule.RuleID)
-				continue
-			}
-			if st.source != engine.SourceRegistry && st.sha == "" {
-				res.Kept = append(res.Kept, d.rule.RuleID)
-				continue
-			}
-			changed := st.sha != d.sha
-			restore := st.status == string(engine.StatusArchived) && st.archivedBy == "registry"
-			if !changed && !restore {
-				continue
-			}
-			if err := tx.syncUpdate(d, changed, restore, now, at); err != nil {
+		if s.Contrary != nil {
+			if err := tx.replaceTextsOf(KindContrary, s.Contrary(res.Kept)); err != nil {
 				return err
 			}
-			res.Updated = append(res.Updated, d.rule.RuleID)
 		}
-		ids := make([]string, 0, len(state))
-		for id := range state {
-			ids = append(ids, id)
-		}
-		slices.Sort(ids)
-		for _, id := range ids {
-			st := state[id]
-			if inDefs[id] || st.source != engine.SourceRegistry || st.status == string(engine.StatusArchived) {
-				continue
-			}
-			if _, err := tx.exec(qSyncArchive, now, id); err != nil {
-				return dbErr("archive rule "+id, err)
-			}
-			if _, err := tx.insertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride,
-				Detail: "archived: no longer in the registry", Alpha: st.alpha, Beta: st.beta, At: at}); err != nil {
-				return err
-			}
-			res.Archived = append(res.Archived, id)
+		if s.YAML != nil {
+			return tx.saveRegistry(s.Name, s.YAML)
 		}
 		return nil
 	})
@@ -176,6 +168,71 @@ func (db *DB) SyncDefinitions(ctx context.Context, defs []engine.Definition, at 
 		return SyncResult{}, err
 	}
 	return res, nil
+}
+
+// syncDefinitions is SyncDefinitions' work in tx, recorded in res.
+func (tx *Tx) syncDefinitions(checked []syncDef, at time.Time, res *SyncResult) error {
+	cfg, err := tx.Config()
+	if err != nil {
+		return err
+	}
+	state := map[string]syncState{}
+	if err := tx.scan(qSyncState, nil, func(sc scanner) error {
+		var id string
+		var s syncState
+		err := sc.Scan(&id, &s.status, &s.archivedBy, &s.source, &s.sha, &s.alpha, &s.beta)
+		state[id] = s
+		return err
+	}); err != nil {
+		return err
+	}
+	inDefs := make(map[string]bool, len(checked))
+	now := fmtTime(time.Now())
+	for i := range checked {
+		d := &checked[i]
+		inDefs[d.rule.RuleID] = true
+		st, exists := state[d.rule.RuleID]
+		if !exists {
+			if err := tx.syncInsert(d, cfg, at); err != nil {
+				return err
+			}
+			res.Added = append(res.Added, d.rule.RuleID)
+			continue
+		}
+		if st.source != engine.SourceRegistry && st.sha == "" {
+			res.Kept = append(res.Kept, d.rule.RuleID)
+			continue
+		}
+		changed := st.sha != d.sha
+		restore := st.status == string(engine.StatusArchived) && st.archivedBy == "registry"
+		if !changed && !restore {
+			continue
+		}
+		if err := tx.syncUpdate(d, changed, restore, now, at); err != nil {
+			return err
+		}
+		res.Updated = append(res.Updated, d.rule.RuleID)
+	}
+	ids := make([]string, 0, len(state))
+	for id := range state {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		st := state[id]
+		if inDefs[id] || st.source != engine.SourceRegistry || st.status == string(engine.StatusArchived) {
+			continue
+		}
+		if _, err := tx.exec(qSyncArchive, now, id); err != nil {
+			return dbErr("archive rule "+id, err)
+		}
+		if _, err := tx.insertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride,
+			Detail: "archived: no longer in the registry", Alpha: st.alpha, Beta: st.beta, At: at}); err != nil {
+			return err
+		}
+		res.Archived = append(res.Archived, id)
+	}
+	return nil
 }
 
 func (tx *Tx) syncInsert(d *syncDef, cfg engine.Config, at time.Time) error {
@@ -253,4 +310,47 @@ func (tx *Tx) syncUpdate(d *syncDef, changed, restore bool, now string, at time.
 	_, err = tx.insertEvent(&engine.Event{RuleID: r.RuleID, EventType: engine.EventManualOverride,
 		Detail: strings.Join(notes, "; "), Alpha: r.Alpha, Beta: r.Beta, At: at})
 	return err
+}
+
+// checkTextsOf validates texts of kind before anything is written: EINVALID
+// for an unknown kind or an empty text, ETOOLARGE for one over the limit,
+// each naming its rule.
+func checkTextsOf(kind string, texts map[string][]string) error {
+	if err := checkText(kind, "x"); err != nil {
+		return err
+	}
+	for id, list := range texts {
+		for _, x := range list {
+			if err := checkText(kind, x); err != nil {
+				return engine.Errorf(engine.ErrorCode(err), "rule %s: %s", id, engine.ErrorMessage(err))
+			}
+		}
+	}
+	return nil
+}
+
+// replaceTextsOf is ReplaceRuleTexts in tx, for texts already checked
+// (checkTextsOf): ENOTFOUND naming an unknown rule.
+func (tx *Tx) replaceTextsOf(kind string, texts map[string][]string) error {
+	ids := make([]string, 0, len(texts))
+	for id := range texts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if ok, err := ruleExists(tx.runner, id); err != nil || !ok {
+			if err == nil {
+				err = engine.Errorf(engine.ENOTFOUND, "rule %q not found", id)
+			}
+			return err
+		}
+		list := make([]ruleText, len(texts[id]))
+		for i, x := range texts[id] {
+			list[i] = ruleText{kind, x}
+		}
+		if err := tx.replaceTexts(id, []string{kind}, list); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/server"
+	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
 )
 
@@ -17,6 +19,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var maxBatch, queueSize int
 	var maxWait time.Duration
 	var bodyLimit int64
+	var integ integrityFlags
 	c := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080]",
 		Short: "Run the HTTP API (classify, corrections, persona, rules, embeddings, metrics)",
@@ -37,6 +40,9 @@ The registry in force (or --registry) is synced on start.`,
 			}
 			if _, err := server.ParseAllowedHosts(allowedHosts); err != nil {
 				return usagef("--allowed-hosts: %s", engine.ErrorMessage(err))
+			}
+			if err := integ.check(cmd.Context(), a); err != nil {
+				return err
 			}
 			core, err := a.openCore(cmd.Context())
 			if err != nil {
@@ -70,6 +76,7 @@ The registry in force (or --registry) is synced on start.`,
 	f.IntVar(&queueSize, "queue-size", 1024, "embedding requests queued before answering 429")
 	f.Int64Var(&bodyLimit, "body-limit", 1<<20, "largest request body in bytes (413 beyond)")
 	addIdempotencyTTLFlag(c, &idemTTL)
+	integ.register(c)
 	return c
 }
 
@@ -120,12 +127,16 @@ func parseIdempotencyTTL(s string) (time.Duration, error) {
 
 func newMCPCmd(a *app) *cobra.Command {
 	var idemTTL string
+	var integ integrityFlags
 	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the Model Context Protocol over stdio (for Claude Code, Cursor and other MCP clients)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ttl, err := parseIdempotencyTTL(idemTTL)
 			if err != nil {
+				return err
+			}
+			if err := integ.check(cmd.Context(), a); err != nil {
 				return err
 			}
 			core, err := a.openCore(cmd.Context())
@@ -136,5 +147,45 @@ func newMCPCmd(a *app) *cobra.Command {
 		},
 	}
 	addIdempotencyTTLFlag(c, &idemTTL)
+	integ.register(c)
 	return c
+}
+
+// integrityFlags are --skip-integrity-check and --integrity-timeout (serve
+// and mcp), which govern the check of the database file at start.
+type integrityFlags struct {
+	skip    bool
+	timeout time.Duration
+}
+
+func (f *integrityFlags) register(c *cobra.Command) {
+	c.Flags().BoolVar(&f.skip, "skip-integrity-check", false, "start without checking the database file's pages (PRAGMA quick_check)")
+	c.Flags().DurationVar(&f.timeout, "integrity-timeout", store.DefaultIntegrityTimeout,
+		"longest the start-up check of the database file may take; past it the check is abandoned with a warning")
+}
+
+// check opens the database and runs PRAGMA quick_check on it, bounded by
+// --integrity-timeout, unless --skip-integrity-check: a damaged file is
+// refused (EUNAVAILABLE saying so); a check that ran out of time is logged
+// and the start goes on.
+func (f *integrityFlags) check(ctx context.Context, a *app) error {
+	if f.timeout <= 0 {
+		return usagef("--integrity-timeout must be positive, got %s", f.timeout)
+	}
+	db, err := a.openDB(ctx)
+	if err != nil || f.skip {
+		return err
+	}
+	finished, err := db.QuickCheck(ctx, f.timeout)
+	if err != nil {
+		if store.Fault(err) == store.FaultCorrupt {
+			return engine.Errorf(engine.EUNAVAILABLE, "%s; to start anyway, pass --skip-integrity-check", engine.ErrorMessage(err))
+		}
+		return err
+	}
+	if !finished {
+		a.logger().Warn("the database integrity check did not finish in time and was abandoned; raise --integrity-timeout to complete it",
+			"timeout", f.timeout.String())
+	}
+	return nil
 }
