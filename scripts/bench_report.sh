@@ -11,7 +11,7 @@
 #                alternated pass by pass: the ratios); BenchmarkORTBare,
 #                BenchmarkORTOverhead, BenchmarkTokenize, BenchmarkORTWeightStreaming
 #   classifier/  BenchmarkTopK (30, 1,000, 100,000 vectors), BenchmarkClassify{ORT,Lexical}
-#   store/       BenchmarkSnapshot (100 and 10,000 rules), BenchmarkRecord
+#   store/       BenchmarkSnapshot (100 and 10,000 rules), BenchmarkRecord, BenchmarkRecordDurability
 #   engine/      BenchmarkBuildSnapshot (100 and 10,000 rules)
 #   server/      BenchmarkHTTPClassifyLoad (64 clients, batching on/off)
 # and renders the tables with `go run ./scripts/benchreport`. It needs what
@@ -87,7 +87,7 @@ gobench versus ./models/ '^BenchmarkVersusTransformersJS$' "${rounds}x"
 gobench ort ./models/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize|BenchmarkORTWeightStreaming)$' "$long"
 
 gobench classifier ./classifier/ '^(BenchmarkTopK|BenchmarkClassifyORT|BenchmarkClassifyLexical)$' "$short"
-gobench store ./store/ '^(BenchmarkSnapshot|BenchmarkRecord)$' "$short"
+gobench store ./store/ '^(BenchmarkSnapshot|BenchmarkRecord|BenchmarkRecordDurability)$' "$short"
 gobench engine ./engine/ '^BenchmarkBuildSnapshot$' "$short"
 gobench server ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x"
 

@@ -234,6 +234,17 @@ func (in Inputs) record(p printer) {
 		p("| %s | %s | %s | %s |\n", m, num(r, ok1, 0), num(ns/1e3, ok2, 1), num(cpu/1e3, ok3, 1))
 	}
 	p("\n")
+	p("Durability side by side (`BenchmarkRecordDurability`, one run): `synchronous=NORMAL` (a power cut may drop the last acknowledged corrections), `FULL` with one fsync per correction, and `FULL` with group commit (the service's mode: concurrent writers share one fsync).\n\n")
+	p("| writers | NORMAL corrections/s | FULL corrections/s | FULL + group commit corrections/s | writes per commit (grouped) |\n|---|---|---|---|---|\n")
+	for _, w := range []string{"1", "64"} {
+		name := "BenchmarkRecordDurability/writers=" + w + "/"
+		n, ok1 := in.Go.Metric(name+"normal", "corrections/s", -1)
+		f, ok2 := in.Go.Metric(name+"full", "corrections/s", -1)
+		g, ok3 := in.Go.Metric(name+"full-group", "corrections/s", -1)
+		wpc, ok4 := in.Go.Metric(name+"full-group", "writes/commit", -1)
+		p("| %s | %s | %s | %s | %s |\n", w, num(n, ok1, 0), num(f, ok2, 0), num(g, ok3, 0), num(wpc, ok4, 1))
+	}
+	p("\n")
 }
 
 func (in Inputs) httpLoad(p printer) {
