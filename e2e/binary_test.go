@@ -23,9 +23,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// repoRoot and MustBuildBinary are testenv's (shared with cmd/lexsona and models).
-func repoRoot(tb testing.TB) string { return testenv.RepoRoot(tb) }
-
 // MustBuildBinary builds cmd/lexsona once per test run (see testenv).
 func MustBuildBinary(tb testing.TB) string { return testenv.MustBuildBinary(tb) }
 

@@ -105,7 +105,7 @@ func TestRunPrunesIdempotencyKeys(t *testing.T) {
 			if resp.StatusCode != c.want {
 				t.Errorf("retry through the running server: %d, want %d; log:\n%s", resp.StatusCode, c.want, log.String())
 			}
-			if err, _ := stop(); err != nil {
+			if _, err := stop(); err != nil {
 				t.Errorf("Run: %v", err)
 			}
 			if got := strings.Contains(log.String(), "pruned idempotency keys"); got != c.wantLog {

@@ -194,5 +194,3 @@ func clip(s string) string {
 	}
 	return s[:n] + "..."
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

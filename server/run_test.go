@@ -19,7 +19,7 @@ import (
 
 // startServer runs a server on a free loopback port; stop cancels it and
 // returns Run's error and how long the shutdown took.
-func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *store.DB, stop func() (error, time.Duration)) {
+func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *store.DB, stop func() (time.Duration, error)) {
 	t.Helper()
 	db = MustOpenStore(t)
 	emb := MustLexical(t, db)
@@ -44,7 +44,7 @@ func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *
 	var once sync.Once
 	var runErr error
 	var took time.Duration
-	stop = func() (error, time.Duration) {
+	stop = func() (time.Duration, error) {
 		once.Do(func() {
 			start := time.Now()
 			cancel()
@@ -55,7 +55,7 @@ func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *
 			}
 			took = time.Since(start)
 		})
-		return runErr, took
+		return took, runErr
 	}
 	t.Cleanup(func() { stop() })
 	return s, "http://" + s.Addr(), db, stop
@@ -120,7 +120,7 @@ func TestRunServesAndShutsDownDurably(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatalf("fewer than %d corrections acknowledged within 30 s", before)
 	}
-	err, took := stop() // shut down while clients are still sending
+	took, err := stop() // shut down while clients are still sending
 	close(stopSending)
 	wg.Wait()
 	if err != nil {
@@ -198,7 +198,7 @@ func TestShutdownDrainsInFlight(t *testing.T) {
 	s.httpSrv.RegisterOnShutdown(func() { close(shuttingDown) }) // called once the listener is closed
 	s.startMu.Unlock()
 	stopped := make(chan error, 1)
-	go func() { err, _ := stop(); stopped <- err }()
+	go func() { _, err := stop(); stopped <- err }()
 	select {
 	case <-shuttingDown:
 	case <-time.After(15 * time.Second):
@@ -232,7 +232,7 @@ func TestShutdownTimesOut(t *testing.T) {
 	go http.Post(base+"/v1/classify", "application/json", strings.NewReader(`{"text":"`+textAuto+`"}`))
 	<-g.entered
 	go func() { <-gaveUp.fired; close(g.gate) }() // the model answers after shutdown gave up waiting
-	err, took := stop()
+	took, err := stop()
 	if err != nil {
 		t.Errorf("Run: %v", err)
 	}
