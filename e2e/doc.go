@@ -18,6 +18,13 @@
 //     and internal errors that never reach a response.
 //   - crash_startup_test.go: SIGKILL during the very first start (migration,
 //     registry sync), then a clean start with nothing lost or half-done.
+//   - faults_*_test.go: faults that must answer honestly — a full disk (a
+//     tmpfs mounted for the test), a read-only database, corrupt pages, a
+//     kill during a registry sync, an embeddings flood, MCP frames that are
+//     not JSON-RPC messages, control characters, an API-keys file readable
+//     by others — each checking the status, readiness and that no
+//     acknowledged write is lost. They need root to mount; they skip
+//     without it, and fail instead under LEXSONA_REQUIRE_FAULTS=1 (CI).
 //   - soak_test.go: a few minutes at a fixed request rate; resident memory
 //     stays flat and p99 latency within 2× of p50 on every route. Skipped
 //     unless LEXSONA_SOAK=1.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -54,8 +55,10 @@ func (f *stdioFrames) pump(ctx context.Context, in io.Reader, w *io.PipeWriter) 
 	defer w.Close()
 	r := bufio.NewReader(in)
 	for ctx.Err() == nil {
-		line, err := readFrame(r, maxFrame)
-		if frame := bytes.TrimSpace(line); len(frame) > 0 {
+		line, tooLong, err := readFrame(r, maxFrame)
+		if tooLong {
+			f.write(rpcError(rpcParseError, "Parse error: the frame is longer than the "+strconv.Itoa(maxFrame>>20)+" MiB limit"))
+		} else if frame := bytes.TrimSpace(line); len(frame) > 0 {
 			if code, msg := checkFrame(frame); code != 0 {
 				f.write(rpcError(code, msg))
 			} else {
@@ -76,21 +79,20 @@ func (f *stdioFrames) pump(ctx context.Context, in io.Reader, w *io.PipeWriter) 
 	f.wait(ctx, time.Now().Add(drainTimeout))
 }
 
-// readFrame reads one line; a line over limit bytes is consumed and returned
-// as invalid JSON so that it gets a parse error.
-func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	tooLong := false
+// readFrame reads one line; a line over limit bytes is consumed whole and
+// reported by tooLong, with no bytes.
+func readFrame(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
 	for {
-		chunk, err := r.ReadSlice('\n')
+		var chunk []byte
+		chunk, err = r.ReadSlice('\n')
 		if tooLong = tooLong || len(line)+len(chunk) > limit; !tooLong {
 			line = append(line, chunk...)
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			if tooLong {
-				line = []byte("{") // not JSON: answered with a parse error
+				line = nil
 			}
-			return line, err
+			return line, tooLong, err
 		}
 	}
 }

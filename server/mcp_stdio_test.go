@@ -70,18 +70,18 @@ func TestServeMCPScripted(t *testing.T) {
 	}
 }
 
-// TestReadFrameLimit: a line over the limit is consumed whole and comes back
-// as something that is not JSON (even when its tail would be), and the next
+// TestReadFrameLimit: a line over the limit is consumed whole and reported as
+// too long, with no bytes (even when its tail would be JSON), and the next
 // line is read normally.
 func TestReadFrameLimit(t *testing.T) {
 	long := `{"pad":"` + strings.Repeat("x", 5000) + `","a":1}`
 	r := bufio.NewReaderSize(strings.NewReader(long+"\n"+`{"ok":true}`+"\n"), 16)
-	first, err := readFrame(r, 1000)
-	if err != nil || json.Valid(bytes.TrimSpace(first)) {
-		t.Fatalf("over-long frame: %q, %v", first, err)
+	first, tooLong, err := readFrame(r, 1000)
+	if err != nil || !tooLong || len(first) != 0 {
+		t.Fatalf("over-long frame: %q, too long %v, %v", first, tooLong, err)
 	}
-	second, err := readFrame(r, 1000)
-	if err != nil || string(bytes.TrimSpace(second)) != `{"ok":true}` {
-		t.Fatalf("next frame: %q, %v", second, err)
+	second, tooLong, err := readFrame(r, 1000)
+	if err != nil || tooLong || string(bytes.TrimSpace(second)) != `{"ok":true}` {
+		t.Fatalf("next frame: %q, too long %v, %v", second, tooLong, err)
 	}
 }
