@@ -62,6 +62,7 @@ func TestBadInput(t *testing.T) {
 		{"accept a non-candidate", []string{"rules", "accept", "tool.no-sed"}, 1, "is active-eligible, not a candidate: there is nothing to accept"},
 		{"serve bad idempotency TTL", []string{"serve", "--addr", "127.0.0.1:0", "--idempotency-ttl", "a day"}, 2, `--idempotency-ttl "a day": want a duration of at least 1m`},
 		{"serve idempotency TTL too short", []string{"serve", "--addr", "127.0.0.1:0", "--idempotency-ttl", "30s"}, 2, `--idempotency-ttl "30s"`},
+		{"serve in-flight bound below one request", []string{"serve", "--addr", "127.0.0.1:0", "--max-texts-in-flight", "100"}, 2, `--max-texts-in-flight must be at least 2048`},
 	}
 	before := c.state()
 	for _, tt := range tests {

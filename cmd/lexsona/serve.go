@@ -13,7 +13,7 @@ import (
 
 func newServeCmd(a *app) *cobra.Command {
 	var addr, apiKeys, apiKeysFile, idemTTL string
-	var maxConns int
+	var maxConns, maxTexts int
 	var allowedHosts []string
 	var metricsNeedKey, noBatching bool
 	var maxBatch, queueSize int
@@ -34,6 +34,9 @@ The registry in force (or --registry) is synced on start.`,
 			if maxBatch < 1 || queueSize < 1 || bodyLimit < 1024 || maxConns < 1 {
 				return usagef("--max-batch, --queue-size and --max-conns must be at least 1, --body-limit at least 1024")
 			}
+			if maxTexts < server.MaxEmbeddingInputs {
+				return usagef("--max-texts-in-flight must be at least %d, the texts one embeddings request may hold", server.MaxEmbeddingInputs)
+			}
 			ttl, err := parseIdempotencyTTL(idemTTL)
 			if err != nil {
 				return err
@@ -51,7 +54,7 @@ The registry in force (or --registry) is synced on start.`,
 			srv, err := server.New(server.Config{
 				Addr: addr, DB: core.db, Embedder: core.emb, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
-				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, MaxConns: maxConns, Logger: a.logger(),
+				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
 			})
 			if err != nil {
 				return err
@@ -67,6 +70,8 @@ The registry in force (or --registry) is synced on start.`,
 	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"),
 		"API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); on the command line they show in the process list: prefer the variable or --api-keys-file; no keys: no auth")
 	f.IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "most open connections; more wait to be accepted")
+	f.IntVar(&maxTexts, "max-texts-in-flight", server.DefaultMaxTextsInFlight,
+		"most texts embedded at once across /v1/embeddings, classify and corrections; past it 429 with Retry-After")
 	f.StringSliceVar(&allowedHosts, "allowed-hosts", splitList(os.Getenv("LEXSONA_ALLOWED_HOSTS")),
 		"extra Host names accepted on a loopback address, e.g. a reverse proxy's (env LEXSONA_ALLOWED_HOSTS, comma-separated)")
 	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too")
