@@ -9,11 +9,15 @@
 #                and Transformers.js on the same texts (scripts/jsref.sh
 #                bench); BenchmarkVersusTransformersJS (the three stacks
 #                alternated pass by pass: the ratios); BenchmarkORTBare,
-#                BenchmarkORTOverhead, BenchmarkTokenize, BenchmarkORTWeightStreaming
+#                BenchmarkORTOverhead, BenchmarkTokenize, BenchmarkORTWeightStreaming;
+#                BenchmarkORTProfile (ONNX Runtime's profiler: µs per operator
+#                type, float32 and int8 graphs)
 #   classifier/  BenchmarkTopK (30, 1,000, 100,000 vectors), BenchmarkClassify{ORT,Lexical}
 #   store/       BenchmarkSnapshot (100 and 10,000 rules), BenchmarkRecord, BenchmarkRecordDurability
 #   engine/      BenchmarkBuildSnapshot (100 and 10,000 rules)
-#   server/      BenchmarkHTTPClassifyLoad (64 clients, batching on/off)
+#   server/      BenchmarkHTTPClassifyLoad (64 clients, batching on/off), on
+#                the float32 graph and again on the int8 one
+#                (LEXSONA_MODEL_VARIANT=int8, into go-server-int8.txt)
 # and renders the tables with `go run ./scripts/benchreport`. It needs what
 # `make deps` provides (ONNX Runtime, the real all-MiniLM-L6-v2) and
 # Node.js for the Transformers.js side; a missing piece is reported in the
@@ -22,7 +26,8 @@
 # BENCH_TIME (default 3s) bounds the model benchmarks, BENCH_TIME_SHORT
 # (default 1s) the others, BENCH_JS_SECONDS (default 5) each Transformers.js
 # setting, BENCH_HTTP_REQUESTS (default 1000) each HTTP load configuration,
-# BENCH_ROUNDS (default 15) the rounds of the Go/Transformers.js comparison.
+# BENCH_ROUNDS (default 15) the rounds of the Go/Transformers.js comparison,
+# BENCH_PROFILE_PASSES (default 20) the profiled passes per batch size.
 # The raw outputs are kept in .cache/bench-report/ for inspection.
 set -euo pipefail
 
@@ -38,7 +43,10 @@ short="${BENCH_TIME_SHORT:-1s}"
 js_seconds="${BENCH_JS_SECONDS:-5}"
 http_requests="${BENCH_HTTP_REQUESTS:-1000}"
 rounds="${BENCH_ROUNDS:-15}"
+profile_passes="${BENCH_PROFILE_PASSES:-20}"
 export LEXSONA_ORT_LIB="${LEXSONA_ORT_LIB:-$root/.cache/ort/libonnxruntime.so.1}"
+# The float32 graph unless a run names its variant (gobench's VAR=VALUE).
+unset LEXSONA_MODEL_VARIANT
 
 [[ -f "$model/model.onnx" ]] || echo "bench_report: no $model/model.onnx: run \`make real-model\` (model benchmarks will be skipped)" >&2
 
@@ -46,13 +54,19 @@ rm -rf "$raw"
 mkdir -p "$raw"
 : >"$raw/commands.txt"
 
-# gobench NAME PKG PATTERN BENCHTIME: one `go test -bench` run into go-NAME.txt.
+# gobench NAME PKG PATTERN BENCHTIME [VAR=VALUE...]: one `go test -bench` run
+# into go-NAME.txt, with the environment variables given. benchreport reads a
+# go-*-int8.txt as the int8 graph's run (LEXSONA_MODEL_VARIANT=int8).
 gobench() {
 	local name=$1 pkg=$2 pattern=$3 time=$4
+	shift 4
 	local cmd="go test -run '^\$' -bench '$pattern' -benchtime $time -benchmem $pkg"
+	if (($#)); then
+		cmd="$* $cmd"
+	fi
 	echo "$cmd" >>"$raw/commands.txt"
 	echo "bench_report: $cmd" >&2
-	if ! go test -run '^$' -bench "$pattern" -benchtime "$time" -benchmem "$pkg" >"$raw/go-$name.txt" 2>&1; then
+	if ! env "$@" go test -run '^$' -bench "$pattern" -benchtime "$time" -benchmem "$pkg" >"$raw/go-$name.txt" 2>&1; then
 		echo "bench_report: $pkg failed; its output:" >&2
 		cat "$raw/go-$name.txt" >&2
 		return 1
@@ -85,11 +99,14 @@ done
 # by pass on the same batches, $rounds rounds per text set and batch size.
 gobench versus ./models/ '^BenchmarkVersusTransformersJS$' "${rounds}x"
 gobench ort ./models/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize|BenchmarkORTWeightStreaming)$' "$long"
+# Where the time goes, operator by operator, float32 against int8.
+gobench profile ./models/ '^BenchmarkORTProfile$' "${profile_passes}x"
 
 gobench classifier ./classifier/ '^(BenchmarkTopK|BenchmarkClassifyORT|BenchmarkClassifyLexical)$' "$short"
 gobench store ./store/ '^(BenchmarkSnapshot|BenchmarkRecord|BenchmarkRecordDurability)$' "$short"
 gobench engine ./engine/ '^BenchmarkBuildSnapshot$' "$short"
 gobench server ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x"
+gobench server-int8 ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x" LEXSONA_MODEL_VARIANT=int8
 
 uptime >"$raw/uptime-end.txt"
 head -1 /proc/stat >"$raw/cpu-end.txt"

@@ -5,7 +5,8 @@
 //
 //	go run ./scripts/benchreport -raw DIR -out BENCHMARKS.md
 //
-// DIR holds go-*.txt (`go test -bench` outputs, merged), js-SET.json
+// DIR holds go-*.txt (`go test -bench` outputs, merged; go-*-int8.txt are
+// runs on the int8 graph, LEXSONA_MODEL_VARIANT=int8, kept apart), js-SET.json
 // (bench.mjs on text set SET — see textSets), commands.txt, uptime-start.txt /
 // uptime-end.txt and the CPU counters of machine.go (otherCPU).
 package main
@@ -40,7 +41,7 @@ func main() {
 
 // load reads every raw output of dir.
 func load(dir string) (Inputs, error) {
-	in := Inputs{Machine: readMachine(dir), Go: Results{}}
+	in := Inputs{Machine: readMachine(dir), Go: Results{}, Int8: Results{}}
 	goFiles, _ := filepath.Glob(filepath.Join(dir, "go-*.txt"))
 	sort.Strings(goFiles)
 	for _, f := range goFiles {
@@ -48,7 +49,11 @@ func load(dir string) (Inputs, error) {
 		if err != nil {
 			return in, err
 		}
-		v, err := ParseGoBench(r, in.Go)
+		into := in.Go
+		if strings.HasSuffix(f, int8RunSuffix) {
+			into = in.Int8
+		}
+		v, err := ParseGoBench(r, into)
 		r.Close()
 		if err != nil {
 			return in, fmt.Errorf("%s: %v", f, err)

@@ -10,8 +10,12 @@ type Inputs struct {
 	Machine Machine
 	// JS is bench.mjs's run per text set, taken right after BenchmarkEmbed.
 	JS map[string]JSBench
-	// Go is every Go benchmark, merged.
-	Go       Results
+	// Go is every Go benchmark, merged, but those of Int8.
+	Go Results
+	// Int8 are the benchmarks run again on the int8 graph
+	// (LEXSONA_MODEL_VARIANT=int8; go-*-int8.txt), whose names are those of
+	// the float32 run.
+	Int8     Results
 	Commands []string
 }
 
@@ -70,6 +74,7 @@ func Render(in Inputs) string {
 	p("## Machine\n\n%s\n", in.Machine.markdown())
 	in.comparisons(p)
 	in.embedding(p)
+	in.profile(p)
 	in.classification(p)
 	in.topK(p)
 	in.snapshots(p)
@@ -88,10 +93,12 @@ func (in Inputs) comparisons(p printer) {
 			in.vsJS(p, set.Name, size)
 		}
 	}
-	for _, size := range []string{"1", "32"} {
-		o, ok := in.Go.Metric("BenchmarkORTOverhead/batch"+size, "overhead-%", -1)
-		p("| ort pipeline (tokenize, sort, pad, pool) vs the bare session, batch %s, calls alternated | %s%% extra time | bare session | %s | < 5%% |\n",
-			size, num(o, ok, 1), num(1+o/100, ok, 2)+"×")
+	for _, graph := range []struct{ prefix, about string }{{"", ""}, {"int8/", ", int8 graph"}} {
+		for _, size := range []string{"1", "32"} {
+			o, ok := in.Go.Metric("BenchmarkORTOverhead/"+graph.prefix+"batch"+size, "overhead-%", -1)
+			p("| ort pipeline (tokenize, sort, pad, pool) vs the bare session%s, batch %s, calls alternated | %s%% extra time | bare session | %s | < 5%% |\n",
+				graph.about, size, num(o, ok, 1), num(1+o/100, ok, 2)+"×")
+		}
 	}
 	for _, tokens := range []string{"3", "32"} {
 		name := "BenchmarkORTWeightStreaming/tokens" + tokens
@@ -120,7 +127,9 @@ func (in Inputs) comparisons(p printer) {
 	p("| POST /v1/classify req/s, 64 clients, micro-batching on (2 workers) vs off | %s | %s | %s | — |\n", num(on, ok1, 1), num(off, ok2, 1), ratio(on, off, ok1, ok2))
 	x, ok := in.Go.Metric(load+"batching=on/workers=2", "x_offline", -1)
 	off32, ok3 := in.Go.Metric(load+"batching=on/workers=2", "offline_texts/s", -1)
-	p("| the same, batching on, vs embedding offline 32 at a time (texts/s) | %s | %s | %s | — |\n\n", num(on, ok1, 1), num(off32, ok3, 1), num(x, ok, 2)+"×")
+	p("| the same, batching on, vs embedding offline 32 at a time (texts/s) | %s | %s | %s | — |\n", num(on, ok1, 1), num(off32, ok3, 1), num(x, ok, 2)+"×")
+	in.httpInt8Comparisons(p)
+	p("\n")
 }
 
 // vsJS writes the rows of BenchmarkVersusTransformersJS for one text set and
@@ -133,10 +142,7 @@ func (in Inputs) vsJS(p printer, set, size string) {
 	if ls := in.Go[name]; len(ls) > 0 {
 		rounds = ls[len(ls)-1].Iterations
 	}
-	how := fmt.Sprintf("%s, batch %s, passes alternated on the same batches, median of %d rounds", set, size, rounds)
-	if rounds == 0 {
-		how = fmt.Sprintf("%s, batch %s, not run", set, size)
-	}
+	how := versusHow(rounds, set, size)
 	ort, ok1 := metric("ort-sent/s")
 	unf, ok2 := metric("ort-unfused-sent/s")
 	js, ok3 := metric("js-sent/s")
@@ -148,6 +154,15 @@ func (in Inputs) vsJS(p printer, set, size string) {
 	p("| texts/s, Go ort backend on the graph as exported vs Transformers.js, %s | %s | %s | %s | — |\n", how, num(unf, ok2, 1), num(js, ok3, 1), times(xu, ok6))
 	xf, ok7 := metric("fused-x")
 	p("| texts/s, ort on the fused graph vs the graph as exported, %s | %s | %s | %s | — |\n", how, num(ort, ok1, 1), num(unf, ok2, 1), times(xf, ok7))
+	in.vsJSInt8(p, name, how, size)
+}
+
+// versusHow says how one BenchmarkVersusTransformersJS row was measured.
+func versusHow(rounds int64, set, size string) string {
+	if rounds == 0 {
+		return fmt.Sprintf("%s, batch %s, not run", set, size)
+	}
+	return fmt.Sprintf("%s, batch %s, passes alternated on the same batches, median of %d rounds", set, size, rounds)
 }
 
 func (in Inputs) embedding(p printer) {
@@ -249,18 +264,24 @@ func (in Inputs) record(p printer) {
 
 func (in Inputs) httpLoad(p printer) {
 	p("## HTTP load\n\n64 concurrent clients on loopback, each sending distinct corrections to POST /v1/classify, the ort backend on the full-size model; *× offline* is the request rate over the texts/s of embedding 32 at a time directly, measured just before.\n\n")
-	p("| configuration | requests | req/s | p50 ms | p99 ms | offline texts/s | × offline |\n|---|---|---|---|---|---|---|\n")
-	for _, c := range []string{"batching=on/workers=1", "batching=on/workers=2", "batching=off"} {
-		name := "BenchmarkHTTPClassifyLoad/clients=64/" + c
-		var n int64
-		if ls := in.Go[name]; len(ls) > 0 {
-			n = ls[len(ls)-1].Iterations
+	p("The int8 rows are a separate run of the same benchmark with `LEXSONA_MODEL_VARIANT=int8` (model_int8.onnx); compare the two runs' offline texts/s before their request rates.\n\n")
+	p("| graph | configuration | requests | req/s | p50 ms | p99 ms | offline texts/s | × offline |\n|---|---|---|---|---|---|---|---|\n")
+	for _, g := range []struct {
+		name string
+		rs   Results
+	}{{"float32", in.Go}, {"int8", in.Int8}} {
+		for _, c := range []string{"batching=on/workers=1", "batching=on/workers=2", "batching=off"} {
+			name := "BenchmarkHTTPClassifyLoad/clients=64/" + c
+			var n int64
+			if ls := g.rs[name]; len(ls) > 0 {
+				n = ls[len(ls)-1].Iterations
+			}
+			cell := func(unit string, prec int) string {
+				v, ok := g.rs.Metric(name, unit, -1)
+				return num(v, ok, prec)
+			}
+			p("| %s | %s | %d | %s | %s | %s | %s | %s |\n", g.name, c, n, cell("req/s", 1), cell("p50_ms", 1), cell("p99_ms", 1), cell("offline_texts/s", 1), cell("x_offline", 2))
 		}
-		cell := func(unit string, prec int) string {
-			v, ok := in.Go.Metric(name, unit, -1)
-			return num(v, ok, prec)
-		}
-		p("| %s | %d | %s | %s | %s | %s | %s |\n", c, n, cell("req/s", 1), cell("p50_ms", 1), cell("p99_ms", 1), cell("offline_texts/s", 1), cell("x_offline", 2))
 	}
 	p("\n")
 }
