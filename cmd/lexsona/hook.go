@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/hooks"
+	"github.com/spf13/cobra"
+)
+
+// hookBackend is hooks.Backend over the CLI's store and core, each opened on
+// first use: SessionStart reads the store only, never loads the model.
+type hookBackend struct{ a *app }
+
+func (h hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
+	db, err := h.a.openDB(ctx)
+	if err != nil {
+		return "", err
+	}
+	snap, err := db.Snapshot(ctx, engine.SnapshotRequest{Scope: scope, Now: time.Now().UTC()})
+	return snap.Prompt, err
+}
+
+func (h hookBackend) Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
+	core, err := h.a.openCore(ctx)
+	if err != nil {
+		return classifier.Result{}, err
+	}
+	return core.clf.Classify(ctx, text, scope)
+}
+
+func (h hookBackend) Record(ctx context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error) {
+	core, err := h.a.openCore(ctx)
+	if err != nil {
+		return classifier.RecordResponse{}, err
+	}
+	res, _, err := core.clf.Record(ctx, req)
+	return res, err
+}
+
+func newHookCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hook claude-code",
+		Short: "Answer one agent hook event (JSON on stdin, JSON on stdout); installed by `lexsona hooks install`",
+		Long: `Reads one Claude Code hook event on stdin and answers on stdout:
+SessionStart gets the persona of the session's scope as additional context;
+UserPromptSubmit records a correction of a known rule (auto band, or
+CORRECT[rule_id]:) with the session id as frame id, and turns a possible one
+(confirm band) into a note asking the agent to confirm with the user. Other
+events get no answer. It fails open: on any error it prints one line on
+stderr, nothing on stdout, and exits 0, so the agent is never blocked.`,
+		// Exit code 2 blocks a Claude Code prompt or tool call: even a wrong
+		// invocation of the hook fails open.
+		Args:               cobra.ArbitraryArgs,
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 || args[0] != "claude-code" {
+				fmt.Fprintf(a.stderr, "lexsona hook: want `lexsona hook claude-code`, got %q (ignored; the agent goes on)\n", args)
+				return nil
+			}
+			// The hook's stderr carries one line on failure and nothing else:
+			// the embedder's and the registry sync's diagnostics are dropped.
+			errw := a.stderr
+			a.stderr = io.Discard
+			defer func() { a.stderr = errw }()
+			out, err := runClaudeHook(cmd.Context(), a)
+			if err != nil {
+				fmt.Fprintf(errw, "lexsona hook: %s (ignored; the agent goes on)\n", strings.ReplaceAll(hookErrText(err), "\n", " "))
+				return nil
+			}
+			if out != nil {
+				_, err := a.stdout.Write(out)
+				return err
+			}
+			return nil
+		},
+	}
+	return c
+}
+
+// runClaudeHook reads the event and returns the bytes to print (nil for
+// none). Every error is returned before anything is printed.
+func runClaudeHook(ctx context.Context, a *app) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	ev, err := hooks.ReadEvent(a.stdin)
+	if err != nil {
+		return nil, err
+	}
+	res, err := hooks.HandleClaudeCode(ctx, ev, hookBackend{a})
+	if err != nil || res == nil {
+		return nil, err
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+func hookErrText(err error) string {
+	if engine.ErrorCode(err) == engine.EINTERNAL {
+		return err.Error()
+	}
+	return engine.ErrorMessage(err)
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/lexsona/lexsona/hooks"
+	"github.com/spf13/cobra"
+)
+
+func newHooksCmd(a *app) *cobra.Command {
+	c := &cobra.Command{Use: "hooks", Short: "Install or remove LexSona's hooks in an agent's settings"}
+	var dir, command string
+	var user bool
+	mk := func(use, short string, edit func([]byte, string) ([]byte, error), verb string) *cobra.Command {
+		s := &cobra.Command{
+			Use:   use + " claude-code [--dir PROJECT | --user]",
+			Short: short,
+			Args:  exactArgs(1, "the agent: claude-code"),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if args[0] != "claude-code" {
+					return usagef("lexsona hooks %s %q: the supported agent is claude-code", use, args[0])
+				}
+				path, err := claudeSettingsPath(dir, user)
+				if err != nil {
+					return err
+				}
+				changed, err := hooks.EditSettingsFile(path, command, edit)
+				if err != nil {
+					return err
+				}
+				res := map[string]any{"path": path, "changed": changed}
+				return a.output(res, func(w io.Writer) {
+					if changed {
+						fmt.Fprintf(w, "%s LexSona's hooks (%s): %s\n", verb, command, path)
+					} else {
+						fmt.Fprintf(w, "%s: nothing to change\n", path)
+					}
+				})
+			},
+		}
+		f := s.Flags()
+		f.StringVar(&dir, "dir", "", "project folder: edit PROJECT/.claude/settings.json (default: the current folder)")
+		f.BoolVar(&user, "user", false, "edit ~/.claude/settings.json (every project)")
+		f.StringVar(&command, "command", hooks.DefaultHookCommand, "the command Claude Code runs (a full path when lexsona is not on its PATH)")
+		return s
+	}
+	c.AddCommand(
+		mk("install", "Add LexSona's SessionStart and UserPromptSubmit hooks to Claude Code's settings (other hooks kept)", hooks.InstallClaudeCode, "added"),
+		mk("uninstall", "Remove exactly the hooks `lexsona hooks install` added", hooks.UninstallClaudeCode, "removed"),
+	)
+	return c
+}
+
+// claudeSettingsPath is PROJECT/.claude/settings.json, or with --user
+// ~/.claude/settings.json.
+func claudeSettingsPath(dir string, user bool) (string, error) {
+	if user && dir != "" {
+		return "", usagef("give --dir or --user, not both")
+	}
+	if user {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", usagef("--user: no home folder: %v", err)
+		}
+		return filepath.Join(home, ".claude", "settings.json"), nil
+	}
+	if dir == "" {
+		dir = "."
+	}
+	return filepath.Join(dir, ".claude", "settings.json"), nil
+}

@@ -1,0 +1,178 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+// fakeBackend answers with fixed results and records what it was asked.
+type fakeBackend struct {
+	result  classifier.Result
+	records []classifier.RecordRequest
+	scopes  []engine.Scope
+}
+
+func (f *fakeBackend) Persona(_ context.Context, s engine.Scope) (string, error) {
+	f.scopes = append(f.scopes, s)
+	return "## LexSona Behavioral Rules (scope: " + s.String() + ")\n", nil
+}
+
+func (f *fakeBackend) Classify(_ context.Context, _ string, s engine.Scope) (classifier.Result, error) {
+	f.scopes = append(f.scopes, s)
+	return f.result, nil
+}
+
+func (f *fakeBackend) Record(_ context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error) {
+	f.records = append(f.records, req)
+	return classifier.RecordResponse{
+		RecordResult: &store.RecordResult{RuleID: f.result.RuleID, EventType: "counterexample"},
+		Decision:     f.result.Decision, Score: f.result.Score, Polarity: f.result.Polarity,
+	}, nil
+}
+
+func projectDir(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "My Repo")
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@github.com:acme/billing-api.git\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	return dir
+}
+
+func TestHandleClaudeCodeEvents(t *testing.T) {
+	dir := projectDir(t)
+	common := `"session_id":"abc123","transcript_path":"/tmp/t.jsonl","cwd":"` + filepath.Join(dir, "sub") + `","permission_mode":"default"`
+	for _, tc := range []struct {
+		name, event string
+		result      classifier.Result
+		want        string // exact stdout JSON; "" for none
+		records     int
+	}{
+		{"session start", `{` + common + `,"hook_event_name":"SessionStart","source":"startup"}`, classifier.Result{},
+			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"## LexSona Behavioral Rules (scope: */billing-api/claude[go,javascript])\n"}}`, 0},
+		{"auto match contradiction", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"no, sed -i is fine here"}`,
+			classifier.Result{Decision: classifier.DecisionAutoMatch, RuleID: "tool.no-sed", Score: 0.91, Polarity: engine.Counter},
+			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona recorded this prompt as a counterexample of rule [tool.no-sed] (auto_match, score 0.91). Here the user does not want that rule applied."}}`, 1},
+		{"confirm band", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"use pnpm"}`,
+			classifier.Result{Decision: classifier.DecisionConfirm, RuleID: "tool.pnpm-not-npm", Score: 0.61, Polarity: engine.Reinforce},
+			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona: this prompt may be a correction about rule [tool.pnpm-not-npm] (score 0.61, below the automatic band). Before acting on it, ask the user whether they are correcting you on that rule. If they confirm, record it with ` + "`lexsona record --rule tool.pnpm-not-npm --frame abc123 --text \\\"\\u003ctheir words\\u003e\\\"`" + `; if not, do nothing."}}`, 0},
+		{"ordinary prompt", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"add a login page"}`,
+			classifier.Result{Decision: classifier.DecisionNewRule, RuleID: "proposed.add-a-login-page", Score: 0.2}, "", 0},
+		{"pre tool use: no decision", `{` + common + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sed -i s/a/b/ f"},"tool_use_id":"toolu_01"}`,
+			classifier.Result{}, "", 0},
+		{"other event: nothing", `{` + common + `,"hook_event_name":"Stop","stop_hook_active":false}`, classifier.Result{}, "", 0},
+		{"empty prompt", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"  "}`,
+			classifier.Result{Decision: classifier.DecisionAutoMatch, RuleID: "x"}, "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ev, err := ReadEvent(strings.NewReader(tc.event))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := &fakeBackend{result: tc.result}
+			out, err := HandleClaudeCode(context.Background(), ev, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if out != nil {
+				data, _ := json.Marshal(out)
+				got = string(data)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("output (-want +got):\n%s", d)
+			}
+			if len(b.records) != tc.records {
+				t.Fatalf("%d records, want %d", len(b.records), tc.records)
+			}
+			for _, r := range b.records {
+				if r.FrameID != "abc123" || r.Text != ev.Prompt || r.RuleID != "" {
+					t.Errorf("record request %+v", r)
+				}
+			}
+			for _, s := range b.scopes {
+				if s.String() != "*/billing-api/claude[go,javascript]" {
+					t.Errorf("scope %s", s)
+				}
+			}
+		})
+	}
+}
+
+func TestReadEventRefusesBadInput(t *testing.T) {
+	for _, in := range []string{"", "not json", `{"session_id":"x"}`, `[1]`} {
+		if _, err := ReadEvent(strings.NewReader(in)); engine.ErrorCode(err) != engine.EINVALID {
+			t.Errorf("%q: err %v", in, err)
+		}
+	}
+}
+
+func TestDetectScopeOverrides(t *testing.T) {
+	dir := projectDir(t)
+	os.WriteFile(filepath.Join(dir, ProjectFile), []byte("project: billing\nenvironment: work\ntags: [backend]\ndetect_tags: false\n"), 0o644)
+	s, err := DetectScope(filepath.Join(dir, "sub"), AgentClaude)
+	if err != nil || s.String() != "work/billing/claude[backend]" {
+		t.Errorf("scope %s %v", s, err)
+	}
+	plain := filepath.Join(t.TempDir(), "Some_Folder")
+	os.Mkdir(plain, 0o755)
+	if s, err := DetectScope(plain, AgentClaude); err != nil || s.Project != "some_folder" {
+		t.Errorf("folder name scope %+v %v", s, err)
+	}
+	os.WriteFile(filepath.Join(plain, ProjectFile), []byte("project: [oops\n"), 0o644)
+	if _, err := DetectScope(plain, AgentClaude); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("malformed %s: %v", ProjectFile, err)
+	}
+}
+
+func TestInstallUninstallRoundTrip(t *testing.T) {
+	orig := mustRead(t, "testdata/settings/other.json.in")
+	path := filepath.Join(t.TempDir(), ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, orig, 0o600)
+	changed, err := EditSettingsFile(path, DefaultHookCommand, InstallClaudeCode)
+	if err != nil || !changed {
+		t.Fatalf("install: %v %v", changed, err)
+	}
+	installed := mustRead(t, path)
+	golden(t, "settings/other.installed.golden", installed)
+	if changed, err := EditSettingsFile(path, DefaultHookCommand, InstallClaudeCode); err != nil || changed {
+		t.Errorf("second install changed the file: %v %v", changed, err)
+	}
+	if changed, err := EditSettingsFile(path, DefaultHookCommand, UninstallClaudeCode); err != nil || !changed {
+		t.Fatalf("uninstall: %v %v", changed, err)
+	}
+	golden(t, "settings/other.uninstalled.golden", mustRead(t, path))
+	// Uninstalled equals the original, up to formatting.
+	var a, b any
+	json.Unmarshal(orig, &a)
+	json.Unmarshal(mustRead(t, path), &b)
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("uninstall did not restore the settings:\n%s", d)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", st.Mode().Perm())
+	}
+	// A missing file: install creates it, uninstall empties the hooks.
+	fresh := filepath.Join(t.TempDir(), "settings.json")
+	EditSettingsFile(fresh, DefaultHookCommand, InstallClaudeCode)
+	golden(t, "settings/fresh.installed.golden", mustRead(t, fresh))
+	EditSettingsFile(fresh, DefaultHookCommand, UninstallClaudeCode)
+	if got := string(mustRead(t, fresh)); got != "{}\n" {
+		t.Errorf("fresh after uninstall: %q", got)
+	}
+	os.WriteFile(fresh, []byte(`{"hooks": []}`), 0o644)
+	if _, err := EditSettingsFile(fresh, DefaultHookCommand, InstallClaudeCode); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("malformed hooks: %v", err)
+	}
+}
