@@ -61,7 +61,7 @@ var listeningRE = regexp.MustCompile(`msg=listening addr=(127\.0\.0\.1:\d+)`)
 // listens. The process is killed at the end of the test if still running.
 func MustStartServe(tb testing.TB, bin, db string, args ...string) *Proc {
 	tb.Helper()
-	p, err := startServe(bin, db, args...)
+	p, err := startServe(bin, db, serveOpts{}, args...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -69,14 +69,32 @@ func MustStartServe(tb testing.TB, bin, db string, args ...string) *Proc {
 	return p
 }
 
-func startServe(bin, db string, args ...string) (*Proc, error) {
+// serveOpts are startServe's options: LogDir holds the server's stderr file
+// (default: the database's folder), Env adds environment variables, Wait
+// bounds the wait for "listening" (default 30 s).
+type serveOpts struct {
+	LogDir string
+	Env    []string
+	Wait   time.Duration
+}
+
+// startServe starts `lexsona serve` (lexical embedder, a free port on
+// 127.0.0.1) over db and returns once it listens, or an error quoting its
+// log when it exits first or does not listen in time.
+func startServe(bin, db string, o serveOpts, args ...string) (*Proc, error) {
 	argv := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--embedder", "lexical"}, args...)
 	cmd := exec.Command(bin, argv...)
-	cmd.Env = cleanEnv()
-	// stderr goes straight to a file beside the database: the kernel writes
-	// it, so the test process — often the load generator — spends nothing
-	// on the server's log lines.
-	logf, err := os.CreateTemp(filepath.Dir(db), "serve-*.stderr")
+	cmd.Env = cleanEnv(o.Env...)
+	if o.LogDir == "" {
+		o.LogDir = filepath.Dir(db)
+	}
+	if o.Wait == 0 {
+		o.Wait = 30 * time.Second
+	}
+	// stderr goes straight to a file: the kernel writes it, so the test
+	// process — often the load generator — spends nothing on the server's
+	// log lines.
+	logf, err := os.CreateTemp(o.LogDir, "serve-*.stderr")
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +109,7 @@ func startServe(bin, db string, args ...string) (*Proc, error) {
 		p.err = cmd.Wait()
 		close(p.exited)
 	}()
-	deadline := time.After(30 * time.Second)
+	deadline := time.After(o.Wait)
 	for tick := time.NewTicker(5 * time.Millisecond); ; {
 		if m := listeningRE.FindStringSubmatch(p.Log()); m != nil {
 			tick.Stop()
@@ -110,7 +128,7 @@ func startServe(bin, db string, args ...string) (*Proc, error) {
 		case <-deadline:
 			tick.Stop()
 			p.Kill()
-			return nil, fmt.Errorf("lexsona serve did not report listening within 30 s:\n%s", p.Log())
+			return nil, fmt.Errorf("lexsona serve did not report listening within %s:\n%s", o.Wait, p.Log())
 		}
 	}
 }

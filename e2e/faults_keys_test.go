@@ -3,11 +3,9 @@ package e2e
 import (
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 const (
@@ -18,39 +16,12 @@ const (
 // startServeEnv is MustStartServe with extra environment variables.
 func startServeEnv(t *testing.T, bin, db string, env []string, args ...string) *Proc {
 	t.Helper()
-	argv := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--embedder", "lexical"}, args...)
-	cmd := exec.Command(bin, argv...)
-	cmd.Env = cleanEnv(env...)
-	logf, err := os.CreateTemp(filepath.Dir(db), "serve-*.stderr")
+	p, err := startServe(bin, db, serveOpts{Env: env}, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer logf.Close()
-	cmd.Stderr = logf
-	p := &Proc{Cmd: cmd, logPath: logf.Name(), exited: make(chan struct{}), Started: time.Now()}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
 	t.Cleanup(p.Kill)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if m := listeningRE.FindStringSubmatch(p.Log()); m != nil {
-			p.Base = "http://" + m[1]
-			return p
-		}
-		select {
-		case <-p.exited:
-			t.Fatalf("lexsona serve exited before listening (%v):\n%s", p.err, p.Log())
-		case <-time.After(5 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("lexsona serve did not listen within 30 s:\n%s", p.Log())
-		}
-	}
+	return p
 }
 
 // writeKeys writes the two keys to a file with mode perm.

@@ -65,40 +65,11 @@ func mustRemount(t *testing.T, dir, opts string) {
 // error quoting its output when it exits first.
 func startFaultServe(t *testing.T, bin, db, logDir string, args ...string) (*Proc, error) {
 	t.Helper()
-	argv := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--embedder", "lexical"}, args...)
-	cmd := exec.Command(bin, argv...)
-	cmd.Env = cleanEnv()
-	logf, err := os.CreateTemp(logDir, "serve-*.stderr")
-	if err != nil {
-		t.Fatal(err)
+	p, err := startServe(bin, db, serveOpts{LogDir: logDir, Wait: 60 * time.Second}, args...)
+	if p != nil {
+		t.Cleanup(p.Kill)
 	}
-	defer logf.Close()
-	cmd.Stderr = logf
-	p := &Proc{Cmd: cmd, logPath: logf.Name(), exited: make(chan struct{}), Started: time.Now()}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(p.Kill)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if m := listeningRE.FindStringSubmatch(p.Log()); m != nil {
-			p.Base = "http://" + m[1]
-			return p, nil
-		}
-		select {
-		case <-p.exited:
-			return p, fmt.Errorf("lexsona serve exited before listening (%v):\n%s", p.err, p.Log())
-		case <-time.After(5 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			p.Kill()
-			return p, fmt.Errorf("lexsona serve did not listen within 60 s:\n%s", p.Log())
-		}
-	}
+	return p, err
 }
 
 // mustStartFaultServe is startFaultServe failing the test on an error.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -168,37 +167,10 @@ func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error
 // for an unknown kind or an empty text, ETOOLARGE for a text over 1 MiB,
 // ENOTFOUND naming an unknown rule; nothing is written then.
 func (db *DB) ReplaceRuleTexts(ctx context.Context, kind string, texts map[string][]string) error {
-	if err := checkText(kind, "x"); err != nil {
+	if err := checkTextsOf(kind, texts); err != nil {
 		return err
 	}
-	ids := make([]string, 0, len(texts))
-	for id, list := range texts {
-		for _, x := range list {
-			if err := checkText(kind, x); err != nil {
-				return engine.Errorf(engine.ErrorCode(err), "rule %s: %s", id, engine.ErrorMessage(err))
-			}
-		}
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return db.Write(ctx, func(t *Tx) error {
-		for _, id := range ids {
-			if ok, err := ruleExists(t.runner, id); err != nil || !ok {
-				if err == nil {
-					err = engine.Errorf(engine.ENOTFOUND, "rule %q not found", id)
-				}
-				return err
-			}
-			list := make([]ruleText, len(texts[id]))
-			for i, x := range texts[id] {
-				list[i] = ruleText{kind, x}
-			}
-			if err := t.replaceTexts(id, []string{kind}, list); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return db.Write(ctx, func(t *Tx) error { return t.replaceTextsOf(kind, texts) })
 }
 
 // RuleTexts lists a rule's texts ordered by kind and sha256. Errors: EINVALID
