@@ -15,10 +15,19 @@ FUZZTIME  ?= 20s
 
 export LEXSONA_ORT_LIB ?= $(ORT_LIB)
 
-.PHONY: build run test lint bench bench-report eval fuzz soak deps ort fixtures bench-model model real-model reference proto tidy
+.PHONY: build install run test lint bench bench-report eval fuzz soak deps ort fixtures bench-model model real-model reference proto tidy
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/lexsona
+
+## install: `go install` the binary into $(PREFIX)/bin when PREFIX is set, else
+## into the first entry of `go env GOPATH` + /bin, and print its absolute path
+## (the one to give an MCP client or hook that does not see your PATH).
+install:
+	@set -e; dir="$(if $(PREFIX),$(abspath $(PREFIX))/bin,$$($(GO) env GOPATH | cut -d: -f1)/bin)"; \
+	mkdir -p "$$dir"; GOBIN="$$dir" $(GO) install -buildvcs=auto ./cmd/lexsona; \
+	echo "installed $$dir/lexsona"; \
+	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "note: $$dir is not on your PATH; use the absolute path above" ;; esac
 
 ## run: the service on the embedded SQLite default. It first tries `make ort` and `make
 ## real-model` (a failure, e.g. no registry reachable, stops neither) and

@@ -15,6 +15,7 @@ package classifier
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -160,7 +161,9 @@ func New(db *store.DB, emb models.Embedder, opts Options) *Classifier {
 // score (0 when there is none, 1 for explicit). RuleID is the matched rule
 // (auto_match, explicit), the top candidate (confirm), or the id of the
 // candidate rule Record would propose (new_rule; Record adds -2…-9 when it
-// is taken). Polarity is what the correction says about RuleID (auto_match,
+// is taken); it is empty for a new_rule Record proposes nothing for: a
+// generic text, or a counterexample, which has no rule to count against.
+// Polarity is what the correction says about RuleID (auto_match,
 // confirm): engine.Reinforce, or engine.Counter when it contradicts the rule
 // (see PolarityCheck); it is Reinforce for new_rule and explicit. Reason,
 // when set, starts with "contradiction" (Polarity is Counter; "contradiction
@@ -291,7 +294,9 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 	}
 	switch cl.Decision {
 	case DecisionNewRule:
-		cl.RuleID = engine.ProposedRuleID(text)
+		if !strings.HasPrefix(cl.Reason, ReasonGeneric) && !counter {
+			cl.RuleID = engine.ProposedRuleID(text)
+		}
 		if !counter {
 			cl.Polarity = engine.Reinforce
 		}

@@ -34,11 +34,13 @@ type ConfirmResult struct {
 //     candidates, model and the rule's score among the candidates; its
 //     detail says which polarity it was;
 //   - reject: marks it rejected, nothing else;
-//   - new: proposes a candidate rule from its text, as Record's new_rule.
+//   - new: proposes a candidate rule from its text, as Record's new_rule;
+//     refused for a counterexample (polarity −1), which has nothing to
+//     propose.
 //
 // A zero at means now. Errors: EINVALID for an unknown action, a ruleID with
-// reject or new, a malformed ruleID, an accept with neither candidates nor
-// ruleID, or an archived rule; ECONFLICT for a confirmation that is already
+// reject or new, new on a counterexample, a malformed ruleID, an accept with
+// neither candidates nor ruleID, or an archived rule; ECONFLICT for a confirmation that is already
 // resolved (the message names its id and status); ENOTFOUND for an unknown
 // confirmation or rule. On error nothing is written.
 func (c *Classifier) Confirm(ctx context.Context, id int64, action, ruleID string, at time.Time) (ConfirmResult, error) {
@@ -69,6 +71,9 @@ func (c *Classifier) Confirm(ctx context.Context, id int64, action, ruleID strin
 		return out, err
 	}
 	if err := stillOpen(p); err != nil {
+		return out, err
+	}
+	if err := proposable(p, action); err != nil {
 		return out, err
 	}
 	var prop proposal
@@ -117,6 +122,16 @@ func (c *Classifier) Confirm(ctx context.Context, id int64, action, ruleID strin
 		return ConfirmResult{}, err
 	}
 	return out, nil
+}
+
+// proposable refuses to resolve a pending counterexample as a new rule: the
+// candidate would record what the correction takes back as a reinforcement.
+// It returns an EINVALID error saying what to do instead.
+func proposable(p engine.Pending, action string) error {
+	if action == ActionNew && p.Polarity == engine.Counter {
+		return engine.Errorf(engine.EINVALID, "confirmation %d is a counterexample: it takes a rule back and cannot propose a new one; accept it against the rule it contradicts, or reject it", p.ID)
+	}
+	return nil
 }
 
 // stillOpen returns an ECONFLICT error naming p unless it is still pending.

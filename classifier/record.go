@@ -36,9 +36,9 @@ type RecordRequest struct {
 // there for auto_match and explicit (the reinforcement or counterexample) and
 // for new_rule (the candidate's creation event, plus created_rule); it is
 // absent for confirm, which stores a pending confirmation (pending_id) and
-// nothing else. A generic text ("that's wrong", "nope, try again") that
-// matches no rule is new_rule with nothing stored at all (Stored is false):
-// no rule can be learned from it, and its reason says so.
+// nothing else. A generic text ("that's wrong", "nope, try again") or a
+// counterexample that matches no rule is new_rule with nothing stored at all
+// (Stored is false): no rule can be learned from it, and its reason says so.
 type RecordResponse struct {
 	*store.RecordResult
 	Decision string  `json:"decision"`
@@ -60,10 +60,20 @@ type RecordResponse struct {
 // confirmation or a candidate rule.
 func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.PendingID != 0 }
 
-// unlearnable reports whether cl is a new_rule the guard found generic: a
-// text with no informative word, from which no rule can be proposed.
+// unlearnable reports whether cl is a new_rule from which no rule can be
+// proposed: a text the guard found generic (no informative word), or a
+// counterexample (a candidate would turn it into a reinforcement of what it
+// takes back).
 func unlearnable(cl *classified) bool {
-	return cl.Decision == DecisionNewRule && strings.HasPrefix(cl.Reason, ReasonGeneric)
+	return cl.Decision == DecisionNewRule && (strings.HasPrefix(cl.Reason, ReasonGeneric) || cl.Polarity == engine.Counter)
+}
+
+// unlearnableReason is what Record adds to the reason of an unlearnable cl.
+func unlearnableReason(cl *classified) string {
+	if strings.HasPrefix(cl.Reason, ReasonGeneric) {
+		return "nothing was recorded: no rule can be learned from it (ask the user what was wrong)"
+	}
+	return "nothing was recorded: the counterexample matches no rule, so there is no rule to count it against"
 }
 
 // Record classifies a correction and acts on the decision in one write
@@ -75,7 +85,8 @@ func unlearnable(cl *classified) bool {
 //   - confirm: a pending confirmation (text, scope, polarity — −1 for a
 //     contradiction, so accepting it records a counterexample — frame, agent
 //     output, candidates, model), nothing else;
-//   - new_rule: a candidate rule (engine.NewCandidateRule: alpha prior+1, beta
+//   - new_rule: nothing for a generic text or a counterexample (see
+//     RecordResponse); otherwise a candidate rule (engine.NewCandidateRule: alpha prior+1, beta
 //     prior, id proposed.<slug>-<hash>, suffixed -2…-9 when taken; scoped to
 //     the request's environment, project and agent family) with its creation
 //     event, and the vector already computed stored as its template's
@@ -168,7 +179,7 @@ func (c *Classifier) Record(ctx context.Context, req RecordRequest) (RecordRespo
 			resp.PendingID = id
 		case DecisionNewRule:
 			if unlearnable(&cl) {
-				resp.Reason += "; nothing was recorded: no rule can be learned from it (ask the user what was wrong)"
+				resp.Reason = joinReasons(resp.Reason, unlearnableReason(&cl))
 				break
 			}
 			score := cl.Score

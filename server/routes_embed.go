@@ -65,7 +65,10 @@ type EmbeddingsRequest struct {
 	User           string          `json:"user"`
 }
 
-// EmbeddingsResponse is the OpenAI-compatible answer.
+// EmbeddingsResponse is the OpenAI-compatible answer. Model is the
+// embedder's identity (models.Identity.ID: name@hash, as /v1/classify
+// reports it), which changes whenever the model does — for the lexical
+// embedder, at every registry sync that changes its vocabulary.
 type EmbeddingsResponse struct {
 	Object string          `json:"object"`
 	Data   []EmbeddingItem `json:"data"`
@@ -164,7 +167,7 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 		return engine.Errorf(engine.EINTERNAL, "embedder returned %d vectors for %d texts", len(vecs), len(texts))
 	}
 	s.metrics.embedTexts.Add(float64(len(texts)))
-	out := EmbeddingsResponse{Object: "list", Data: make([]EmbeddingItem, len(vecs)), Model: id.Name,
+	out := EmbeddingsResponse{Object: "list", Data: make([]EmbeddingItem, len(vecs)), Model: id.ID(),
 		Usage: EmbeddingUsage{PromptTokens: tokens, TotalTokens: tokens}}
 	for i, v := range vecs {
 		var emb any = v

@@ -27,9 +27,9 @@ func (db *DB) AcceptCandidate(ctx context.Context, id string, at time.Time) (eng
 }
 
 // RejectCandidate archives candidate rule id. An exception proposal is
-// rejected with RejectException: both rules stay as they were, and the same
-// exception is never proposed again. It returns the rule afterwards. Errors:
-// as AcceptCandidate's.
+// rejected with RejectException: it is archived, the rule it was an exception
+// to stays as it was, and the same exception is never proposed again. It
+// returns the rule afterwards. Errors: as AcceptCandidate's.
 func (db *DB) RejectCandidate(ctx context.Context, id string, at time.Time) (engine.Rule, error) {
 	r, err := db.candidate(ctx, id, "reject")
 	if err != nil {

@@ -144,10 +144,11 @@ func (db *DB) AcceptException(ctx context.Context, exceptionID string, at time.T
 	return parent, exc, nil
 }
 
-// RejectException records that the user rejected a proposed exception, so
-// that (parent, tag) is never proposed again, and notes it in a
-// manual_override event on the proposal. Both rules stay as they were.
-// Rejecting it again is a no-op. Errors: as AcceptException's.
+// RejectException rejects a proposed exception in one transaction: it
+// records (parent, tag) so that the same exception is never proposed again,
+// archives the proposal (it no longer waits for a decision) and notes both in
+// a manual_override event on it. The parent stays as it was. Errors: as
+// AcceptException's (so rejecting it again is ECONFLICT).
 func (db *DB) RejectException(ctx context.Context, exceptionID string, at time.Time) error {
 	at = nowIfZero(at)
 	return db.Write(ctx, func(tx *Tx) error {
@@ -155,15 +156,15 @@ func (db *DB) RejectException(ctx context.Context, exceptionID string, at time.T
 		if err != nil {
 			return err
 		}
-		res, err := tx.exec(qRejectException, exc.ExceptionOf, exc.ExceptionTag, fmtTime(at))
-		if err != nil {
+		if _, err := tx.exec(qRejectException, exc.ExceptionOf, exc.ExceptionTag, fmtTime(at)); err != nil {
 			return dbErr("reject exception", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
+		exc.Status = engine.StatusArchived
+		if err := tx.SaveRule(exc); err != nil {
+			return err
 		}
 		_, err = tx.AppendEvent(engine.Event{RuleID: exc.RuleID, EventType: engine.EventManualOverride,
-			Detail: fmt.Sprintf("rejected: %s keeps applying in %s contexts", exc.ExceptionOf, exc.ExceptionTag),
+			Detail: fmt.Sprintf("rejected and archived: %s keeps applying in %s contexts", exc.ExceptionOf, exc.ExceptionTag),
 			Alpha:  exc.Alpha, Beta: exc.Beta, At: at})
 		return err
 	})

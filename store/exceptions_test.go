@@ -107,17 +107,16 @@ func TestRejectException(t *testing.T) {
 	}
 	p1, _ := db.GetRule(ctx, parent.RuleID)
 	e1, _ := db.GetRule(ctx, id)
+	e0.Status = engine.StatusArchived
 	if diff := cmp.Diff([]engine.Rule{p0, e0}, []engine.Rule{p1, e1}); diff != "" {
-		t.Errorf("reject changed the rules (-before +after):\n%s", diff)
+		t.Errorf("reject did more than archive the proposal (-want +got):\n%s", diff)
 	}
 	n := mustCount(t, db)
-	if err := db.RejectException(ctx, id, t0); err != nil || mustCount(t, db) != n {
-		t.Errorf("second reject: %v, or it wrote", err)
+	wantCode(t, db.RejectException(ctx, id, t0), engine.ECONFLICT) // reviewed already
+	if mustCount(t, db) != n {
+		t.Errorf("second reject wrote")
 	}
-	// The rejected pair is never proposed again, even once the proposal is gone.
-	if _, err := db.ArchiveRule(ctx, id, t0); err != nil {
-		t.Fatal(err)
-	}
+	// The rejected pair is never proposed again.
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
@@ -166,5 +165,51 @@ func TestExceptionStatusOnlyByReview(t *testing.T) {
 	}
 	if e, err := db.UpdateRule(ctx, id, RuleUpdate{Status: ptr(engine.StatusArchived)}, t0); err != nil || e.Status != engine.StatusArchived {
 		t.Errorf("archiving an accepted exception: %v %+v", err, e)
+	}
+}
+
+// TestRejectCandidateArchivesException: rejecting an exception proposal
+// through RejectCandidate archives it (it no longer waits for a decision),
+// leaves the rule it was an exception to as it was, and the same exception is
+// never proposed again.
+func TestRejectCandidateArchivesException(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	parent := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
+	var res RecordResult
+	for i := 0; i < 3; i++ {
+		res = counter(t, db, parent.RuleID, i, "migration")
+	}
+	if res.Exception == nil {
+		t.Fatal("no proposal")
+	}
+	id := res.Exception.Rule.RuleID
+	p0, _ := db.GetRule(ctx, parent.RuleID)
+	got, err := db.RejectCandidate(ctx, id, t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != engine.StatusArchived {
+		t.Errorf("rejected exception proposal is %s, want archived", got.Status)
+	}
+	if stored, _ := db.GetRule(ctx, id); stored.Status != engine.StatusArchived {
+		t.Errorf("stored rejected exception proposal is %s, want archived", stored.Status)
+	}
+	if p1, _ := db.GetRule(ctx, parent.RuleID); !cmp.Equal(p0, p1) {
+		t.Errorf("reject changed the parent: %s", cmp.Diff(p0, p1))
+	}
+	cands, err := db.ListRules(ctx, RuleFilter{Status: engine.StatusCandidate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range cands {
+		if r.RuleID == id {
+			t.Errorf("rejected exception %s still listed among candidates", id)
+		}
+	}
+	_, err = db.RejectCandidate(ctx, id, t0)
+	wantCode(t, err, engine.ECONFLICT)
+	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
+		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
 }

@@ -26,6 +26,9 @@ type app struct {
 	variant  string
 	ortLib   string
 	registry string
+	// verbose logs whole structured records (--verbose); fullLog does too,
+	// at info level, for the long-running commands (serve, mcp).
+	verbose, fullLog bool
 
 	db  *store.DB
 	emb models.Embedder

@@ -64,8 +64,12 @@ func newClassifyCmd(a *app) *cobra.Command {
 				return err
 			}
 			return a.output(res, func(w io.Writer) {
+				rule := res.RuleID
+				if rule == "" {
+					rule = "(no rule to propose)"
+				}
 				fmt.Fprintf(w, "%s %s (score %.4f; auto ≥ %.2f, confirm ≥ %.2f; %s %s)\n",
-					res.Decision, res.RuleID, res.Score, res.Thresholds.Auto, res.Thresholds.Confirm, res.Embedder, res.Model)
+					res.Decision, rule, res.Score, res.Thresholds.Auto, res.Thresholds.Confirm, res.Embedder, res.Model)
 				if res.Reason != "" {
 					fmt.Fprintf(w, "  reason: %s\n", res.Reason)
 				}

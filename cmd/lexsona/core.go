@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"os"
 
 	"github.com/lexsona/lexsona/classifier"
@@ -22,12 +21,6 @@ type core struct {
 	reg  *registry.Registry
 	sync registry.Summary
 	clf  *classifier.Classifier
-}
-
-// logger writes the CLI's diagnostics (the embedder choice, fallbacks) to
-// stderr, so that stdout stays machine-readable.
-func (a *app) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 // openEmbedder opens the embedder the global flags choose (--embedder,

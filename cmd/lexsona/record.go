@@ -97,8 +97,12 @@ func (a *app) recordClassified(cmd *cobra.Command, req classifier.RecordRequest)
 	return a.output(res, func(w io.Writer) {
 		switch {
 		case res.PendingID != 0:
-			fmt.Fprintf(w, "confirm: %s scored %.4f — resolve with `lexsona confirm %d --accept` (or --rule OTHER, --reject, --new)\n",
-				res.Candidates[0].RuleID, res.Score, res.PendingID)
+			others := "--rule OTHER, --reject, --new"
+			if res.Polarity == engine.Counter {
+				others = "--rule OTHER, --reject" // a counterexample proposes no new rule
+			}
+			fmt.Fprintf(w, "confirm: %s scored %.4f — resolve with `lexsona confirm %d --accept` (or %s)\n",
+				res.Candidates[0].RuleID, res.Score, res.PendingID, others)
 		case !res.Stored():
 			fmt.Fprintf(w, "%s: nothing recorded — %s\n", res.Decision, res.Reason)
 		case res.CreatedRule != nil:

@@ -54,6 +54,7 @@ persona block to inject into the agent's prompt.`,
 	pf.StringVar(&a.modelDir, "model-dir", os.Getenv("LEXSONA_MODEL_DIR"), "all-MiniLM-L6-v2 model folder (env LEXSONA_MODEL_DIR)")
 	pf.StringVar(&a.variant, "variant", os.Getenv("LEXSONA_MODEL_VARIANT"), "model graph: fp32, int8 (model_int8.onnx, written by model import / model quantize), auto (int8 only where measured to classify like fp32 and checked on this CPU), or a published file's suffix (env LEXSONA_MODEL_VARIANT)")
 	pf.StringVar(&a.ortLib, "ort-lib", os.Getenv("LEXSONA_ORT_LIB"), "path of libonnxruntime.so (env LEXSONA_ORT_LIB)")
+	pf.BoolVar(&a.verbose, "verbose", false, "log whole diagnostic records (env LEXSONA_LOG=debug); by default each is one short line")
 	pf.StringVar(&a.registry, "registry", os.Getenv("LEXSONA_REGISTRY"), "YAML rule registry to sync before classifying (env LEXSONA_REGISTRY)")
 
 	root.AddCommand(

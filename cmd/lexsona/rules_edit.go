@@ -139,7 +139,7 @@ func newRulesAcceptCmd(a *app) *cobra.Command {
 }
 
 func newRulesRejectCmd(a *app) *cobra.Command {
-	return ruleActionCmd(a, "reject", "Reject a candidate rule; an exception proposal leaves both rules as they were",
+	return ruleActionCmd(a, "reject", "Reject a candidate rule (it is archived); an exception proposal is never proposed again and the original rule stays as it was",
 		(*store.DB).RejectCandidate)
 }
 

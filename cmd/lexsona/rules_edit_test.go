@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -62,4 +63,41 @@ func TestScopeShowsExclusions(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %s stderr %s", strings.Join(args, " "), code, out, errs)
 		}
 	}
+}
+
+// TestRejectExceptionArchives: `rules reject` on an exception proposal
+// archives it, leaves the original rule as it was, and a second reject is a
+// conflict (exit 1), as for any reviewed candidate.
+func TestRejectExceptionArchives(t *testing.T) {
+	c := newCLI(t)
+	c.mustAddRule("tool.no-sed", "tool_preference", "must")
+	exc := c.mustException("tool.no-sed", "migration")
+	before := c.mustJSON("rules", "show", "tool.no-sed")
+	if got := c.mustJSON("rules", "reject", exc); got["status"] != "archived" {
+		t.Errorf("rules reject %s: status %v, want archived", exc, got["status"])
+	}
+	if got := c.mustJSON("rules", "show", exc); got["status"] != "archived" {
+		t.Errorf("rules show %s after reject: status %v, want archived", exc, got["status"])
+	}
+	after := c.mustJSON("rules", "show", "tool.no-sed")
+	if b, a := before["scope"], after["scope"]; !equalJSON(t, b, a) || before["status"] != after["status"] {
+		t.Errorf("reject changed the original: before %v, after %v", before, after)
+	}
+	if code, _, errs := c.run("rules", "reject", exc); code != 1 || !strings.Contains(errs, exc+" is archived, not a candidate") {
+		t.Errorf("rejecting twice: exit %d, stderr %s", code, errs)
+	}
+}
+
+// equalJSON reports whether a and b marshal to the same JSON.
+func equalJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	ja, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jb, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(ja) == string(jb)
 }

@@ -27,6 +27,7 @@ func newServeCmd(a *app) *cobra.Command {
 in-flight requests and the embedding queue, checkpoints the database and exits 0.
 The registry in force (or --registry) is synced on start.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.fullLog = true
 			keys, err := serveAPIKeys(a, cmd.Flags().Changed("api-keys"), apiKeys, apiKeysFile)
 			if err != nil {
 				return err
@@ -137,6 +138,7 @@ func newMCPCmd(a *app) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve the Model Context Protocol over stdio (for Claude Code, Cursor and other MCP clients)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.fullLog = true
 			ttl, err := parseIdempotencyTTL(idemTTL)
 			if err != nil {
 				return err
