@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,6 +63,9 @@ type Backend interface {
 	Persona(ctx context.Context, scope engine.Scope) (string, error)
 	Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error)
 	Record(ctx context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error)
+	// Enforced returns the must rules in force for scope that carry
+	// checks (see Enforcements); like Persona it must not need the embedder.
+	Enforced(ctx context.Context, scope engine.Scope) ([]Enforcement, error)
 }
 
 // ReadEvent decodes one event from r. Errors: EINVALID for JSON that does not
@@ -93,7 +97,10 @@ func ReadEvent(r io.Reader) (Event, error) {
 //     the agent what was recorded; a confirm-band match becomes a note asking
 //     the agent to confirm with the user; anything else records and says
 //     nothing (a free prompt never proposes a candidate rule);
-//   - PreToolUse and every other event: nil (no decision).
+//   - PreToolUse: a call matching the check of a must rule in force for the
+//     session's scope is denied with the rule's text as the reason; any
+//     other gets nil (no decision);
+//   - every other event: nil.
 //
 // Errors are the backend's and DetectScope's; the caller fails open.
 func HandleClaudeCode(ctx context.Context, ev Event, b Backend) (*Output, error) {
@@ -110,6 +117,8 @@ func HandleClaudeCode(ctx context.Context, ev Event, b Backend) (*Output, error)
 		return contextOutput(ev.HookEventName, persona), nil
 	case EventUserPromptSubmit:
 		return handlePrompt(ctx, ev, b)
+	case EventPreToolUse:
+		return handleToolUse(ctx, ev, b)
 	}
 	return nil, nil
 }
@@ -154,6 +163,22 @@ func handlePrompt(ctx context.Context, ev Event, b Backend) (*Output, error) {
 			res.RuleID, res.Score, res.RuleID, flag, ev.SessionID)), nil
 	}
 	return nil, nil
+}
+
+// EncodeOutput is the JSON of o as the hook answers it, on stdout or in an
+// HTTP response: one line, < > & left as they are; nil for a nil o (no
+// answer).
+func EncodeOutput(o *Output) ([]byte, error) {
+	if o == nil {
+		return nil, nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		return nil, engine.Errorf(engine.EINTERNAL, "hook answer: %v", err)
+	}
+	return b.Bytes(), nil
 }
 
 func contextOutput(event, text string) *Output {

@@ -16,9 +16,10 @@ import (
 
 // fakeBackend answers with fixed results and records what it was asked.
 type fakeBackend struct {
-	result  classifier.Result
-	records []classifier.RecordRequest
-	scopes  []engine.Scope
+	result   classifier.Result
+	records  []classifier.RecordRequest
+	scopes   []engine.Scope
+	enforced []Enforcement
 }
 
 func (f *fakeBackend) Persona(_ context.Context, s engine.Scope) (string, error) {
@@ -29,6 +30,11 @@ func (f *fakeBackend) Persona(_ context.Context, s engine.Scope) (string, error)
 func (f *fakeBackend) Classify(_ context.Context, _ string, s engine.Scope) (classifier.Result, error) {
 	f.scopes = append(f.scopes, s)
 	return f.result, nil
+}
+
+func (f *fakeBackend) Enforced(_ context.Context, s engine.Scope) ([]Enforcement, error) {
+	f.scopes = append(f.scopes, s)
+	return f.enforced, nil
 }
 
 func (f *fakeBackend) Record(_ context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error) {

@@ -15,10 +15,8 @@ const DefaultHookCommand = "lexsona hook claude-code"
 // hookTimeout is the timeout, in seconds, written with each hook.
 const hookTimeout = 10
 
-// installedEvents are the events LexSona hooks into. PreToolUse is not among
-// them: LexSona takes no tool decision yet, and a hook there would only cost
-// a process on every tool call.
-var installedEvents = []string{EventSessionStart, EventUserPromptSubmit}
+// installedEvents are the events LexSona hooks into.
+var installedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventPreToolUse}
 
 // member is one key of a JSON object, kept in file order.
 type member struct {
@@ -98,10 +96,16 @@ type hookGroup struct {
 	Hooks   []hookAction `json:"hooks"`
 }
 
+// hookAction is one hook of a group: a command hook (Command) or an HTTP
+// hook (URL, with Headers whose $VARs Claude Code fills from the variables
+// AllowedEnvVars names).
 type hookAction struct {
-	Type    string `json:"type"`
-	Command string `json:"command"`
-	Timeout int    `json:"timeout,omitempty"`
+	Type           string            `json:"type"`
+	Command        string            `json:"command,omitempty"`
+	URL            string            `json:"url,omitempty"`
+	Headers        map[string]string `json:"headers,omitempty"`
+	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
+	Timeout        int               `json:"timeout,omitempty"`
 }
 
 // joinArray is the JSON array of items, their bytes untouched.
@@ -122,13 +126,13 @@ func ourGroup(command string) json.RawMessage {
 	return g
 }
 
-// isOurs reports whether a settings group is exactly the one LexSona adds.
-func isOurs(raw json.RawMessage, command string) bool {
+// isOurs reports whether a settings group is exactly ours.
+func isOurs(raw, ours json.RawMessage) bool {
 	var a, b any
 	if json.Unmarshal(raw, &a) != nil {
 		return false
 	}
-	json.Unmarshal(ourGroup(command), &b)
+	json.Unmarshal(ours, &b)
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return bytes.Equal(x, y)
@@ -141,24 +145,34 @@ func isOurs(raw json.RawMessage, command string) bool {
 // twice. Errors: EINVALID when settings is not a JSON object or its hooks are
 // malformed.
 func InstallClaudeCode(settings []byte, command string) ([]byte, error) {
-	return editHooks(settings, func(groups []json.RawMessage) []json.RawMessage {
-		for _, g := range groups {
-			if isOurs(g, command) {
-				return groups
-			}
-		}
-		return append(groups, ourGroup(command))
-	})
+	return installGroup(settings, ourGroup(command))
 }
 
 // UninstallClaudeCode removes exactly the groups InstallClaudeCode adds (an
 // event left without groups, and a hooks object left empty, are removed too).
 // Errors: as InstallClaudeCode.
 func UninstallClaudeCode(settings []byte, command string) ([]byte, error) {
+	return uninstallGroup(settings, ourGroup(command))
+}
+
+// installGroup appends ours to each installed event unless it is there.
+func installGroup(settings []byte, ours json.RawMessage) ([]byte, error) {
+	return editHooks(settings, func(groups []json.RawMessage) []json.RawMessage {
+		for _, g := range groups {
+			if isOurs(g, ours) {
+				return groups
+			}
+		}
+		return append(groups, ours)
+	})
+}
+
+// uninstallGroup removes every group equal to ours from the installed events.
+func uninstallGroup(settings []byte, ours json.RawMessage) ([]byte, error) {
 	return editHooks(settings, func(groups []json.RawMessage) []json.RawMessage {
 		var out []json.RawMessage
 		for _, g := range groups {
-			if !isOurs(g, command) {
+			if !isOurs(g, ours) {
 				out = append(out, g)
 			}
 		}
@@ -210,8 +224,9 @@ func editHooks(settings []byte, edit func([]json.RawMessage) []json.RawMessage) 
 	return out.Bytes(), nil
 }
 
-// EditSettingsFile applies edit (InstallClaudeCode or UninstallClaudeCode) to
-// the settings file at path, creating it when absent, and writes it only when
+// EditSettingsFile applies edit (InstallClaudeCode, UninstallClaudeCode or
+// their HTTP forms, with command as their command or URL) to the settings
+// file at path, creating it when absent, and writes it only when
 // it changes (atomically, keeping its mode). It reports whether it wrote.
 func EditSettingsFile(path, command string, edit func([]byte, string) ([]byte, error)) (bool, error) {
 	old, mode, err := readExisting(path)

@@ -70,7 +70,7 @@ func TestParseProblems(t *testing.T) {
 			`t.yaml:3:5: rule 1: missing severity`,
 			`t.yaml:3:5: rule 1: missing template`}},
 		{"unknown rule key", "version: 1\nrules:\n" + good + "    templte: x\n", []string{
-			`t.yaml:7:5: unknown key "templte" in rule 1 (did you mean "template"?): want rule_id, category, severity, template, examples, contrary, scope, topic`}},
+			`t.yaml:7:5: unknown key "templte" in rule 1 (did you mean "template"?): want rule_id, category, severity, template, examples, contrary, scope, topic, enforce`}},
 		{"repeated rule key", "version: 1\nrules:\n" + good + "    severity: should\n", []string{
 			`t.yaml:7:5: key "severity" repeated in rule 1: first given at line 5`}},
 		{"non-string key", "version: 1\nrules:\n" + good + "    1: x\n", []string{

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/lexsona/lexsona/hooks"
 )
 
 // routeOpt adjusts one route's limits.
@@ -77,6 +79,7 @@ func (s *Server) newEcho() *echo.Echo {
 	s.add(http.MethodPost, "/v1/registry/sync", s.handleRegistrySync,
 		withBodyLimit(s.cfg.RegistryBodyLimit), withTimeout(s.cfg.SyncTimeout))
 	s.add(http.MethodPost, "/v1/embeddings", s.handleEmbeddings)
+	s.add(http.MethodPost, hooks.HTTPRoute, s.handleClaudeCodeHook)
 	return e
 }
 

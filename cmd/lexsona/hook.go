@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/registry"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +26,30 @@ func (h hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, e
 	snap, err := db.Snapshot(ctx, engine.SnapshotRequest{Scope: scope, Now: time.Now().UTC()})
 	return snap.Prompt, err
 }
+
+func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
+	db, err := h.a.openDB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	name, data, err := registry.InForce(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := registry.Parse(data, name)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := db.Snapshot(ctx, engine.SnapshotRequest{Scope: scope, Now: time.Now().UTC(), Max: hookMaxRules})
+	if err != nil {
+		return nil, err
+	}
+	return hooks.Enforcements(snap, reg), nil
+}
+
+// hookMaxRules bounds the snapshot PreToolUse reads its must rules from: all
+// of them, not the persona's cut.
+const hookMaxRules = 10000
 
 func (h hookBackend) Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
 	core, err := h.a.openCore(ctx)
@@ -52,8 +76,9 @@ func newHookCmd(a *app) *cobra.Command {
 SessionStart gets the persona of the session's scope as additional context;
 UserPromptSubmit records a correction of a known rule (auto band, or
 CORRECT[rule_id]:) with the session id as frame id, and turns a possible one
-(confirm band) into a note asking the agent to confirm with the user. Other
-events get no answer. It fails open: on any error it prints one line on
+(confirm band) into a note asking the agent to confirm with the user;
+PreToolUse denies a tool call that matches the enforce check of a must rule
+in force for the session's scope. Other events get no answer. It fails open: on any error it prints one line on
 stderr, nothing on stdout, and exits 0, so the agent is never blocked.`,
 		// Exit code 2 blocks a Claude Code prompt or tool call: even a wrong
 		// invocation of the hook fails open.
@@ -97,14 +122,10 @@ func runClaudeHook(ctx context.Context, a *app) (out []byte, err error) {
 		return nil, err
 	}
 	res, err := hooks.HandleClaudeCode(ctx, ev, hookBackend{a})
-	if err != nil || res == nil {
-		return nil, err
-	}
-	data, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
 	}
-	return append(data, '\n'), nil
+	return hooks.EncodeOutput(res)
 }
 
 func hookErrText(err error) string {

@@ -70,7 +70,7 @@ func TestHooksInstallUninstallCLI(t *testing.T) {
 		}
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, ".claude", "settings.json"))
-	if strings.Count(string(data), `"lexsona hook claude-code"`) != 2 {
+	if strings.Count(string(data), `"lexsona hook claude-code"`) != 3 {
 		t.Errorf("settings:\n%s", data)
 	}
 	if m := c.mustJSON("hooks", "uninstall", "claude-code", "--dir", dir); m["changed"] != true {
@@ -84,5 +84,61 @@ func TestHooksInstallUninstallCLI(t *testing.T) {
 	}
 	if code, _, _ := c.run("hooks", "install", "cursor"); code != 2 {
 		t.Errorf("unknown agent: exit %d", code)
+	}
+}
+
+func TestHooksInstallHTTPCLI(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	url := "http://127.0.0.1:8080/v1/hooks/claude-code"
+	for i, want := range []bool{true, false} {
+		if m := c.mustJSON("hooks", "install", "claude-code", "--dir", dir, "--http", url); m["changed"] != want {
+			t.Errorf("install #%d: %v", i+1, m)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, ".claude", "settings.json"))
+	if strings.Count(string(data), `"type": "http"`) != 3 || strings.Contains(string(data), "lexsona hook") {
+		t.Errorf("settings:\n%s", data)
+	}
+	if m := c.mustJSON("hooks", "uninstall", "claude-code", "--dir", dir); m["changed"] != false {
+		t.Errorf("uninstall of command hooks touched HTTP ones: %v", m)
+	}
+	if m := c.mustJSON("hooks", "uninstall", "claude-code", "--dir", dir, "--http", url); m["changed"] != true {
+		t.Errorf("uninstall: %v", m)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, ".claude", "settings.json")); string(data) != "{}\n" {
+		t.Errorf("after uninstall: %q", data)
+	}
+	for _, args := range [][]string{{"--http", "localhost:8080"}, {"--http", url, "--command", "x"}} {
+		if code, _, _ := c.run(append([]string{"hooks", "install", "claude-code", "--dir", dir}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestHookPreToolUseDeniesMustRuleCheck(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(t.TempDir(), "shop")
+	hook := func(ev string) (string, string) {
+		var out, errb bytes.Buffer
+		run(context.Background(), []string{"--db", c.db, "hook", "claude-code"}, strings.NewReader(`{"session_id":"s-1","cwd":"`+dir+`",`+ev+`}`), &out, &errb)
+		return out.String(), errb.String()
+	}
+	sed := `"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sed -i s/a/b/ main.go"}`
+	if out, errs := hook(sed); out != "" {
+		t.Fatalf("before the rule is in force: %q %s", out, errs)
+	}
+	for i := range 3 {
+		if out, errs := hook(`"hook_event_name":"UserPromptSubmit","prompt":"CORRECT[tool.no-sed-for-file-editing]: no sed -i, take ` + string(rune('1'+i)) + `"`); !strings.Contains(out, "reinforcement") {
+			t.Fatalf("correction %d: %q %s", i, out, errs)
+		}
+	}
+	out, errs := hook(sed)
+	var o struct {
+		H struct{ HookEventName, PermissionDecision, PermissionDecisionReason string } `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &o); err != nil || o.H.PermissionDecision != "deny" ||
+		!strings.HasPrefix(o.H.PermissionDecisionReason, "LexSona rule [tool.no-sed-for-file-editing] (must): Never use sed") {
+		t.Fatalf("after: %v %q %s", err, out, errs)
 	}
 }

@@ -6,17 +6,18 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/spf13/cobra"
 )
 
 func newHooksCmd(a *app) *cobra.Command {
 	c := &cobra.Command{Use: "hooks", Short: "Install or remove LexSona's hooks in an agent's settings"}
-	var dir, command string
+	var dir, command, httpURL string
 	var user bool
-	mk := func(use, short string, edit func([]byte, string) ([]byte, error), verb string) *cobra.Command {
+	mk := func(use, short string, edit, editHTTP func([]byte, string) ([]byte, error), verb string) *cobra.Command {
 		s := &cobra.Command{
-			Use:   use + " claude-code [--dir PROJECT | --user]",
+			Use:   use + " claude-code [--dir PROJECT | --user] [--command CMD | --http URL]",
 			Short: short,
 			Args:  exactArgs(1, "the agent: claude-code"),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -27,14 +28,24 @@ func newHooksCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				changed, err := hooks.EditSettingsFile(path, command, edit)
+				target, ed := command, edit
+				if httpURL != "" {
+					if cmd.Flags().Changed("command") {
+						return usagef("give --command or --http, not both")
+					}
+					if err := hooks.ValidateHookURL(httpURL); err != nil {
+						return usagef("--http: %s", engine.ErrorMessage(err))
+					}
+					target, ed = httpURL, editHTTP
+				}
+				changed, err := hooks.EditSettingsFile(path, target, ed)
 				if err != nil {
 					return err
 				}
 				res := map[string]any{"path": path, "changed": changed}
 				return a.output(res, func(w io.Writer) {
 					if changed {
-						fmt.Fprintf(w, "%s LexSona's hooks (%s): %s\n", verb, command, path)
+						fmt.Fprintf(w, "%s LexSona's hooks (%s): %s\n", verb, target, path)
 					} else {
 						fmt.Fprintf(w, "%s: nothing to change\n", path)
 					}
@@ -45,11 +56,13 @@ func newHooksCmd(a *app) *cobra.Command {
 		f.StringVar(&dir, "dir", "", "project folder: edit PROJECT/.claude/settings.json (default: the current folder)")
 		f.BoolVar(&user, "user", false, "edit ~/.claude/settings.json (every project)")
 		f.StringVar(&command, "command", hooks.DefaultHookCommand, "the command Claude Code runs (a full path when lexsona is not on its PATH)")
+		f.StringVar(&httpURL, "http", "", "HTTP hooks instead of command hooks: the URL of a running `lexsona serve`'s hook route, e.g. http://127.0.0.1:8080"+hooks.HTTPRoute+
+			" (the hook sends Authorization: Bearer $"+hooks.HTTPKeyEnv+")")
 		return s
 	}
 	c.AddCommand(
-		mk("install", "Add LexSona's SessionStart and UserPromptSubmit hooks to Claude Code's settings (other hooks kept)", hooks.InstallClaudeCode, "added"),
-		mk("uninstall", "Remove exactly the hooks `lexsona hooks install` added", hooks.UninstallClaudeCode, "removed"),
+		mk("install", "Add LexSona's SessionStart, UserPromptSubmit and PreToolUse hooks to Claude Code's settings (other hooks kept)", hooks.InstallClaudeCode, hooks.InstallClaudeCodeHTTP, "added"),
+		mk("uninstall", "Remove exactly the hooks `lexsona hooks install` added", hooks.UninstallClaudeCode, hooks.UninstallClaudeCodeHTTP, "removed"),
 	)
 	return c
 }

@@ -1,0 +1,78 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/registry"
+)
+
+// hookBackend is hooks.Backend over the server's store and classifier: the
+// same persona, classification and recording as GET /v1/persona,
+// POST /v1/classify and POST /v1/corrections, and the enforce checks of the
+// registry in force.
+type hookBackend struct{ s *Server }
+
+func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
+	snap, err := b.s.persona(ctx, PersonaRequest{Scope: scope})
+	return snap.Prompt, err
+}
+
+func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
+	name, data, err := registry.InForce(ctx, b.s.db)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := registry.Parse(data, name)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := b.s.persona(ctx, PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
+	if err != nil {
+		return nil, err
+	}
+	return hooks.Enforcements(snap, reg), nil
+}
+
+func (b hookBackend) Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
+	return b.s.classifyText(ctx, text, scope)
+}
+
+func (b hookBackend) Record(ctx context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error) {
+	if req.At.IsZero() {
+		req.At = b.s.cfg.Now().UTC()
+	}
+	res, _, err := b.s.record(ctx, req)
+	return res, err
+}
+
+// POST /v1/hooks/claude-code: the body is the event JSON a Claude Code HTTP
+// hook posts (what a command hook reads on stdin), answered by
+// hooks.HandleClaudeCode: 200 with the hook's JSON, or 200 with an empty body
+// when the hook has nothing to say. A malformed event is 400; a failure of
+// the store or the model is the usual error answer. Claude Code treats any
+// non-2xx answer, a refused connection or a timeout as a non-blocking error,
+// so the agent goes on when the service is down.
+func (s *Server) handleClaudeCodeHook(c echo.Context) error {
+	ev, err := hooks.ReadEvent(c.Request().Body)
+	if err != nil {
+		return err
+	}
+	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, hookBackend{s})
+	if err != nil {
+		return err
+	}
+	data, err := hooks.EncodeOutput(out)
+	if err != nil {
+		return err
+	}
+	if data == nil {
+		return c.NoContent(http.StatusOK)
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, data)
+}

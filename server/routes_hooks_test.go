@@ -1,0 +1,165 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/hooks"
+)
+
+// hookProject is a project folder named billing-api holding a go.mod.
+func hookProject(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "billing-api")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644)
+	return dir
+}
+
+// postHook posts body to the hook route of a real HTTP server.
+func postHook(t *testing.T, base, key, body string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+hooks.HTTPRoute, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", hooks.HTTPRoute, err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(data)
+}
+
+func hookEvent(t *testing.T, cwd string, fields map[string]string) string {
+	ev := map[string]string{"session_id": "sess-42", "transcript_path": "/tmp/t.jsonl", "cwd": cwd, "permission_mode": "default"}
+	for k, v := range fields {
+		ev[k] = v
+	}
+	b, _ := json.Marshal(ev)
+	return string(b)
+}
+
+func TestClaudeCodeHookRoute(t *testing.T) {
+	env := newTestEnv(t, nil)
+	ts := httptest.NewServer(env.h)
+	defer ts.Close()
+	dir := hookProject(t)
+	scope, err := hooks.DetectScope(dir, hooks.AgentClaude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := env.db.Snapshot(context.Background(), engine.SnapshotRequest{Scope: scope, Now: testNow})
+	if err != nil || !strings.Contains(snap.Prompt, "billing-api") {
+		t.Fatalf("persona of %v: %v\n%s", scope, err, snap.Prompt)
+	}
+	personaJSON, _ := json.Marshal(snap.Prompt)
+	for _, tc := range []struct {
+		name   string
+		fields map[string]string
+		status int
+		want   string // exact body
+	}{
+		{"session start", map[string]string{"hook_event_name": "SessionStart", "source": "startup"}, 200,
+			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":` + string(personaJSON) + "}}\n"},
+		{"explicit correction", map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "CORRECT[tool.no-sed-for-file-editing]: you used sed -i again, use the edit tool"}, 200,
+			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona recorded this prompt as a reinforcement of rule [tool.no-sed-for-file-editing] (explicit, score 1.00). Follow that rule from now on."}}` + "\n"},
+		{"ordinary prompt", map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "add a health check endpoint to the billing service"}, 200, ""},
+		{"other event", map[string]string{"hook_event_name": "PreToolUse", "tool_name": "Bash"}, 200, ""},
+		{"no event name", map[string]string{"prompt": "x"}, 400, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, ct, body := postHook(t, ts.URL, "", hookEvent(t, dir, tc.fields))
+			if status != tc.status {
+				t.Fatalf("status %d, want %d; body %s", status, tc.status, body)
+			}
+			if status != 200 {
+				if !strings.Contains(body, `"code":"invalid"`) {
+					t.Errorf("error body %s", body)
+				}
+				return
+			}
+			if body != tc.want {
+				t.Errorf("body\n got %q\nwant %q", body, tc.want)
+			}
+			if body != "" && !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("content type %q", ct)
+			}
+			if body != "" {
+				checkDoc(t, http.MethodPost, hooks.HTTPRoute, response{status: status, header: http.Header{"Content-Type": {ct}}, body: []byte(body)})
+			}
+		})
+	}
+	// The explicit correction, and only it, was recorded with the session as frame.
+	events, err := env.db.History(context.Background(), "tool.no-sed-for-file-editing", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := 0
+	for _, ev := range events {
+		if ev.FrameID == "sess-42" {
+			frames++
+		}
+	}
+	if frames != 1 {
+		t.Errorf("%d events with frame sess-42, want 1: %+v", frames, events)
+	}
+}
+
+func TestClaudeCodeHookRouteAuth(t *testing.T) {
+	keys, err := ParseAPIKeys("read:r-0123456789abcdef,write:w-0123456789abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newTestEnv(t, func(c *Config) { c.APIKeys = keys })
+	ts := httptest.NewServer(env.h)
+	defer ts.Close()
+	body := hookEvent(t, hookProject(t), map[string]string{"hook_event_name": "SessionStart", "source": "startup"})
+	for _, tc := range []struct {
+		key    string
+		status int
+	}{{"", 401}, {"r-0123456789abcdef", 403}, {"w-0123456789abcdef", 200}} {
+		if status, _, b := postHook(t, ts.URL, tc.key, body); status != tc.status {
+			t.Errorf("key %q: status %d, want %d; body %s", tc.key, status, tc.status, b)
+		}
+	}
+}
+
+func TestClaudeCodeHookRouteDeniesMustRuleCheck(t *testing.T) {
+	env := newTestEnv(t, nil)
+	ts := httptest.NewServer(env.h)
+	defer ts.Close()
+	dir := hookProject(t)
+	sed := hookEvent(t, dir, map[string]string{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "toolu_1"})
+	sed = strings.TrimSuffix(sed, "}") + `,"tool_input":{"command":"sed -i 's/a/b/' main.go"}}`
+	// Not in force yet: no decision.
+	if status, _, body := postHook(t, ts.URL, "", sed); status != 200 || body != "" {
+		t.Fatalf("before: %d %q", status, body)
+	}
+	for i := range 3 {
+		prompt := hookEvent(t, dir, map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": fmt.Sprintf("CORRECT[tool.no-sed-for-file-editing]: sed -i again (%d), use the edit tool", i)})
+		if status, _, body := postHook(t, ts.URL, "", prompt); status != 200 || body == "" {
+			t.Fatalf("correction %d: %d %q", i, status, body)
+		}
+	}
+	status, ct, body := postHook(t, ts.URL, "", sed)
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"LexSona rule [tool.no-sed-for-file-editing] (must): Never use sed, awk or perl one-liners to edit files; use the editor's replace tool instead. This Bash call breaks it (its command matches the rule's check): do it another way, or ask the user."}}` + "\n"
+	if status != 200 || body != want {
+		t.Fatalf("after: %d\n got %q\nwant %q", status, body, want)
+	}
+	checkDoc(t, http.MethodPost, hooks.HTTPRoute, response{status: status, header: http.Header{"Content-Type": {ct}}, body: []byte(body)})
+	other := strings.Replace(sed, "sed -i 's/a/b/' main.go", "go vet ./...", 1)
+	if status, _, body := postHook(t, ts.URL, "", other); status != 200 || body != "" {
+		t.Errorf("other command: %d %q", status, body)
+	}
+}
