@@ -106,7 +106,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		})
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "record_correction",
-		Description: "Record a user's correction to the agent as evidence on a behavioral rule. Answers with the decision: auto_match/explicit (evidence recorded), confirm (pending_id: ask the user, then resolve_confirmation) or new_rule (a candidate rule was proposed; for a text that does not say what was wrong, nothing is recorded and reason says so: ask the user).",
+		Description: "Record a user's correction to the agent as evidence on a behavioral rule. Answers with the decision: auto_match/explicit (evidence recorded), confirm (pending_id: ask the user, then resolve_confirmation) or new_rule (a candidate rule was proposed; for a text that does not say what was wrong, or a counterexample that matches no rule, nothing is recorded and reason says so: ask the user). A correction that contradicts the rule it matches is recorded as a counterexample (polarity -1), never as a reinforcement.",
 		InputSchema: inputSchema[mcpRecordIn](map[string][]any{"polarity": {1, -1}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpRecordIn) (*mcp.CallToolResult, any, error) {
 			req := CorrectionRequest{Text: in.Text, RuleID: in.RuleID, Scope: in.scope(), FrameID: in.FrameID, AgentOutput: in.AgentOutput}
@@ -202,7 +202,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		})
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "resolve_confirmation",
-		Description: "Resolve a pending confirmation (record_correction's pending_id): accept (evidence on rule_id, or the top candidate), reject (nothing recorded) or new (propose a new rule from the correction).",
+		Description: "Resolve a pending confirmation (record_correction's pending_id): accept (evidence on rule_id, or the top candidate), reject (nothing recorded) or new (propose a new rule from the correction; refused for a counterexample, which has no rule to propose).",
 		InputSchema: inputSchema[mcpResolveIn](map[string][]any{"action": {"accept", "reject", "new"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpResolveIn) (*mcp.CallToolResult, any, error) {
 			if in.ID <= 0 {
