@@ -120,14 +120,7 @@ func Calibrate(items []Scored, o CalibrateOptions) CalibrationReport {
 		var pooled [2]Metrics
 		var pol PolarityMetrics
 		for f := range Folds {
-			var train, held []Scored
-			for i, s := range items {
-				if folds[i] == f {
-					held = append(held, s)
-				} else {
-					train = append(train, s)
-				}
-			}
+			train, held := splitFold(items, folds, f)
 			t, _, _, _, _ := chooseThresholds(train, o)
 			op := operate(held, t, o.Guard)
 			pooled[0], pooled[1] = add(pooled[0], op.AtAuto), add(pooled[1], op.AtConfirm)
@@ -165,6 +158,19 @@ func foldsOf(items []Scored) []int {
 	return out
 }
 
+// splitFold returns the items outside fold f (to fit on) and inside it (to
+// check on), folds being foldsOf(items).
+func splitFold(items []Scored, folds []int, f int) (train, held []Scored) {
+	for i, s := range items {
+		if folds[i] == f {
+			held = append(held, s)
+		} else {
+			train = append(train, s)
+		}
+	}
+	return train, held
+}
+
 // chooseThresholds picks the auto and confirm thresholds on items; it
 // returns them, whether each reached its target, and the auto margin with
 // its cross-validated precision (autoMargin).
@@ -190,14 +196,7 @@ func autoMargin(items []Scored, target float64, guard bool) (float64, float64) {
 		margin = float64(i) / 100
 		var pooled Metrics
 		for f := range Folds {
-			var train, held []Scored
-			for j, s := range items {
-				if folds[j] == f {
-					held = append(held, s)
-				} else {
-					train = append(train, s)
-				}
-			}
+			train, held := splitFold(items, folds, f)
 			t, _ := lowestReaching(train, min(target+margin, 1), guard)
 			m, _ := Score(held, nil, t, guard)
 			pooled = add(pooled, m)

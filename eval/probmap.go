@@ -110,14 +110,7 @@ func chooseProbMap(items []Scored) (ProbMap, []MapChoice) {
 	for mi, method := range mapMethods {
 		var p, y []float64
 		for f := range Folds {
-			var train, held []Scored
-			for i, s := range items {
-				if folds[i] == f {
-					held = append(held, s)
-				} else {
-					train = append(train, s)
-				}
-			}
+			train, held := splitFold(items, folds, f)
 			m := fitProbMap(method, train)
 			for _, s := range held {
 				p, y = append(p, m.Predict(s)), append(y, outcome(s))

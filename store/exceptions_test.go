@@ -91,15 +91,7 @@ func TestExceptionProposal(t *testing.T) {
 func TestRejectException(t *testing.T) {
 	db := MustOpen(t)
 	ctx := context.Background()
-	parent := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
-	var res RecordResult
-	for i := 0; i < 3; i++ {
-		res = counter(t, db, parent.RuleID, i, "migration")
-	}
-	if res.Exception == nil {
-		t.Fatal("no proposal")
-	}
-	id := res.Exception.Rule.RuleID
+	parent, id := mustExceptionProposal(t, db)
 	p0, _ := db.GetRule(ctx, parent.RuleID)
 	e0, _ := db.GetRule(ctx, id)
 	if err := db.RejectException(ctx, id, t0.Add(time.Hour)); err != nil {
@@ -130,15 +122,7 @@ func TestRejectException(t *testing.T) {
 func TestExceptionStatusOnlyByReview(t *testing.T) {
 	db := MustOpen(t)
 	ctx := context.Background()
-	parent := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
-	var res RecordResult
-	for i := range 3 {
-		res = counter(t, db, parent.RuleID, i, "migration")
-	}
-	if res.Exception == nil {
-		t.Fatal("no proposal")
-	}
-	id := res.Exception.Rule.RuleID
+	parent, id := mustExceptionProposal(t, db)
 	p0, _ := db.GetRule(ctx, parent.RuleID)
 	n := mustCount(t, db)
 	for _, st := range []engine.Status{engine.StatusActiveEligible, engine.StatusArchived} {
@@ -175,15 +159,7 @@ func TestExceptionStatusOnlyByReview(t *testing.T) {
 func TestRejectCandidateArchivesException(t *testing.T) {
 	db := MustOpen(t)
 	ctx := context.Background()
-	parent := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
-	var res RecordResult
-	for i := 0; i < 3; i++ {
-		res = counter(t, db, parent.RuleID, i, "migration")
-	}
-	if res.Exception == nil {
-		t.Fatal("no proposal")
-	}
-	id := res.Exception.Rule.RuleID
+	parent, id := mustExceptionProposal(t, db)
 	p0, _ := db.GetRule(ctx, parent.RuleID)
 	got, err := db.RejectCandidate(ctx, id, t0.Add(time.Hour))
 	if err != nil {
@@ -212,4 +188,20 @@ func TestRejectCandidateArchivesException(t *testing.T) {
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
+}
+
+// mustExceptionProposal creates tool.no-sed and records three counterexamples
+// tagged "migration" on it, which propose an exception; it returns the rule
+// and the proposal's id.
+func mustExceptionProposal(t *testing.T, db *DB) (parent engine.Rule, id string) {
+	t.Helper()
+	parent = MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
+	var res RecordResult
+	for i := range 3 {
+		res = counter(t, db, parent.RuleID, i, "migration")
+	}
+	if res.Exception == nil {
+		t.Fatal("three counterexamples tagged migration proposed no exception")
+	}
+	return parent, res.Exception.Rule.RuleID
 }
