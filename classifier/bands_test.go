@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -42,7 +43,7 @@ func TestDefaultThresholds(t *testing.T) {
 		want Thresholds
 	}{
 		{"all-MiniLM-L6-v2", Thresholds{0.37, 0.30}},
-		{models.LexicalName, lexicalThresholds},
+		{lexical.Name, lexicalThresholds},
 		{"something-else", Thresholds{0.37, 0.30}},
 	} {
 		if got := DefaultThresholds(models.Identity{Name: tt.name}); got != tt.want {
@@ -59,7 +60,7 @@ func TestDefaultThresholds(t *testing.T) {
 }
 
 func TestDefaultTermWeight(t *testing.T) {
-	for name, want := range map[string]float64{"all-MiniLM-L6-v2": 0.5, models.LexicalName: 0, "something-else": 0.5} {
+	for name, want := range map[string]float64{"all-MiniLM-L6-v2": 0.5, lexical.Name: 0, "something-else": 0.5} {
 		if got := DefaultTermWeight(models.Identity{Name: name}); got != want {
 			t.Errorf("DefaultTermWeight(%s) = %v, want %v", name, got, want)
 		}
@@ -105,7 +106,7 @@ func mustFakeSetup(tb testing.TB, dims int, rules map[string][]float32, opts Opt
 	if opts.TermWeight == nil { // scores are the hand-set cosines, no shared words mixed in
 		opts.TermWeight = new(float64)
 	}
-	return New(db, emb, opts), emb
+	return newOnStore(db, emb, opts), emb
 }
 
 // TestBandsEndToEnd classifies texts whose vectors sit at exact cosines from

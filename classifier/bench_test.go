@@ -14,6 +14,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 )
 
 // randomRows returns n seeded random normalised dims-dimensional vectors, one
@@ -90,7 +91,7 @@ var benchTexts = []string{
 func benchClassify(b *testing.B, emb models.Embedder) {
 	db := MustOpenStore(b)
 	MustSync(b, db, emb, nil)
-	c := New(db, emb, Options{})
+	c := newOnStore(db, emb, Options{})
 	ctx := context.Background()
 	if _, err := c.Classify(ctx, benchTexts[0], engine.Scope{}); err != nil { // build the index
 		b.Fatal(err)
@@ -152,7 +153,7 @@ func BenchmarkClassifyLexical(b *testing.B) {
 // (testenv.RealModelDir: `make real-model`) on the ort backend.
 func BenchmarkClassifyORT(b *testing.B) {
 	dir := testenv.RealModelDir(b)
-	emb, err := models.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir, CacheSize: -1})
+	emb, err := auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir, CacheSize: -1})
 	if err != nil {
 		b.Skipf("ort backend unavailable (%v): run `make ort`", err)
 	}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/datadir"
 	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/store"
 )
 
 // Calibration is the file `lexsona eval calibrate` writes for one model
@@ -55,9 +55,9 @@ func CalibrationFileName(modelID string) string {
 }
 
 // DefaultCalibrationDir is the calibration folder under LexSona's data
-// folder (store.DataDir()/calibration).
+// folder (datadir.Dir()/calibration).
 func DefaultCalibrationDir() string {
-	return filepath.Join(store.DataDir(), "calibration")
+	return filepath.Join(datadir.Dir(), "calibration")
 }
 
 // LoadCalibration reads and validates a calibration file. A missing file is

@@ -140,7 +140,7 @@ func TestClassifierUsesCalibration(t *testing.T) {
 	}
 	db := MustOpenStore(t)
 	MustSync(t, db, emb, nil)
-	c := New(db, emb, Options{CalibrationDir: dir})
+	c := newOnStore(db, emb, Options{CalibrationDir: dir})
 	got, src, err := c.Thresholds()
 	if err != nil || got != (Thresholds{0.9, 0.45}) || src == SourceDefault {
 		t.Fatalf("Thresholds() = %v, %q, %v", got, src, err)

@@ -21,7 +21,6 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/store"
 )
 
 // Defaults of Options.
@@ -78,11 +77,12 @@ type Options struct {
 	MaxEmbedBytes int
 }
 
-// Classifier classifies and records corrections against one store with one
-// embedder. It is safe for concurrent use; its index is rebuilt lazily when
-// the store's embeddings version (or the embedder's model identity) changes.
+// Classifier classifies corrections against one corpus with one embedder.
+// It decides and writes nothing: the use-case layer records what it decided.
+// It is safe for concurrent use; its index is rebuilt lazily when the
+// corpus version (or the embedder's model identity) changes.
 type Classifier struct {
-	db       *store.DB
+	corpus   Corpus
 	emb      models.Embedder
 	opts     Options
 	guard    Guard
@@ -103,13 +103,13 @@ type thresholdsEntry struct {
 	err    error
 }
 
-// New returns a classifier over db's stored embeddings of emb's model. It
+// New returns a classifier over corpus's stored vectors of emb's model. It
 // does no I/O; a bad option (hybrid weight out of [0, 1], hybrid without a
 // lexical embedder, a term weight out of [0, 1], invalid Options.Thresholds
 // or Options.Polarity) makes every later call return an EINVALID error
 // naming it.
-func New(db *store.DB, emb models.Embedder, opts Options) *Classifier {
-	c := &Classifier{db: db, emb: emb, opts: opts, guard: DefaultGuard(), polarity: DefaultPolarityCheck(), thr: map[string]thresholdsEntry{}}
+func New(corpus Corpus, emb models.Embedder, opts Options) *Classifier {
+	c := &Classifier{corpus: corpus, emb: emb, opts: opts, guard: DefaultGuard(), polarity: DefaultPolarityCheck(), thr: map[string]thresholdsEntry{}}
 	if opts.Guard != nil {
 		c.guard = *opts.Guard
 	}
@@ -135,8 +135,8 @@ func New(db *store.DB, emb models.Embedder, opts Options) *Classifier {
 		}
 	}
 	switch w := opts.LexicalWeight; {
-	case db == nil || emb == nil:
-		c.err = engine.Errorf(engine.EINVALID, "classifier needs a store and an embedder")
+	case corpus == nil || emb == nil:
+		c.err = engine.Errorf(engine.EINVALID, "classifier needs a corpus and an embedder")
 	case !(w >= 0 && w <= 1):
 		c.err = engine.Errorf(engine.EINVALID, "lexical weight %v: want a number in [0, 1]", w)
 	case w > 0 && opts.Lexical == nil:
@@ -211,14 +211,24 @@ func (c *Classifier) thresholdsFor(id models.Identity, key string) (Thresholds, 
 // invalid-UTF-8 text, a text without a letter or digit, a bad scope, a
 // malformed CORRECT[...] or a bad option or calibration file; ETOOLARGE for
 // a text over 1 MiB; ENOTFOUND when CORRECT[...] names an unknown rule;
-// EUNAVAILABLE (or others) from the embedder or the store.
+// EUNAVAILABLE (or others) from the embedder or the corpus.
 func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Scope) (Result, error) {
 	cl, err := c.classify(ctx, text, scope, "", false)
 	return cl.Result, err
 }
 
-// classified is a Result plus what Record needs to act on it.
-type classified struct {
+// Decide is Classify for a correction about to be recorded: ruleID, when
+// set, is the rule the caller names (decision explicit; a CORRECT[...]
+// naming another rule is EINVALID); counter says the caller made it a
+// counterexample (polarity −1), whatever its wording, so the polarity check
+// is skipped. Errors: Classify's.
+func (c *Classifier) Decide(ctx context.Context, text string, scope engine.Scope, ruleID string, counter bool) (Classification, error) {
+	return c.classify(ctx, text, scope, ruleID, counter)
+}
+
+// Classification is a Result plus what recording it needs: the scope as
+// normalised, the text as embedded and its vectors.
+type Classification struct {
 	Result
 	scope  engine.Scope // normalised
 	input  string       // the text as embedded
@@ -228,6 +238,9 @@ type classified struct {
 	// What the text says about its top candidate, for PolarityCheck.
 	evidence evidence
 }
+
+// classified is the classification being built.
+type classified = Classification
 
 // classify validates and classifies. ruleID, when set, is the rule the caller
 // names (explicit); a CORRECT[...] naming another rule is then EINVALID.
@@ -268,8 +281,12 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		named, ok = ruleID, true
 	}
 	if ok {
-		if _, err := c.db.GetRule(ctx, named); err != nil {
+		found, err := c.corpus.RuleExists(ctx, named)
+		if err != nil {
 			return cl, err
+		}
+		if !found {
+			return cl, engine.Errorf(engine.ENOTFOUND, "rule %q not found", named)
 		}
 		cl.Decision, cl.RuleID, cl.Score, cl.Candidates = DecisionExplicit, named, 1, []engine.Candidate{}
 		return cl, nil

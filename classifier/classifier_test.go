@@ -1,16 +1,22 @@
 package classifier
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/store"
 )
 
 func TestClassifyJSONShape(t *testing.T) {
@@ -71,12 +77,10 @@ func TestClassifyBadInput(t *testing.T) {
 			if !strings.Contains(engine.ErrorMessage(err), tt.says) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tt.says)
 			}
-			_, _, err = c.Record(t.Context(), RecordRequest{Text: tt.text, Scope: tt.scope})
-			MustCode(t, err, tt.code)
 		})
 	}
 	if after := MustCount(t, db); after != before {
-		t.Errorf("bad input wrote something: %+v → %+v", before, after)
+		t.Errorf("classifying bad input wrote something: %+v → %+v", before, after)
 	}
 }
 
@@ -177,13 +181,13 @@ func TestClassifyScope(t *testing.T) {
 func TestNoEmbeddingsForModel(t *testing.T) {
 	_, db := MustDefaultClassifier(t, Options{})
 	other := MustLexical(t, mustRegistry(t, "version: 1\nrules:\n  - {rule_id: a.b, category: x, severity: must, template: something else}\n"))
-	_, err := New(db, other, Options{}).Classify(t.Context(), "stop editing files with sed", engine.Scope{})
+	_, err := newOnStore(db, other, Options{}).Classify(t.Context(), "stop editing files with sed", engine.Scope{})
 	MustCode(t, err, engine.EUNAVAILABLE)
 	if !strings.Contains(engine.ErrorMessage(err), "registry sync") {
 		t.Errorf("message %q does not say what to do", engine.ErrorMessage(err))
 	}
 	empty := MustOpenStore(t)
-	r, err := New(empty, other, Options{}).Classify(t.Context(), "stop editing files with sed", engine.Scope{})
+	r, err := newOnStore(empty, other, Options{}).Classify(t.Context(), "stop editing files with sed", engine.Scope{})
 	if err != nil || r.Decision != DecisionNewRule || len(r.Candidates) != 0 {
 		t.Errorf("an empty store: %+v, %v", r, err)
 	}
@@ -206,7 +210,7 @@ func TestBadOptions(t *testing.T) {
 		"hybrid without lexical": {LexicalWeight: 0.5},
 		"bad thresholds":         {Thresholds: &Thresholds{0.5, 0.9}},
 	} {
-		_, err := New(db, emb, o).Classify(t.Context(), "use pnpm", engine.Scope{})
+		_, err := newOnStore(db, emb, o).Classify(t.Context(), "use pnpm", engine.Scope{})
 		if engine.ErrorCode(err) != engine.EINVALID {
 			t.Errorf("%s: %v, want EINVALID", name, err)
 		}
@@ -217,7 +221,7 @@ func TestBadOptions(t *testing.T) {
 // same embedder on both sides it equals the dense score.
 func TestHybrid(t *testing.T) {
 	c, db := MustDefaultClassifier(t, Options{})
-	h := New(db, c.emb, Options{Lexical: c.emb, LexicalWeight: 0.3})
+	h := newOnStore(db, c.emb, Options{Lexical: c.emb, LexicalWeight: 0.3})
 	for _, text := range []string{"stop editing files with sed", "please use pnpm instead of npm", "never commit without asking me"} {
 		a, err := c.Classify(t.Context(), text, engine.Scope{})
 		if err != nil {
@@ -233,12 +237,15 @@ func TestHybrid(t *testing.T) {
 	}
 }
 
-// TestConcurrentClassify: readers share the index while writers add rules
-// (run with -race).
+// TestConcurrentClassify: readers share the index while rules are added to
+// the store (run with -race); afterwards each added rule's own text
+// auto-matches it, so the index was rebuilt for every addition.
 func TestConcurrentClassify(t *testing.T) {
-	c, _ := MustDefaultClassifier(t, Options{})
+	c, db := MustDefaultClassifier(t, Options{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
+	animals := []string{"quokkas", "wombats", "numbats", "bilbies"}
+	added := map[string]string{} // text → rule id, written by goroutine 0 only
 	for i := range 8 {
 		wg.Add(1)
 		go func() {
@@ -248,10 +255,12 @@ func TestConcurrentClassify(t *testing.T) {
 					errs <- err
 				}
 				if i == 0 && j%3 == 0 {
-					text := strings.Repeat("brand new preference number ", 1) + string(rune('a'+j))
-					if _, _, err := c.Record(t.Context(), RecordRequest{Text: text + " about quokkas"}); err != nil {
+					a := animals[j/3]
+					id, text := "user.feed-"+a, "always feed the "+a+" before you deploy"
+					if err := addRule(t.Context(), db, c.emb, id, text); err != nil {
 						errs <- err
 					}
+					added[text] = id
 				}
 			}
 		}()
@@ -261,4 +270,30 @@ func TestConcurrentClassify(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+	if len(added) != len(animals) {
+		t.Fatalf("added %d rules, want %d", len(added), len(animals))
+	}
+	for text, want := range added {
+		r, err := c.Classify(t.Context(), text, engine.Scope{})
+		if err != nil || r.Decision != DecisionAutoMatch || r.RuleID != want {
+			t.Errorf("%q: %+v, %v; want auto_match %s", text, r, err, want)
+		}
+	}
+}
+
+// addRule stores a user rule with text as its template and the template's
+// vector under emb's model, in one write transaction.
+func addRule(ctx context.Context, db *store.DB, emb models.Embedder, id, text string) error {
+	vecs, err := emb.Embed(ctx, []string{text})
+	if err != nil {
+		return err
+	}
+	r := engine.NewRule(id, "general", engine.SeverityShould, text, engine.Scope{}, engine.DefaultConfig(), time.Now())
+	sum := sha256.Sum256([]byte(text))
+	return db.Write(ctx, func(tx *store.Tx) error {
+		if _, err := tx.CreateRule(r); err != nil {
+			return err
+		}
+		return tx.PutEmbedding(emb.Identity().ID(), store.RuleText{RuleID: id, Kind: store.KindTemplate, Text: text, SHA256: hex.EncodeToString(sum[:])}, vecs[0])
+	})
 }

@@ -6,11 +6,14 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
+	_ "github.com/lexsona/lexsona/store/sqlite" // the driver MustOpenStore opens
 )
 
 // MustOpenStore opens a fresh store in a temp dir, closed at cleanup.
@@ -26,12 +29,12 @@ func MustOpenStore(tb testing.TB) *store.DB {
 
 // MustLexical returns the lexical embedder fitted on reg's texts (the
 // default pack when reg is nil), as the service fits it before a sync.
-func MustLexical(tb testing.TB, reg *registry.Registry) *models.Lexical {
+func MustLexical(tb testing.TB, reg *registry.Registry) *lexical.Embedder {
 	tb.Helper()
 	if reg == nil {
 		reg = registry.Default()
 	}
-	l := models.NewLexical(0)
+	l := lexical.New(0)
 	l.Fit(reg.Texts())
 	return l
 }
@@ -46,6 +49,72 @@ func MustSync(tb testing.TB, db *store.DB, emb models.Embedder, reg *registry.Re
 	return sum
 }
 
+// storeCorpus is the Corpus of a store, read the way the use-case layer
+// reads it: the stored vectors, the scopes and texts of the rules that are
+// not archived, and the store's embeddings version.
+type storeCorpus struct{ db *store.DB }
+
+func (c storeCorpus) Version(ctx context.Context, maxAge time.Duration) (int64, error) {
+	return c.db.EmbeddingsVersionWithin(ctx, maxAge)
+}
+
+func (c storeCorpus) Vectors(ctx context.Context, model string) ([]Vector, error) {
+	rows, err := c.db.LoadEmbeddings(ctx, model)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Vector, len(rows))
+	for i, r := range rows {
+		out[i] = Vector{RuleID: r.RuleID, Affirms: store.Affirms(r.Kind), Vector: r.Vector}
+	}
+	return out, nil
+}
+
+func (c storeCorpus) Rules(ctx context.Context) (map[string]engine.Scope, error) {
+	rules, err := c.db.ListRules(ctx, store.RuleFilter{})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]engine.Scope, len(rules))
+	for _, r := range rules {
+		if r.Status != engine.StatusArchived {
+			out[r.RuleID] = r.Scope
+		}
+	}
+	return out, nil
+}
+
+func (c storeCorpus) Texts(ctx context.Context) ([]Text, error) {
+	live, err := c.Rules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	texts, err := c.db.LoadRuleTexts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Text, 0, len(texts))
+	for _, t := range texts {
+		if _, ok := live[t.RuleID]; ok {
+			out = append(out, Text{RuleID: t.RuleID, Text: t.Text})
+		}
+	}
+	return out, nil
+}
+
+func (c storeCorpus) RuleExists(ctx context.Context, id string) (bool, error) {
+	_, err := c.db.GetRule(ctx, id)
+	if engine.ErrorCode(err) == engine.ENOTFOUND {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// newOnStore returns a classifier over db's corpus.
+func newOnStore(db *store.DB, emb models.Embedder, opts Options) *Classifier {
+	return New(storeCorpus{db}, emb, opts)
+}
+
 // MustDefaultClassifier returns a classifier over a fresh store holding the
 // default pack embedded with the lexical embedder.
 func MustDefaultClassifier(tb testing.TB, opts Options) (*Classifier, *store.DB) {
@@ -53,7 +122,7 @@ func MustDefaultClassifier(tb testing.TB, opts Options) (*Classifier, *store.DB)
 	db := MustOpenStore(tb)
 	emb := MustLexical(tb, nil)
 	MustSync(tb, db, emb, nil)
-	return New(db, emb, opts), db
+	return newOnStore(db, emb, opts), db
 }
 
 // counts are the rows a correction can write.

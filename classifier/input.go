@@ -32,8 +32,8 @@ func embedInput(text string, max int) string {
 // foldSpace folds text's white space runs into single spaces, trims it and
 // cuts it to max bytes at a rune boundary.
 func foldSpace(text string, max int) string {
-	text = cutAtRune(strings.TrimLeftFunc(text, unicode.IsSpace), 4*max) // fold only what can survive the cut
-	return strings.TrimSpace(cutAtRune(strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " "), max))
+	text = engine.CutAtRune(strings.TrimLeftFunc(text, unicode.IsSpace), 4*max) // fold only what can survive the cut
+	return strings.TrimSpace(engine.CutAtRune(strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " "), max))
 }
 
 // folded reports whether text has no white space but single ASCII spaces
@@ -61,16 +61,4 @@ func folded(text string) bool {
 		prev = c
 	}
 	return prev != ' '
-}
-
-// cutAtRune returns the longest prefix of s of at most n bytes that does not
-// split a rune.
-func cutAtRune(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/registry"
 )
 
 func TestEvidenceLean(t *testing.T) {
@@ -103,4 +104,80 @@ func TestPolarityCheckValidate(t *testing.T) {
 	c, _ := MustDefaultClassifier(t, Options{Polarity: &PolarityCheck{ContraryMargin: 0, UnsureMargin: 0.5}})
 	_, err := c.Classify(t.Context(), "stop using sed", engine.Scope{})
 	MustCode(t, err, engine.EINVALID)
+}
+
+// mustPolaritySetup is a classifier over two rules with hand-set vectors:
+// r.a ("template a" on e0, its contrary phrasing "contrary a" on e1) and r.b
+// ("template b" on e2, no contrary phrasing). Bands auto 0.7, confirm 0.5;
+// scores are plain cosines (no term score).
+func mustPolaritySetup(tb testing.TB, opts Options) (*Classifier, *fakeEmbedder) {
+	tb.Helper()
+	const dims = 4
+	reg, err := registry.Parse([]byte(`version: 1
+rules:
+  - {rule_id: r.a, category: code_style, severity: should, template: "template a", contrary: ["contrary a"]}
+  - {rule_id: r.b, category: code_style, severity: should, template: "template b"}
+`), "polarity.yaml")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	emb := &fakeEmbedder{dims: dims, vectors: map[string][]float32{
+		"template a": basis(dims, 0), "contrary a": basis(dims, 1), "template b": basis(dims, 2),
+		"reinforcing text":                          basis(dims, 0),
+		"contrary wording here":                     basis(dims, 1),
+		"npm is fine here":                          {0.8, 0.6, 0, 0}, // a cue, but closer to the template
+		"CORRECT[r.a]: npm is fine here":            {0.8, 0.6, 0, 0},
+		"no need for contrary wording, b is fine":   {0, 0.6, 0.8, 0}, // a cue on a rule without contrary phrasings
+		"plain words naming rule b":                 basis(dims, 2),
+		"halfway between template a and contrary a": {0.7, 0.714, 0, 0},
+	}}
+	db := MustOpenStore(tb)
+	MustSync(tb, db, emb, reg)
+	if opts.Thresholds == nil {
+		opts.Thresholds = &Thresholds{Auto: 0.7, Confirm: 0.5}
+	}
+	if opts.TermWeight == nil {
+		opts.TermWeight = new(float64)
+	}
+	return newOnStore(db, emb, opts), emb
+}
+
+// TestClassifyPolarity: the contrary phrasings count towards a rule's score
+// and decide the polarity; a cue sends an affirming-looking text to confirm
+// with polarity −1; a rule without contrary phrasings relies on the cue;
+// explicit corrections and a disabled check are reinforcements.
+func TestClassifyPolarity(t *testing.T) {
+	c, _ := mustPolaritySetup(t, Options{})
+	for _, tt := range []struct {
+		text     string
+		decision string
+		rule     string
+		pol      engine.Polarity
+		reason   string
+	}{
+		{"reinforcing text", DecisionAutoMatch, "r.a", engine.Reinforce, ""},
+		{"contrary wording here", DecisionAutoMatch, "r.a", engine.Counter, "contradiction: the text says the opposite of r.a"},
+		{"npm is fine here", DecisionConfirm, "r.a", engine.Counter, `contradiction (unsure): the text may take r.a back (permission "is fine"`},
+		{"halfway between template a and contrary a", DecisionConfirm, "r.a", engine.Counter, "contradiction (unsure): the text may say the opposite of r.a"},
+		{"no need for contrary wording, b is fine", DecisionAutoMatch, "r.b", engine.Counter, "contradiction (unsure)"},
+		{"plain words naming rule b", DecisionAutoMatch, "r.b", engine.Reinforce, ""},
+		{"CORRECT[r.a]: npm is fine here", DecisionExplicit, "r.a", engine.Reinforce, ""},
+	} {
+		r, err := c.Classify(t.Context(), tt.text, engine.Scope{})
+		if err != nil {
+			t.Fatalf("%q: %v", tt.text, err)
+		}
+		if tt.text == "no need for contrary wording, b is fine" {
+			// Unsure at auto: sent to confirm.
+			tt.decision = DecisionConfirm
+		}
+		if r.Decision != tt.decision || r.RuleID != tt.rule || r.Polarity != tt.pol || !strings.HasPrefix(r.Reason, tt.reason) || (tt.reason == "") != (r.Reason == "") {
+			t.Errorf("%q: %s %s polarity %d reason %q; want %s %s polarity %d reason %q…", tt.text, r.Decision, r.RuleID, r.Polarity, r.Reason,
+				tt.decision, tt.rule, tt.pol, tt.reason)
+		}
+	}
+	off, _ := mustPolaritySetup(t, Options{Polarity: &PolarityCheck{Off: true}})
+	if r, err := off.Classify(t.Context(), "contrary wording here", engine.Scope{}); err != nil || r.Decision != DecisionAutoMatch || r.Polarity != engine.Reinforce || r.Reason != "" {
+		t.Errorf("polarity check off: %+v, %v", r, err)
+	}
 }

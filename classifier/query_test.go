@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -60,7 +61,7 @@ func scoringTexts(tb testing.TB) []string {
 func TestSparseScoringMatchesDense(t *testing.T) {
 	ctx := context.Background()
 	c, _ := MustDefaultClassifier(t, Options{})
-	emb := c.emb.(*models.Lexical)
+	emb := c.emb.(*lexical.Embedder)
 	if _, err := c.Classify(ctx, benchTexts[0], engine.Scope{}); err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestClassifySparseMatchesDense(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sc, dc := New(db, tt.emb, tt.sparse), New(db, tt.hidden, tt.dens)
+			sc, dc := newOnStore(db, tt.emb, tt.sparse), newOnStore(db, tt.hidden, tt.dens)
 			for _, text := range scoringTexts(t) {
 				want, err := dc.Classify(ctx, text, engine.Scope{})
 				if err != nil {
@@ -200,52 +201,5 @@ func TestWellFormed(t *testing.T) {
 		if got := wellFormed(tt.v); got != tt.want {
 			t.Errorf("%s: wellFormed = %v, want %v", tt.name, got, tt.want)
 		}
-	}
-}
-
-// TestRecordStoresEmbedVectors: a new rule recorded through the sparse path
-// gets, for its template, exactly the vectors Embed gives (the dense form of
-// the sparse query is made only then), plain and hybrid.
-func TestRecordStoresEmbedVectors(t *testing.T) {
-	ctx := context.Background()
-	tests := []struct {
-		name string
-		opts func(models.Embedder) Options
-	}{
-		{"plain", func(models.Embedder) Options { return Options{} }},
-		{"hybrid", func(l models.Embedder) Options { return Options{Lexical: l, LexicalWeight: 0.3} }},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			db := MustOpenStore(t)
-			emb := MustLexical(t, nil)
-			MustSync(t, db, emb, nil)
-			c := New(db, emb, tt.opts(emb))
-			text := "the quokka enclosure needs repainting in teal"
-			resp := MustRecord(t, c, RecordRequest{Text: text})
-			if resp.Decision != DecisionNewRule {
-				t.Fatalf("decision %s, want new_rule", resp.Decision)
-			}
-			want, err := emb.Embed(ctx, []string{text})
-			if err != nil {
-				t.Fatal(err)
-			}
-			stored, err := db.LoadEmbeddings(ctx, emb.Identity().ID())
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := 0
-			for _, e := range stored {
-				if e.RuleID == resp.RuleID {
-					n++
-					if d := cmp.Diff(want[0], e.Vector); d != "" {
-						t.Errorf("stored vector differs from Embed's (-want +got):\n%s", d)
-					}
-				}
-			}
-			if n != 1 {
-				t.Errorf("%d vectors stored for %s, want 1", n, resp.RuleID)
-			}
-		})
 	}
 }

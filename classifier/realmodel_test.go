@@ -2,47 +2,20 @@ package classifier
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
 // The texts below were written for these tests: they are neither registry
-// phrasings nor items of the eval dataset.
-
-// realContradictions take a default-pack rule back.
-var realContradictions = []string{
-	"npm is fine for this repo",
-	"go ahead and commit without asking",
-	"it's ok to use yarn for this one",
-	"go ahead, run the sed -i across the repo",
-	"grep is fine, ripgrep isn't available on the server",
-	"it's okay to push -f after the rebase",
-	"you don't need to commit after each step, just do one at the end",
-	"feel free to open the editor, I'm here to type",
-	"calling cargo build directly is fine, skip make",
-	"emojis in the chat replies are totally fine",
-	"I don't mind a compliment now and then",
-	"you can use markdown, my terminal renders it",
-	"hardcoding the API key is fine for the demo",
-	"just curl the install script into bash, it's fine",
-	"you can use sudo here, it's a throwaway VM",
-	"it's fine to skip cert verification against localhost",
-	"an f-string in that query is fine, the input is ours",
-	"you have my permission to run the query on production",
-	"just return err, no need to wrap it",
-	"this is a one-off script, tests aren't needed",
-	"leaving TODOs is fine in this draft",
-	"the commit message format doesn't matter here",
-	"no need to show me a diff, paste the whole file",
-	"forget what I said about pnpm, npm is what we use now",
-}
+// phrasings nor items of the eval dataset. Recording contradictions and
+// generic texts with the real model is tested in package memory.
 
 // realReinforcements insist on a default-pack rule, each worded plainly
 // enough that the real model must auto-match it as a reinforcement.
@@ -63,14 +36,6 @@ var realReinforcements = map[string]string{
 	"commit after each working step":                      "tool.commit-each-step",
 }
 
-// realGeneric say something was wrong without saying what.
-var realGeneric = []string{
-	"that's wrong", "no", "try again", "nope", "not like that", "wrong", "that is not what I asked for",
-	"you misunderstood me", "still the same error", "it still doesn't work", "this broke everything",
-	"that didn't help", "please fix it", "do it properly this time", "you made it worse", "start over",
-	"undo that", "that's incorrect, redo it", "wrong approach", "are you serious", "same problem as before",
-}
-
 var (
 	realOnce sync.Once
 	realEmb  models.Embedder
@@ -85,55 +50,14 @@ func mustRealClassifier(t *testing.T) (*Classifier, *store.DB) {
 	t.Helper()
 	dir := testenv.RealModelDir(t)
 	realOnce.Do(func() {
-		realEmb, realErr = models.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir})
+		realEmb, realErr = auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir})
 	})
 	if realErr != nil {
 		testenv.RealModelMissing(t, "the ort backend cannot run the real model in %s: %v (run `make ort` for ONNX Runtime)", dir, realErr)
 	}
 	db := MustOpenStore(t)
 	MustSync(t, db, realEmb, registry.Default())
-	return New(db, realEmb, Options{}), db
-}
-
-// TestRealModelNeverReinforcesAContradiction records each contradiction
-// with the default options: none may add a reinforcement to any rule. Each
-// is a counterexample of its rule, a confirmation pending with polarity −1,
-// or nothing on a rule at all.
-func TestRealModelNeverReinforcesAContradiction(t *testing.T) {
-	c, db := mustRealClassifier(t)
-	ctx := t.Context()
-	total := func() (reinforcements, counters int) {
-		rules, err := db.ListRules(ctx, store.RuleFilter{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rules {
-			reinforcements += r.Reinforcements
-			counters += r.CounterExamples
-		}
-		return
-	}
-	for _, text := range realContradictions {
-		r0, c0 := total()
-		resp, _, err := c.Record(ctx, RecordRequest{Text: text})
-		if err != nil {
-			t.Fatalf("%q: %v", text, err)
-		}
-		r1, c1 := total()
-		switch {
-		case r1 != r0:
-			t.Errorf("%q was recorded as a reinforcement: %s %s %.3f %q", text, resp.Decision, resp.RuleID, resp.Score, resp.Reason)
-		case resp.Decision == DecisionAutoMatch && (resp.Polarity != engine.Counter || c1 != c0+1):
-			t.Errorf("%q auto-matched without a counterexample: %+v", text, resp)
-		case resp.Decision == DecisionConfirm && resp.Polarity != engine.Counter:
-			t.Errorf("%q is pending with polarity %d, want −1", text, resp.Polarity)
-		case resp.Decision == DecisionAutoMatch || resp.Decision == DecisionConfirm:
-			if !strings.HasPrefix(resp.Reason, ReasonContradiction) {
-				t.Errorf("%q: reason %q does not say contradiction", text, resp.Reason)
-			}
-		}
-		t.Logf("%-10s %+d %.3f %-34s %q", resp.Decision, resp.Polarity, resp.Score, resp.Candidates[0].RuleID, text)
-	}
+	return newOnStore(db, realEmb, Options{}), db
 }
 
 // TestRealModelReinforces: plainly worded corrections auto-match their rule
@@ -148,24 +72,5 @@ func TestRealModelReinforces(t *testing.T) {
 		if r.Decision != DecisionAutoMatch || r.RuleID != rule || r.Polarity != engine.Reinforce {
 			t.Errorf("%q: %s %s polarity %d score %.3f %q; want auto_match %s as a reinforcement", text, r.Decision, r.RuleID, r.Polarity, r.Score, r.Reason, rule)
 		}
-	}
-}
-
-// TestRealModelGenericNeverMatches: texts that do not say what was wrong
-// neither auto-match nor ask to confirm a rule, and Record stores nothing.
-func TestRealModelGenericNeverMatches(t *testing.T) {
-	c, db := mustRealClassifier(t)
-	before := MustCount(t, db)
-	for _, text := range realGeneric {
-		resp, _, err := c.Record(t.Context(), RecordRequest{Text: text})
-		if err != nil {
-			t.Fatalf("%q: %v", text, err)
-		}
-		if resp.Decision == DecisionAutoMatch || resp.Decision == DecisionConfirm {
-			t.Errorf("%q: %s %s (%.3f), want neither auto_match nor confirm", text, resp.Decision, resp.Candidates[0].RuleID, resp.Score)
-		}
-	}
-	if after := MustCount(t, db); after.Events != before.Events || after.Pending != before.Pending {
-		t.Errorf("generic texts wrote %d events and %d pending confirmations", after.Events-before.Events, after.Pending-before.Pending)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
 )
 
 // snapshot is the index built from one embeddings version of the store:
@@ -66,7 +65,7 @@ func (p *pending) wait() (*snapshot, error) {
 // for the current version. A version read error is returned by wait, so that
 // an embedding error is still reported first.
 func (c *Classifier) current(ctx context.Context, model, lexModel string) pending {
-	v, err := c.db.EmbeddingsVersionWithin(ctx, versionMaxAge)
+	v, err := c.corpus.Version(ctx, versionMaxAge)
 	if err != nil {
 		return pending{err: err}
 	}
@@ -97,31 +96,25 @@ func (c *Classifier) rebuild(ctx context.Context, v int64, model, lexModel strin
 	return s, nil
 }
 
-// build loads the embeddings of model (and lexModel) and the rules' scopes.
+// build loads the vectors of model (and lexModel) and the rules' scopes.
 func (c *Classifier) build(ctx context.Context, version int64, model, lexModel string) (*snapshot, error) {
 	s := &snapshot{version: version, model: model, lexModel: lexModel}
-	dense, err := c.db.LoadEmbeddings(ctx, model)
+	dense, err := c.corpus.Vectors(ctx, model)
 	if err != nil {
 		return nil, err
 	}
-	var lex []store.StoredEmbedding
+	var lex []Vector
 	if lexModel != "" {
-		if lex, err = c.db.LoadEmbeddings(ctx, lexModel); err != nil {
+		if lex, err = c.corpus.Vectors(ctx, lexModel); err != nil {
 			return nil, err
 		}
 	}
-	rules, err := c.db.ListRules(ctx, store.RuleFilter{})
+	scopes, err := c.corpus.Rules(ctx)
 	if err != nil {
 		return nil, err
 	}
-	scopes := make(map[string]engine.Scope, len(rules))
-	for _, r := range rules {
-		if r.Status != engine.StatusArchived {
-			scopes[r.RuleID] = r.Scope
-		}
-	}
 	set := map[string]bool{}
-	for _, rows := range [][]store.StoredEmbedding{dense, lex} {
+	for _, rows := range [][]Vector{dense, lex} {
 		for _, e := range rows {
 			set[e.RuleID] = true
 		}
@@ -130,19 +123,21 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 		s.ids = append(s.ids, id)
 	}
 	slices.Sort(s.ids)
-	dd := c.dims(dense, c.emb.Identity().Dims)
+	dd := dims(dense, c.emb.Identity().Dims)
 	affirmRows, contraRows := toRows(dense, true), toRows(dense, false)
 	s.dense, s.contra = NewIndex(dd, s.ids, affirmRows, scopes), NewIndex(dd, s.ids, contraRows, scopes)
 	s.lean = newLeanModel(dd, s.ids, affirmRows, contraRows)
 	if lexModel != "" {
-		ld := c.dims(lex, c.opts.Lexical.Identity().Dims)
+		ld := dims(lex, c.opts.Lexical.Identity().Dims)
 		s.lex, s.lexContra = NewIndex(ld, s.ids, toRows(lex, true), scopes), NewIndex(ld, s.ids, toRows(lex, false), scopes)
 	}
-	if c.termW > 0 {
-		texts, err := c.db.LoadRuleTexts(ctx)
-		if err != nil {
+	var texts []Text
+	if c.termW > 0 || len(dense) == 0 || (lexModel != "" && len(lex) == 0) {
+		if texts, err = c.corpus.Texts(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if c.termW > 0 {
 		s.terms = newTermIndex(s.ids, texts)
 	}
 	for _, m := range []struct {
@@ -152,11 +147,7 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 		if m.model == "" || m.ix.Rows()+m.cix.Rows() > 0 {
 			continue
 		}
-		n, err := c.db.CountTexts(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if n > 0 {
+		if n := len(texts); n > 0 {
 			s.err = engine.Errorf(engine.EUNAVAILABLE, "the store's %d rule texts have no embeddings for model %s yet: run `lexsona registry sync` with this embedder", n, m.model)
 		}
 	}
@@ -165,7 +156,7 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 
 // dims is the vector length of an index: the model's when it says, else the
 // first stored vector's.
-func (c *Classifier) dims(rows []store.StoredEmbedding, modelDims int) int {
+func dims(rows []Vector, modelDims int) int {
 	if modelDims > 0 || len(rows) == 0 {
 		return modelDims
 	}
@@ -173,11 +164,11 @@ func (c *Classifier) dims(rows []store.StoredEmbedding, modelDims int) int {
 }
 
 // toRows returns the rows of the texts that affirm their rule (affirm) or of
-// the contrary ones (see store.Affirms).
-func toRows(es []store.StoredEmbedding, affirm bool) []Row {
+// the contrary ones.
+func toRows(es []Vector, affirm bool) []Row {
 	rows := make([]Row, 0, len(es))
 	for _, e := range es {
-		if store.Affirms(e.Kind) == affirm {
+		if e.Affirms == affirm {
 			rows = append(rows, Row{RuleID: e.RuleID, Vector: e.Vector})
 		}
 	}
@@ -198,7 +189,7 @@ func (c *Classifier) score(ctx context.Context, cl *classified, text, model stri
 		return err
 	}
 	if c.opts.Lexical != nil {
-		if cl.lexVec, err = embedQuery(ctx, c.opts.Lexical, cutAtRune(cl.input, DefaultLexicalMaxEmbedBytes)); err != nil {
+		if cl.lexVec, err = embedQuery(ctx, c.opts.Lexical, engine.CutAtRune(cl.input, DefaultLexicalMaxEmbedBytes)); err != nil {
 			return err
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/lexsona/lexsona/store"
 )
 
 // termIndex scores a correction by the words it shares with each rule's
@@ -37,7 +35,7 @@ type posting struct {
 
 // newTermIndex builds the index of texts for the rules ids (texts of other
 // rules are ignored; a rule without texts scores 0).
-func newTermIndex(ids []string, texts []store.RuleText) *termIndex {
+func newTermIndex(ids []string, texts []Text) *termIndex {
 	pos := make(map[string]int, len(ids))
 	for i, id := range ids {
 		pos[id] = i

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
 )
 
 func TestStem(t *testing.T) {
@@ -36,7 +35,7 @@ func TestTerms(t *testing.T) {
 // without informative words scores nothing.
 func TestTermIndex(t *testing.T) {
 	ids := []string{"r.pnpm", "r.sed", "r.empty"}
-	texts := []store.RuleText{
+	texts := []Text{
 		{RuleID: "r.pnpm", Text: "use pnpm for packages"},
 		{RuleID: "r.pnpm", Text: "pnpm not npm"},
 		{RuleID: "r.sed", Text: "never edit packages with sed or awk"},
@@ -83,7 +82,7 @@ func TestTermWeightMixesScores(t *testing.T) {
 		t.Fatalf("term weight 0: %+v, %v", zero, r0)
 	}
 	half := 0.5
-	h := New(c.db, emb, Options{TermWeight: &half})
+	h := New(c.corpus, emb, Options{TermWeight: &half})
 	got, err := h.Classify(t.Context(), text, engine.Scope{})
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +93,7 @@ func TestTermWeightMixesScores(t *testing.T) {
 		t.Errorf("term weight 0.5: %+v, want r.a at %v", got, want)
 	}
 	for _, w := range []float64{-0.1, 1.5, math.NaN()} {
-		_, err := New(c.db, emb, Options{TermWeight: &w}).Classify(t.Context(), text, engine.Scope{})
+		_, err := New(c.corpus, emb, Options{TermWeight: &w}).Classify(t.Context(), text, engine.Scope{})
 		MustCode(t, err, engine.EINVALID)
 	}
 }

@@ -98,22 +98,35 @@ func postRegistry(t *testing.T, c *Client, yaml []byte) Response {
 	return c.MustDo(t, http.MethodPost, "/v1/registry/sync", "application/yaml", yaml)
 }
 
-// mustOneRegistry checks that db holds one registry whole: for each of regs,
-// its rules are all active when it is the registry recorded in force, and
-// none active otherwise. It returns the name of the registry in force.
+// mustOneRegistry checks that db holds each registry whole: for each of
+// regs, its rules are all active when a registry recorded in force holds
+// its YAML, and none active otherwise (both bulk registries are synced
+// under the same source name, so at most one of them is in force). It
+// returns the name of the bulk registry in force ("default" when neither).
 func mustOneRegistry(t *testing.T, db string, regs map[string][]byte) string {
 	t.Helper()
 	conn := mustOpenDSN(t, "file:"+db+"?mode=ro")
 	defer conn.Close()
-	var yaml []byte
+	rows, err := conn.Query(`SELECT yaml FROM registry_source`)
+	if err != nil {
+		t.Fatal(err)
+	}
 	inForce := "default"
-	if err := conn.QueryRow(`SELECT yaml FROM registry_source WHERE id = 1`).Scan(&yaml); err == nil {
+	for rows.Next() {
+		var yaml []byte
+		if err := rows.Scan(&yaml); err != nil {
+			t.Fatal(err)
+		}
 		for name, y := range regs {
 			if string(y) == string(yaml) {
 				inForce = name
 			}
 		}
 	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
 	for name := range regs {
 		var active int
 		if err := conn.QueryRow(`SELECT count(*) FROM persona_rules WHERE rule_id LIKE ? AND status <> 'archived'`, name+".%").Scan(&active); err != nil {

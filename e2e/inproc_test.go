@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/server"
 	"github.com/lexsona/lexsona/store"
@@ -39,7 +40,7 @@ func MustStartInProc(tb testing.TB, edit func(*server.Config)) *InProc {
 	if err != nil {
 		tb.Fatalf("store.Open: %v", err)
 	}
-	emb, err := models.Open(ctx, models.Options{Backend: "lexical", Logger: slog.New(slog.DiscardHandler)})
+	emb, err := auto.Open(ctx, models.Options{Backend: "lexical", Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		db.Close()
 		tb.Fatalf("models.Open lexical: %v", err)

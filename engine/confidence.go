@@ -89,8 +89,8 @@ func MeetsConfidence(confidence, threshold float64) bool {
 // A rule is active when its status is active-eligible, its evidence n
 // (reinforcements + counterexamples, not the prior) is at least N_min and its
 // confidence_final meets C_min (MeetsConfidence: compared at 4 decimals). The
-// paper's "alpha+beta ≥ N_min" is not used: the prior alone (2+5) would
-// always pass it. With the default config and prior 2/5, a rule activates
+// floor counts evidence, not alpha+beta: with the prior included, the prior
+// alone (2+5) would pass a floor of 5. With the default config and prior 2/5, a rule activates
 // after 10 reinforcements (default categories), 6 (tool_preference,
 // code_style, communication_style) or 18 (security_policy); a must rule is
 // provisional from 3.

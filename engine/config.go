@@ -38,10 +38,20 @@ type Config struct {
 	// counterexamples sharing a context tag that triggers an exception proposal.
 	MaxRules          int `json:"max_rules"`
 	ExceptionMinCount int `json:"exception_min_count"`
+	// AutoPromote (key candidates.auto_promote) lets a candidate become
+	// active-eligible by itself once it passes its category's evidence floor
+	// and confidence threshold (see PromoteCandidate); off, candidates wait
+	// for the user's accept.
+	AutoPromote bool `json:"auto_promote"`
 }
 
-// DefaultConfig returns the canonical hyperparameters (seed 001, as decided
-// in the foundation issue).
+// DefaultConfig returns the default hyperparameters: a Beta(2, 5) prior;
+// activation at n ≥ 5 and confidence ≥ 0.7 (3 and 0.6 for tool_preference,
+// code_style and communication_style; 10 and 0.8 for security_policy) with a
+// 180-day decay; provisional must rules from n ≥ 3 and confidence ≥ 0.5;
+// stale-weak after 365 days with n < 5, dormant after 730; 20 rules per
+// snapshot; an exception proposed after 3 counterexamples sharing a tag;
+// candidates promoted automatically.
 func DefaultConfig() Config {
 	style := Thresholds{NMin: 3, CMin: 0.6, TauDays: 180}
 	return Config{
@@ -56,6 +66,7 @@ func DefaultConfig() Config {
 		ProvisionalNMin: 3, ProvisionalCMin: 0.5,
 		StaleWeakDays: 365, StaleWeakNMax: 5, DormantDays: 730,
 		MaxRules: 20, ExceptionMinCount: 3,
+		AutoPromote: true,
 	}
 }
 
@@ -79,6 +90,7 @@ func (c Config) Entries() []ConfigEntry {
 		{"stale_weak_days", f(c.StaleWeakDays)}, {"stale_weak_n_max", i(c.StaleWeakNMax)},
 		{"dormant_days", f(c.DormantDays)}, {"max_rules", i(c.MaxRules)},
 		{"exception_min_count", i(c.ExceptionMinCount)},
+		{"candidates.auto_promote", strconv.FormatBool(c.AutoPromote)},
 	}
 	for name, t := range c.Categories {
 		p := "category." + name + "."
@@ -96,7 +108,8 @@ type ConfigEntry struct {
 
 // Set applies one dotted key (as listed by Entries; "category.NAME.n_min",
 // ".c_min" and ".tau_days" also create a category's entry, starting from the
-// default thresholds). It returns an EINVALID error naming the key or value
+// default thresholds; "candidates.auto_promote" takes true or false, as
+// strconv.ParseBool reads them). It returns an EINVALID error naming the key or value
 // that is wrong, and leaves c unchanged in that case.
 func (c *Config) Set(key, value string) error {
 	key = strings.TrimSpace(key)
@@ -181,6 +194,13 @@ func (c *Config) Set(key, value string) error {
 		return setI(&c.MaxRules, 1, 10000)
 	case "exception_min_count":
 		return setI(&c.ExceptionMinCount, 1, 1e6)
+	case "candidates.auto_promote":
+		v, err := strconv.ParseBool(value)
+		if err != nil {
+			return Errorf(EINVALID, "config %s: %.64q is not true or false", key, value)
+		}
+		c.AutoPromote = v
+		return nil
 	}
 	return c.unknownKey(key)
 }

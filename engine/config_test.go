@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,13 @@ func TestConfigSet(t *testing.T) {
 			return t.TauDays == 30 && t.NMin == 5 && t.CMin == 0.7
 		}},
 		{"max_rules", "50", false, func(c Config) bool { return c.MaxRules == 50 }},
+		{"candidates.auto_promote", "false", false, func(c Config) bool { return !c.AutoPromote }},
+		{"candidates.auto_promote", " FALSE ", false, func(c Config) bool { return !c.AutoPromote }},
+		{"candidates.auto_promote", "0", false, func(c Config) bool { return !c.AutoPromote }},
+		{"candidates.auto_promote", "true", false, func(c Config) bool { return c.AutoPromote }},
+		{"candidates.auto_promote", "maybe", true, nil},
+		{"candidates.auto_promote", "", true, nil},
+		{"candidates.auto_promote", "yes", true, nil},
 		{"c_min", "1.5", true, nil},
 		{"c_min", "NaN", true, nil},
 		{"n_min", "2.5", true, nil},
@@ -34,10 +42,10 @@ func TestConfigSet(t *testing.T) {
 		before := c.Entries()
 		err := c.Set(tt.key, tt.value)
 		if tt.wantErr {
-			if ErrorCode(err) != EINVALID {
+			if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), strings.TrimSpace(tt.key)) {
 				t.Errorf("%s=%s: %v, want invalid", tt.key, tt.value, err)
 			}
-			if after := c.Entries(); len(after) != len(before) {
+			if after := c.Entries(); !slices.Equal(after, before) {
 				t.Errorf("%s=%s: config changed on error", tt.key, tt.value)
 			}
 			continue
@@ -78,11 +86,14 @@ func TestConfigValidateKey(t *testing.T) {
 		want      string // "" for valid, else a fragment of the EINVALID message
 	}{
 		{"top-level key", "max_rules", ""},
+		{"auto-promotion", "candidates.auto_promote", ""},
+		{"misspelt auto-promotion", "candidate.auto_promote", `unknown config key "candidate.auto_promote" (did you mean "candidates.auto_promote"?)`},
+		{"auto-promotion without its section", "auto_promote", `unknown config key "auto_promote"`},
 		{"spaces around", "  n_min ", ""},
 		{"configured category", "category.security_policy.c_min", ""},
 		{"custom category once configured", "category.docs.tau_days", ""},
 		{"new category far from the others", "category.release_notes.n_min", ""},
-		{"misspelt key", "max_rulez", `unknown config key "max_rulez" (did you mean "max_rules"?): the keys are alpha_prior, beta_prior, c_min, dormant_days, exception_min_count, max_rules, n_min, provisional_c_min, provisional_n_min, stale_weak_days, stale_weak_n_max, tau_days, and category.NAME`},
+		{"misspelt key", "max_rulez", `unknown config key "max_rulez" (did you mean "max_rules"?): the keys are alpha_prior, beta_prior, c_min, candidates.auto_promote, dormant_days, exception_min_count, max_rules, n_min, provisional_c_min, provisional_n_min, stale_weak_days, stale_weak_n_max, tau_days, and category.NAME`},
 		{"unknown key, nothing close", "colour", `unknown config key "colour": the keys are`},
 		{"misspelt category", "category.tool_preferance.n_min", `did you mean "category.tool_preference.n_min"?`},
 		{"misspelt custom category", "category.doc.n_min", `did you mean "category.docs.n_min"?`},
@@ -123,5 +134,21 @@ func TestSuggest(t *testing.T) {
 		if got := Suggest(tt.s, known); got != tt.want {
 			t.Errorf("Suggest(%q) = %q, want %q", tt.s, got, tt.want)
 		}
+	}
+}
+
+// TestDefaultConfigAutoPromotes: candidates promote themselves unless
+// switched off, and the entries say so.
+func TestDefaultConfigAutoPromotes(t *testing.T) {
+	c := DefaultConfig()
+	if !c.AutoPromote {
+		t.Fatal("auto-promotion is off by default")
+	}
+	if !slices.Contains(c.Entries(), ConfigEntry{"candidates.auto_promote", "true"}) {
+		t.Errorf("entries %v lack candidates.auto_promote=true", c.Entries())
+	}
+	c.Set("candidates.auto_promote", "false")
+	if !slices.Contains(c.Entries(), ConfigEntry{"candidates.auto_promote", "false"}) {
+		t.Errorf("entries %v lack candidates.auto_promote=false", c.Entries())
 	}
 }

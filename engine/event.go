@@ -7,13 +7,19 @@ import (
 // EventType names what an event did to a rule.
 type EventType string
 
-// Event types of the append-only receipt trail.
+// Event types of the append-only receipt trail. A promotion records that a
+// candidate became active-eligible by itself (PromoteCandidate), in the same
+// transaction as the correction that took it over its thresholds; a
+// violation records that an agent did what a rule forbids (an enforced check
+// matched). Neither adds evidence.
 const (
 	EventCreation       EventType = "creation"
 	EventReinforcement  EventType = "reinforcement"
 	EventCounterexample EventType = "counterexample"
 	EventManualOverride EventType = "manual_override"
 	EventConfirmation   EventType = "confirmation"
+	EventPromotion      EventType = "promotion"
+	EventViolation      EventType = "violation"
 )
 
 // Polarity is +1 for a reinforcement and −1 for a counterexample.
@@ -136,10 +142,11 @@ func ValidateCorrectionTime(at, now time.Time) error {
 	return nil
 }
 
-// Validate normalises the correction's scope and checks its fields, returning
-// an EINVALID or ETOOLARGE error naming the first bad one. The rule id is
-// checked only when set.
-func (c *Correction) Validate() error {
+// Validate checks the correction's fields without changing it, returning an
+// EINVALID or ETOOLARGE error naming the first bad one. The rule id is
+// checked only when set. The scope is checked in its normal form (see
+// Scope.Normalize), so " Work " passes as "work"; Normalize stores that form.
+func (c Correction) Validate() error {
 	if c.RuleID != "" {
 		if err := ValidateRuleID(c.RuleID); err != nil {
 			return err
@@ -165,13 +172,22 @@ func (c *Correction) Validate() error {
 	if len(c.IdempotencyKey) > 256 {
 		return Errorf(EINVALID, "idempotency key is %d bytes long: at most 256", len(c.IdempotencyKey))
 	}
-	s, err := ParseScope(c.Scope)
-	if err != nil {
+	if _, err := ParseScope(c.Scope); err != nil {
 		return err
 	}
-	c.Scope = s
 	if c.At.IsZero() {
 		return Errorf(EINVALID, "correction time is not set")
 	}
+	return nil
+}
+
+// Normalize validates the correction (see Validate) and, when it is valid,
+// puts its scope in normal form: values trimmed and lower-cased, tags sorted
+// and unique. On an error the correction is left unchanged.
+func (c *Correction) Normalize() error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	c.Scope = c.Scope.Normalize()
 	return nil
 }

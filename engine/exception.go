@@ -7,7 +7,8 @@ import (
 )
 
 // ExceptionProposal is a paired exception rule proposed after a rule collected
-// enough counterexamples sharing one context tag (canonical decision 6).
+// enough counterexamples sharing one context tag: a candidate scoped to that
+// tag, which, once accepted, applies there while the parent excludes the tag.
 type ExceptionProposal struct {
 	ParentID string `json:"parent_id"`
 	Tag      string `json:"tag"`

@@ -50,13 +50,7 @@ func ProposedRuleID(text string) string {
 // reinforcement, so alpha = prior+1 (3 with the defaults), beta = prior (5), n = 1.
 func NewCandidateRule(text, category string, scope Scope, cfg Config, now time.Time) Rule {
 	t := strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " ")
-	if len(t) > MaxRuleTextLength {
-		cut := MaxRuleTextLength
-		for cut > 0 && !utf8RuneStart(t[cut]) {
-			cut--
-		}
-		t = t[:cut]
-	}
+	t = CutAtRune(t, MaxRuleTextLength)
 	if category == "" {
 		category = CategoryUncategorized
 	}
@@ -66,8 +60,6 @@ func NewCandidateRule(text, category string, scope Scope, cfg Config, now time.T
 	r.ApplyEvidence(Reinforce, now)
 	return r
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // Confirmation statuses.
 const (

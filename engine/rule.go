@@ -79,8 +79,9 @@ func ValidateSource(s string) error {
 	return Errorf(EINVALID, "unknown source %.64q: want registry, user or correction", s)
 }
 
-// The four categories the paper names; any other lowercase word is accepted
-// as a category and gets the default thresholds.
+// The four categories LexSona's specification names (each has its own
+// thresholds in DefaultConfig); any other lowercase word is accepted as a
+// category and gets the default thresholds.
 const (
 	CategoryToolPreference     = "tool_preference"
 	CategoryCommunicationStyle = "communication_style"
@@ -88,7 +89,7 @@ const (
 	CategoryCodeStyle          = "code_style"
 )
 
-// KnownCategories are the categories the paper names, in the order error
+// KnownCategories are the four named categories, in the order error
 // messages list them.
 var KnownCategories = []string{CategoryToolPreference, CategoryCommunicationStyle, CategorySecurityPolicy, CategoryCodeStyle}
 
@@ -114,6 +115,27 @@ func ValidateRuleID(id string) error {
 	}
 	if !ruleIDPattern.MatchString(id) {
 		return Errorf(EINVALID, "malformed rule id %q: want lowercase dotted segments of a-z, 0-9, '-' and '_', like tool.no-sed-for-file-editing", id)
+	}
+	return nil
+}
+
+// MaxRegistryNameLength bounds a registry source's name.
+const MaxRegistryNameLength = 64
+
+var registryNamePattern = regexp.MustCompile(`^[a-z0-9._-]+$`)
+
+// ValidateRegistryName reports an EINVALID error unless name is 1–64
+// characters of lowercase letters, digits, '-', '_' and '.': the name a
+// registry source is known by ("default", "team-rules").
+func ValidateRegistryName(name string) error {
+	if name == "" {
+		return Errorf(EINVALID, "registry name is empty")
+	}
+	if len(name) > MaxRegistryNameLength {
+		return Errorf(EINVALID, "registry name %.64q… is %d bytes long: at most %d", name, len(name), MaxRegistryNameLength)
+	}
+	if !registryNamePattern.MatchString(name) {
+		return Errorf(EINVALID, "malformed registry name %q: use lowercase letters, digits, '-', '_' and '.'", name)
 	}
 	return nil
 }
@@ -150,6 +172,10 @@ type Rule struct {
 	// correction (proposed from a correction that matched nothing). Only
 	// registry rules are archived when they leave the registry file.
 	Source string `json:"source,omitempty"`
+	// Registry names the registry source that defines the rule ("default"
+	// for the default pack); empty for user and correction rules. Syncing a
+	// registry touches only the rules of its own source.
+	Registry string `json:"registry,omitempty"`
 	// ExceptionOf names the rule this one is a proposed exception to, and
 	// ExceptionTag the context tag it carves out (see DetectExceptionPattern).
 	ExceptionOf  string `json:"exception_of,omitempty"`
@@ -160,7 +186,7 @@ type Rule struct {
 func (r *Rule) Evidence() int { return r.Reinforcements + r.CounterExamples }
 
 // Validate checks a rule's definition fields (id, category, severity, text,
-// scope, status) and returns an EINVALID error naming the first bad one.
+// topic, status, registry name when set, scope) and returns an EINVALID error naming the first bad one.
 func (r *Rule) Validate() error {
 	if err := ValidateRuleID(r.RuleID); err != nil {
 		return err
@@ -183,6 +209,11 @@ func (r *Rule) Validate() error {
 	case StatusActiveEligible, StatusCandidate, StatusArchived:
 	default:
 		return Errorf(EINVALID, "unknown status %q: want active-eligible, candidate or archived", r.Status)
+	}
+	if r.Registry != "" {
+		if err := ValidateRegistryName(r.Registry); err != nil {
+			return err
+		}
 	}
 	return r.Scope.Validate()
 }

@@ -130,8 +130,73 @@ func (s Scope) Matches(req Scope) bool {
 	return true
 }
 
+// Scope fields a rule's scope can fail to admit a context on, as
+// ScopeMismatch.Field names them.
+const (
+	ScopeFieldEnvironment = "environment"
+	ScopeFieldProject     = "project"
+	ScopeFieldAgentFamily = "agent_family"
+	ScopeFieldContextTag  = "context_tag"
+	ScopeFieldExcludeTag  = "exclude_tag"
+)
+
+// ScopeMismatch is one reason a rule's scope does not admit a context: a
+// field set to another value (Rule and Context the two values), a context
+// tag the context lacks or an exclude tag it has (Rule the tag).
+type ScopeMismatch struct {
+	Field   string `json:"field"`
+	Rule    string `json:"rule"`
+	Context string `json:"context,omitempty"`
+}
+
+// String says the mismatch in words: "environment is work, not personal",
+// "needs context tag logs", "excludes tag migration".
+func (m ScopeMismatch) String() string {
+	switch m.Field {
+	case ScopeFieldContextTag:
+		return "needs context tag " + m.Rule
+	case ScopeFieldExcludeTag:
+		return "excludes tag " + m.Rule
+	}
+	ctx := m.Context
+	if ctx == "" {
+		ctx = "unset"
+	}
+	return m.Field + " is " + m.Rule + ", not " + ctx
+}
+
+// Mismatches lists every reason a rule with scope s does not apply to a
+// request in context req, in field order (environment, project,
+// agent_family, context tags, exclude tags): empty exactly when s.Matches(req).
+// Both scopes must be normalised.
+func (s Scope) Mismatches(req Scope) []ScopeMismatch {
+	var out []ScopeMismatch
+	for _, f := range []struct{ field, rule, ctx string }{
+		{ScopeFieldEnvironment, s.Environment, req.Environment},
+		{ScopeFieldProject, s.Project, req.Project},
+		{ScopeFieldAgentFamily, s.AgentFamily, req.AgentFamily},
+	} {
+		if f.rule != "" && f.rule != f.ctx {
+			out = append(out, ScopeMismatch{Field: f.field, Rule: f.rule, Context: f.ctx})
+		}
+	}
+	for _, t := range s.ContextTags {
+		if !slices.Contains(req.ContextTags, t) {
+			out = append(out, ScopeMismatch{Field: ScopeFieldContextTag, Rule: t})
+		}
+	}
+	for _, t := range s.ExcludeTags {
+		if slices.Contains(req.ContextTags, t) {
+			out = append(out, ScopeMismatch{Field: ScopeFieldExcludeTag, Rule: t})
+		}
+	}
+	return out
+}
+
 // Specificity scores how narrow a scope is: environment 1, project 2,
-// agent_family 1, and 0.5 if it has context tags (canonical decision 5).
+// agent_family 1, and 0.5 if it has context tags (however many). Exclude
+// tags do not count: they narrow where a rule applies without making it more
+// specific to the contexts where it does.
 func (s Scope) Specificity() float64 {
 	var v float64
 	if s.Environment != "" {

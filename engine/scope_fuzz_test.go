@@ -74,6 +74,11 @@ func FuzzParseScope(f *testing.F) {
 		if out.Matches(req) == excluded {
 			t.Fatalf("%q.Matches(its own context %q) = %v with an excluded tag among its tags: %v", out, req, !excluded, excluded)
 		}
+		for _, other := range []Scope{req, {}, {Environment: out.Project, ContextTags: out.ExcludeTags}} {
+			if m := out.Mismatches(other); (len(m) == 0) != out.Matches(other) {
+				t.Fatalf("%q against %q: Matches %v but mismatches %v", out, other, out.Matches(other), m)
+			}
+		}
 	})
 }
 

@@ -9,25 +9,39 @@ import (
 func TestScopeMatches(t *testing.T) {
 	req := Scope{Environment: "work", Project: "api", AgentFamily: "claude", ContextTags: []string{"cli", "go"}}
 	tests := []struct {
-		name string
-		rule Scope
-		want bool
+		name     string
+		rule     Scope
+		want     bool
+		mismatch []string // Mismatches, as strings
 	}{
-		{"global wildcard", Scope{}, true},
-		{"same environment", Scope{Environment: "work"}, true},
-		{"other environment", Scope{Environment: "personal"}, false},
-		{"same project", Scope{Project: "api"}, true},
-		{"other project", Scope{Project: "web"}, false},
-		{"other agent", Scope{AgentFamily: "gpt"}, false},
-		{"all tags present", Scope{ContextTags: []string{"cli", "go"}}, true},
-		{"one tag missing", Scope{ContextTags: []string{"cli", "php"}}, false},
-		{"excluded tag present", Scope{ExcludeTags: []string{"go"}}, false},
-		{"excluded tag absent", Scope{ExcludeTags: []string{"migration"}}, true},
+		{"global wildcard", Scope{}, true, nil},
+		{"same environment", Scope{Environment: "work"}, true, nil},
+		{"other environment", Scope{Environment: "personal"}, false, []string{"environment is personal, not work"}},
+		{"same project", Scope{Project: "api"}, true, nil},
+		{"other project", Scope{Project: "web"}, false, []string{"project is web, not api"}},
+		{"other agent", Scope{AgentFamily: "gpt"}, false, []string{"agent_family is gpt, not claude"}},
+		{"all tags present", Scope{ContextTags: []string{"cli", "go"}}, true, nil},
+		{"one tag missing", Scope{ContextTags: []string{"cli", "php"}}, false, []string{"needs context tag php"}},
+		{"excluded tag present", Scope{ExcludeTags: []string{"go"}}, false, []string{"excludes tag go"}},
+		{"excluded tag absent", Scope{ExcludeTags: []string{"migration"}}, true, nil},
+		{"everything wrong", Scope{Environment: "home", Project: "web", AgentFamily: "gpt", ContextTags: []string{"php", "rust"}, ExcludeTags: []string{"cli", "go"}}, false,
+			[]string{"environment is home, not work", "project is web, not api", "agent_family is gpt, not claude",
+				"needs context tag php", "needs context tag rust", "excludes tag cli", "excludes tag go"}},
 	}
 	for _, tt := range tests {
 		if got := tt.rule.Matches(req); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+		var got []string
+		for _, m := range tt.rule.Mismatches(req) {
+			got = append(got, m.String())
+		}
+		if d := cmp.Diff(tt.mismatch, got); d != "" {
+			t.Errorf("%s: mismatches (-want +got)\n%s", tt.name, d)
+		}
+	}
+	if got := (Scope{Project: "api"}).Mismatches(Scope{}); len(got) != 1 || got[0].String() != "project is api, not unset" {
+		t.Errorf("project rule against a request without one: %v", got)
 	}
 	// A rule with a set field never matches a request that leaves it empty.
 	if (Scope{Project: "api"}).Matches(Scope{}) {

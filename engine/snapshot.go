@@ -33,20 +33,33 @@ type SnapshotRule struct {
 
 // Outcomes of a rule in a snapshot's decision trace.
 const (
-	OutcomeIncluded    = "included"
-	OutcomeTruncated   = "truncated"
-	OutcomeLost        = "lost_conflict"
-	OutcomeOutOfScope  = "out_of_scope"
-	OutcomeInactive    = "inactive"
-	OutcomeDormant     = "dormant"
-	OutcomeNotEligible = "not_eligible"
+	OutcomeIncluded   = "included"
+	OutcomeTruncated  = "truncated"
+	OutcomeLost       = "lost_conflict"
+	OutcomeOutOfScope = "out_of_scope"
+	OutcomeInactive   = "inactive"
+	OutcomeDormant    = "dormant"
+	OutcomeCandidate  = "candidate"
+	OutcomeArchived   = "archived"
 )
 
 // Decision explains what a snapshot did with one rule and why.
 type Decision struct {
 	RuleID  string `json:"rule_id"`
 	Outcome string `json:"outcome"`
-	Reason  string `json:"reason"`
+	// Reason says the outcome in words, with the numbers that decided it.
+	Reason string `json:"reason"`
+	// ScopeMismatch lists why the rule's scope does not admit the context
+	// (out_of_scope, and a candidate that would not apply there either).
+	ScopeMismatch []ScopeMismatch `json:"scope_mismatch,omitempty"`
+	// LostTo and Criterion name the winner and the deciding criterion of a
+	// lost conflict.
+	LostTo    string `json:"lost_to,omitempty"`
+	Criterion string `json:"criterion,omitempty"`
+	// Needed is CorrectionsNeeded: the fewest further reinforcements, made
+	// now, after which the rule is active (0 when it is; NeededNever, -1,
+	// when reinforcements alone cannot make it active).
+	Needed int `json:"corrections_needed"`
 }
 
 // Snapshot is the persona of one context: the rules to inject, what was cut,
@@ -74,31 +87,29 @@ func BuildSnapshot(rules []Rule, req SnapshotRequest, cfg Config) Snapshot {
 	}
 	snap := Snapshot{Scope: req.Scope, GeneratedAt: req.Now.UTC(), Rules: []SnapshotRule{}, Losers: []Loss{}}
 	cands := make([]Assessed, 0, len(rules))
-	// decide records a rule's outcome; reason is only built when tracing.
-	decide := func(id, outcome string, reason func() string) {
+	// decide records a rule's outcome; it is only built when tracing.
+	decide := func(d func() Decision) {
 		if req.Trace {
-			snap.Decisions = append(snap.Decisions, Decision{RuleID: id, Outcome: outcome, Reason: reason()})
+			snap.Decisions = append(snap.Decisions, d())
 		}
 	}
 	for i := range rules {
 		r := &rules[i]
 		if r.Status != StatusActiveEligible {
-			decide(r.RuleID, OutcomeNotEligible, func() string { return "status is " + string(r.Status) })
+			decide(func() Decision { return notEligibleDecision(r, req, cfg) })
 			continue
 		}
 		if !r.Scope.Matches(req.Scope) {
-			decide(r.RuleID, OutcomeOutOfScope, func() string { return "rule scope " + r.Scope.String() + " does not match " + req.Scope.String() })
+			decide(func() Decision { return outOfScopeDecision(r, req, cfg) })
 			continue
 		}
 		a := Assess(r, cfg, req.Now)
 		if a.Dormancy != DormancyNone && !req.IncludeDormant {
-			decide(r.RuleID, OutcomeDormant, func() string {
-				return string(a.Dormancy) + ": last correction " + r.LastCorrection.UTC().Format("2006-01-02")
-			})
+			decide(func() Decision { return dormantDecision(r, a, req, cfg) })
 			continue
 		}
 		if !a.Active && !a.Provisional {
-			decide(r.RuleID, OutcomeInactive, func() string { return inactiveReason(a) })
+			decide(func() Decision { return inactiveDecision(r, a, req, cfg) })
 			continue
 		}
 		cands = append(cands, Assessed{Rule: r, Assessment: a, Specificity: r.Scope.Specificity()})
@@ -108,14 +119,17 @@ func BuildSnapshot(rules []Rule, req SnapshotRequest, cfg Config) Snapshot {
 		snap.Losers = losses
 	}
 	for _, l := range losses {
-		decide(l.RuleID, OutcomeLost, func() string {
-			return "lost to " + l.LostTo + " on " + l.Criterion + " (" + l.LoserValue + " vs " + l.WinnerValue + ")"
+		decide(func() Decision {
+			return Decision{RuleID: l.RuleID, Outcome: OutcomeLost, LostTo: l.LostTo, Criterion: l.Criterion,
+				Reason: "lost to " + l.LostTo + " on " + l.Criterion + " (" + l.LoserValue + " vs " + l.WinnerValue + ")"}
 		})
 	}
 	top, cut := topRules(winners, max)
 	snap.Truncated = len(cut)
 	for _, w := range cut {
-		decide(w.Rule.RuleID, OutcomeTruncated, func() string { return "beyond the snapshot's maximum of " + itoa(max) + " rules" })
+		decide(func() Decision {
+			return Decision{RuleID: w.Rule.RuleID, Outcome: OutcomeTruncated, Reason: "beyond the snapshot's maximum of " + itoa(max) + " rules"}
+		})
 	}
 	for _, w := range top {
 		r := w.Rule
@@ -125,23 +139,11 @@ func BuildSnapshot(rules []Rule, req SnapshotRequest, cfg Config) Snapshot {
 			Reinforcements: r.Reinforcements, Specificity: w.Specificity, Provisional: !w.Assessment.Active,
 			LastCorrection: r.LastCorrection,
 		})
-		reason := "active"
-		if !w.Assessment.Active {
-			reason = "provisional: a must rule below its activation thresholds"
-		}
-		decide(r.RuleID, OutcomeIncluded, func() string { return reason })
+		decide(func() Decision { return includedDecision(r, w.Assessment, req, cfg) })
 	}
 	snap.Prompt = RenderPrompt(snap)
 	snap.EstimatedTokens = EstimateTokens(snap.Prompt)
 	return snap
-}
-
-func inactiveReason(a Assessment) string {
-	t := a.Thresholds
-	if a.Evidence < t.NMin {
-		return "evidence " + itoa(a.Evidence) + " is below n_min " + itoa(t.NMin)
-	}
-	return "confidence " + ftoa(a.ConfidenceFinal) + " is below c_min " + ftoa(t.CMin)
 }
 
 // topRules returns the best max rules in snapshot order (specificity,

@@ -24,3 +24,27 @@ func ValidateText(field, s string, max int) error {
 	}
 	return nil
 }
+
+// CutAtRune returns the longest prefix of s that is at most n bytes long and
+// does not split a UTF-8 encoded rune: s itself when it fits, "" when
+// n <= 0. Bytes that are not valid UTF-8 count as one-byte runes, so they
+// are kept up to n like ASCII.
+func CutAtRune(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	// The rune that byte n-1 belongs to starts at most UTFMax-1 bytes earlier.
+	for i := n - 1; i >= 0 && i > n-utf8.UTFMax; i-- {
+		if !utf8.RuneStart(s[i]) {
+			continue
+		}
+		if r, size := utf8.DecodeRuneInString(s[i:]); i+size > n && !(r == utf8.RuneError && size == 1) {
+			return s[:i]
+		}
+		break
+	}
+	return s[:n]
+}

@@ -198,6 +198,8 @@ func TestRuleValidate(t *testing.T) {
 		{"bad topic", func(r *Rule) { r.Topic = "File Editing" }, EINVALID, "topic"},
 		{"bad status", func(r *Rule) { r.Status = "live" }, EINVALID, `unknown status "live"`},
 		{"bad scope", func(r *Rule) { r.Scope.Project = "my project" }, EINVALID, "scope project"},
+		{"from a registry", func(r *Rule) { r.Source, r.Registry = SourceRegistry, "team-rules" }, "", ""},
+		{"bad registry name", func(r *Rule) { r.Registry = "Team Rules" }, EINVALID, `malformed registry name "Team Rules"`},
 	}
 	for _, tt := range tests {
 		r := base()
@@ -224,6 +226,8 @@ func TestCorrectionValidate(t *testing.T) {
 		{"text over 1 MiB", func(c *Correction) { c.UserText = strings.Repeat("x", MaxUserTextLength+1) }, ETOOLARGE, "correction text is 1048577 bytes long"},
 		{"blank agent output", func(c *Correction) { c.AgentOutput = " " }, EINVALID, "agent output is empty"},
 		{"long frame id", func(c *Correction) { c.FrameID = strings.Repeat("f", 257) }, EINVALID, "frame id is 257 bytes long: at most 256"},
+		{"frame id with a line feed", func(c *Correction) { c.FrameID = "a\nb" }, EINVALID, "frame id contains a control character (U+000A LF (line feed)) at byte 1"},
+		{"agent output with ESC", func(c *Correction) { c.AgentOutput = "ok\x1b[2J" }, EINVALID, "agent output contains a control character (U+001B ESC (escape))"},
 		{"long idempotency key", func(c *Correction) { c.IdempotencyKey = strings.Repeat("k", 257) }, EINVALID, "idempotency key is 257 bytes long"},
 		{"bad scope", func(c *Correction) { c.Scope.ContextTags = []string{"a b"} }, EINVALID, `context tag "a b"`},
 		{"no time", func(c *Correction) { c.At = time.Time{} }, EINVALID, "correction time is not set"},
@@ -232,5 +236,84 @@ func TestCorrectionValidate(t *testing.T) {
 		c := base()
 		tt.edit(&c)
 		checkErr(t, tt.name, c.Validate(), tt.want, tt.msg)
+	}
+}
+
+func TestValidateLine(t *testing.T) {
+	tests := []struct{ in, want, msg string }{
+		{"", "", ""},
+		{"frame-42 ok", "", ""},
+		{"caf\u00e9 \u200e mark", "", ""},
+		{"a\tb", EINVALID, "f contains a control character (U+0009 TAB) at byte 1: remove it"},
+		{"a\r\nb", EINVALID, "f contains a control character (U+000D CR (carriage return)) at byte 1"},
+		{"\xff", EINVALID, "f is not valid UTF-8"},
+		{"x\u202ey", EINVALID, "f contains a bidirectional formatting character (U+202E RIGHT-TO-LEFT OVERRIDE) at byte 1"},
+		{"\u0085", EINVALID, "f contains a control character (U+0085)"},
+	}
+	for _, tt := range tests {
+		checkErr(t, "ValidateLine("+tt.in+")", ValidateLine("f", tt.in), tt.want, tt.msg)
+	}
+}
+
+func TestValidateRegistryName(t *testing.T) {
+	tests := []struct{ in, want, msg string }{
+		{"default", "", ""},
+		{"team-rules_2.v1", "", ""},
+		{"x", "", ""},
+		{strings.Repeat("n", 64), "", ""},
+		{"", EINVALID, "registry name is empty"},
+		{strings.Repeat("n", 65), EINVALID, "is 65 bytes long: at most 64"},
+		{"Team", EINVALID, `malformed registry name "Team": use lowercase letters, digits, '-', '_' and '.'`},
+		{"my rules", EINVALID, "malformed registry name"},
+		{"a/b", EINVALID, "malformed registry name"},
+		{"caf\u00e9", EINVALID, "malformed registry name"},
+	}
+	for _, tt := range tests {
+		checkErr(t, "ValidateRegistryName("+tt.in+")", ValidateRegistryName(tt.in), tt.want, tt.msg)
+	}
+}
+
+func TestAssessmentState(t *testing.T) {
+	cfg := DefaultConfig()
+	tests := []struct {
+		name string
+		rule func() Rule
+		at   time.Time
+		want string
+	}{
+		{"active", func() Rule { return ruleWith("general", SeverityShould, 10, 0, t0) }, t0, "active"},
+		{"inactive", func() Rule { return ruleWith("general", SeverityShould, 2, 0, t0) }, t0, "inactive"},
+		{"provisional must", func() Rule { return ruleWith("general", SeverityMust, 3, 0, t0) }, t0, "provisional"},
+		{"dormant", func() Rule { return ruleWith("general", SeverityShould, 10, 0, t0) }, t0.AddDate(3, 0, 0), "dormant"},
+		{"stale-weak", func() Rule { return ruleWith("general", SeverityShould, 2, 0, t0) }, t0.AddDate(1, 1, 0), "stale_weak"},
+		{"candidate", func() Rule { r := ruleWith("general", SeverityShould, 10, 0, t0); r.Status = StatusCandidate; return r }, t0, "candidate"},
+		{"archived", func() Rule { r := ruleWith("general", SeverityShould, 10, 0, t0); r.Status = StatusArchived; return r }, t0, "archived"},
+	}
+	for _, tt := range tests {
+		r := tt.rule()
+		if got := Assess(&r, cfg, tt.at).State(&r); got != tt.want {
+			t.Errorf("%s: state %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestProposedRuleID(t *testing.T) {
+	tests := []struct{ text, prefix string }{
+		{"Use pnpm, never npm!", "proposed.use-pnpm-never-npm-"},
+		{"one two three four five six seven", "proposed.one-two-three-four-five-six-"},
+		{"¿¡!?", "proposed.rule-"},
+		{strings.Repeat("abcdefghij", 10), "proposed." + strings.Repeat("abcdefghij", 6) + "-"},
+	}
+	for _, tt := range tests {
+		id := ProposedRuleID(tt.text)
+		if !strings.HasPrefix(id, tt.prefix) || len(id) != len(tt.prefix)+6 {
+			t.Errorf("ProposedRuleID(%q) = %q, want %s + 6 hex digits", tt.text, id, tt.prefix)
+		}
+		if err := ValidateRuleID(id); err != nil {
+			t.Errorf("ProposedRuleID(%q) = %q: %v", tt.text, id, err)
+		}
+		if ProposedRuleID("  "+tt.text+"\n") != id {
+			t.Errorf("ProposedRuleID(%q) depends on surrounding white space", tt.text)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -37,9 +38,9 @@ func MustParseDataset(tb testing.TB, lines ...string) *Dataset {
 // MustLexical opens an unfitted lexical embedder (Run fits it).
 func MustLexical(tb testing.TB) models.Embedder {
 	tb.Helper()
-	e, err := models.Open(context.Background(), models.Options{Backend: "lexical", CacheSize: -1})
+	e, err := auto.Open(context.Background(), models.Options{Backend: "lexical", CacheSize: -1})
 	if err != nil {
-		tb.Fatalf("models.Open(lexical): %v", err)
+		tb.Fatalf("auto.Open(lexical): %v", err)
 	}
 	return e
 }

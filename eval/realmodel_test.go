@@ -7,6 +7,7 @@ import (
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 )
 
 // minRealTop3 is a floor, not a measurement: with the real all-MiniLM-L6-v2
@@ -25,7 +26,7 @@ const minRealTop3 = 0.90
 func TestRunRealModel(t *testing.T) {
 	dir := testenv.RealModelDir(t)
 	ctx := context.Background()
-	emb, err := models.Open(ctx, models.Options{Backend: "ort", ModelDir: dir, CacheSize: -1})
+	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: dir, CacheSize: -1})
 	if err != nil {
 		testenv.RealModelMissing(t, "the ort backend cannot run the real model in %s: %v (run `make ort` for ONNX Runtime)", dir, err)
 	}

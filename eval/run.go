@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
@@ -99,7 +100,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return Report{}, err
 	}
 
-	thr, source, err := classifier.New(db, emb, classifier.Options{Thresholds: cfg.Thresholds, CalibrationDir: cfg.CalibrationDir}).Thresholds()
+	thr, source, err := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: cfg.Thresholds, CalibrationDir: cfg.CalibrationDir}).Thresholds()
 	if err != nil {
 		return Report{}, err
 	}
@@ -158,10 +159,10 @@ const keptCandidates = 5
 // default; classifier.DenseOnly(): the paper's dense cosine).
 func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules int, thr classifier.Thresholds, guard classifier.Guard, termWeight *float64, items []Item, progress io.Writer) ([]Scored, error) {
 	zero := classifier.Thresholds{}
-	everything := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard, TermWeight: termWeight})
-	everythingOff := classifier.New(db, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &classifier.Guard{}, TermWeight: termWeight})
-	on := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &guard, TermWeight: termWeight})
-	off := classifier.New(db, emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}, TermWeight: termWeight})
+	everything := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard, TermWeight: termWeight})
+	everythingOff := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &classifier.Guard{}, TermWeight: termWeight})
+	on := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: &thr, Guard: &guard, TermWeight: termWeight})
+	off := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}, TermWeight: termWeight})
 	label := "classifying corrections"
 	if termWeight != nil && *termWeight == 0 {
 		label = "classifying corrections (dense only)"

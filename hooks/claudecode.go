@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // Claude Code hook event names LexSona answers.
@@ -62,7 +63,7 @@ type SpecificOutput struct {
 type Backend interface {
 	Persona(ctx context.Context, scope engine.Scope) (string, error)
 	Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error)
-	Record(ctx context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error)
+	Record(ctx context.Context, c engine.Correction) (memory.RecordResponse, error)
 	// Enforced returns the must rules in force for scope that carry
 	// checks (see Enforcements); like Persona it must not need the embedder.
 	Enforced(ctx context.Context, scope engine.Scope) ([]Enforcement, error)
@@ -137,7 +138,7 @@ func handlePrompt(ctx context.Context, ev Event, b Backend) (*Output, error) {
 	}
 	switch res.Decision {
 	case classifier.DecisionAutoMatch, classifier.DecisionExplicit:
-		rec, err := b.Record(ctx, classifier.RecordRequest{Text: ev.Prompt, Scope: scope, FrameID: ev.SessionID})
+		rec, err := b.Record(ctx, engine.Correction{UserText: ev.Prompt, Scope: scope, FrameID: ev.SessionID})
 		if err != nil {
 			return nil, err
 		}

@@ -11,13 +11,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
 // fakeBackend answers with fixed results and records what it was asked.
 type fakeBackend struct {
 	result   classifier.Result
-	records  []classifier.RecordRequest
+	records  []engine.Correction
 	scopes   []engine.Scope
 	enforced []Enforcement
 }
@@ -37,9 +38,9 @@ func (f *fakeBackend) Enforced(_ context.Context, s engine.Scope) ([]Enforcement
 	return f.enforced, nil
 }
 
-func (f *fakeBackend) Record(_ context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error) {
-	f.records = append(f.records, req)
-	return classifier.RecordResponse{
+func (f *fakeBackend) Record(_ context.Context, c engine.Correction) (memory.RecordResponse, error) {
+	f.records = append(f.records, c)
+	return memory.RecordResponse{
 		RecordResult: &store.RecordResult{RuleID: f.result.RuleID, EventType: "counterexample"},
 		Decision:     f.result.Decision, Score: f.result.Score, Polarity: f.result.Polarity,
 	}, nil
@@ -102,7 +103,7 @@ func TestHandleClaudeCodeEvents(t *testing.T) {
 				t.Fatalf("%d records, want %d", len(b.records), tc.records)
 			}
 			for _, r := range b.records {
-				if r.FrameID != "abc123" || r.Text != ev.Prompt || r.RuleID != "" {
+				if r.FrameID != "abc123" || r.UserText != ev.Prompt || r.RuleID != "" {
 					t.Errorf("record request %+v", r)
 				}
 			}

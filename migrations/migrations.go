@@ -1,16 +1,30 @@
-// Package migrations holds LexSona's SQLite schema as numbered SQL files
-// (NNN_name.sql), embedded in the binary. The store applies them in order,
-// each in its own transaction, and records every applied version in the
-// schema_migrations table; see store.Open.
+// Package migrations holds LexSona's database schemas as numbered SQL files
+// (NNN_name.sql), one folder per database, embedded in the binary. A store
+// driver applies its database's files in order, each in its own
+// transaction, and records every applied version in the schema_migrations
+// table.
 //
 // Rules for adding a migration: never edit a file that has shipped; add the
 // next number instead. A file holds plain SQL statements separated by
 // semicolons (triggers included) and must not contain BEGIN/COMMIT of its own.
 package migrations
 
-import "embed"
+import (
+	"embed"
+	"io/fs"
+)
 
-// FS holds the migration files, named NNN_name.sql (NNN ≥ 1, no gaps).
-//
-//go:embed *.sql
-var FS embed.FS
+//go:embed sqlite/*.sql
+var sqliteFiles embed.FS
+
+// SQLite holds the SQLite schema's files, named NNN_name.sql (NNN ≥ 1, no
+// gaps), at its root.
+var SQLite = sub(sqliteFiles, "sqlite")
+
+func sub(fsys fs.FS, dir string) fs.FS {
+	f, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic(err) // dir is a literal embedded above
+	}
+	return f
+}

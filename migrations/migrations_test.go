@@ -12,7 +12,13 @@ import (
 // the numbers run 1, 2, 3… without gaps or duplicates, and that no file opens
 // a transaction of its own (the store wraps each one in a transaction).
 func TestFilesAreNumbered(t *testing.T) {
-	names, err := fs.Glob(FS, "*")
+	for name, fsys := range map[string]fs.FS{"sqlite": SQLite} {
+		t.Run(name, func(t *testing.T) { checkNumbered(t, fsys) })
+	}
+}
+
+func checkNumbered(t *testing.T, fsys fs.FS) {
+	names, err := fs.Glob(fsys, "*")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +34,7 @@ func TestFilesAreNumbered(t *testing.T) {
 		if v, _ := strconv.Atoi(m[1]); v != i+1 {
 			t.Fatalf("%s: version %d, want %d (numbers must run from 001 without gaps)", name, v, i+1)
 		}
-		body, err := fs.ReadFile(FS, name)
+		body, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			t.Fatal(err)
 		}

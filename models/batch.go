@@ -12,16 +12,19 @@ import (
 // DefaultMaxBatch is the largest number of texts run through the model at once.
 const DefaultMaxBatch = 32
 
-// subBatchFunc runs the model on one padded sub-batch. idx holds the input
+// SubBatchFunc runs the model on one padded sub-batch. idx holds the input
 // positions of the batch's rows (for error messages); it returns one vector
 // per row, in row order.
-type subBatchFunc func(ctx context.Context, idx []int, b Batch) ([][]float32, error)
+type SubBatchFunc func(ctx context.Context, idx []int, b Batch) ([][]float32, error)
 
-// runSorted orders encs by length (stable), so that short texts are not
+// RunSorted orders encs by length (stable), so that short texts are not
 // padded to long ones, splits them into sub-batches of at most maxBatch
-// (planSubBatches), runs fn on each and returns the vectors in input order. It stops between
-// sub-batches when ctx is done.
-func runSorted(ctx context.Context, encs []Encoding, maxBatch int, fn subBatchFunc) ([][]float32, error) {
+// (<= 0 means DefaultMaxBatch) that minimise padding and session runs
+// (planSubBatches), runs fn on each and returns the vectors in input order.
+// It stops between sub-batches when ctx is done: an EUNAVAILABLE error. fn's
+// errors are returned as they are; fn returning the wrong number of vectors
+// is an internal error.
+func RunSorted(ctx context.Context, encs []Encoding, maxBatch int, fn SubBatchFunc) ([][]float32, error) {
 	if maxBatch <= 0 {
 		maxBatch = DefaultMaxBatch
 	}

@@ -38,7 +38,7 @@ func TestRunSorted(t *testing.T) {
 	}
 	var calls [][]int
 	var seqs []int
-	out, err := runSorted(context.Background(), encs, 32, func(_ context.Context, idx []int, b Batch) ([][]float32, error) {
+	out, err := RunSorted(context.Background(), encs, 32, func(_ context.Context, idx []int, b Batch) ([][]float32, error) {
 		calls = append(calls, append([]int(nil), idx...))
 		seqs = append(seqs, b.SeqLen)
 		v := make([][]float32, len(idx))

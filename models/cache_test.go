@@ -1,4 +1,4 @@
-package models
+package models_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/lexical"
+	"github.com/lexsona/lexsona/models/modeltest"
 )
 
 // countingEmbedder embeds a text as a fixed unit vector and records each
@@ -27,8 +30,8 @@ func (c *countingEmbedder) Embed(_ context.Context, texts []string) ([][]float32
 	}
 	return out, nil
 }
-func (c *countingEmbedder) Identity() Identity {
-	return Identity{Name: "counting", SHA256: "00" + c.version, Dims: 2}
+func (c *countingEmbedder) Identity() models.Identity {
+	return models.Identity{Name: "counting", SHA256: "00" + c.version, Dims: 2}
 }
 func (c *countingEmbedder) Backend() string { return "counting" }
 func (c *countingEmbedder) Close() error    { return nil }
@@ -36,7 +39,7 @@ func (c *countingEmbedder) Fit([]string)    { c.version += "1" }
 
 func TestCachedHitsAndMisses(t *testing.T) {
 	inner := &countingEmbedder{}
-	c := NewCached(inner, 3)
+	c := models.NewCached(inner, 3)
 	steps := []struct {
 		texts       []string
 		wantBatch   []string // what reaches the inner embedder; nil for none
@@ -52,7 +55,7 @@ func TestCachedHitsAndMisses(t *testing.T) {
 	}
 	for i, s := range steps {
 		before := len(inner.batches)
-		got := MustEmbed(t, c, s.texts)
+		got := modeltest.MustEmbed(t, c, s.texts)
 		for j, text := range s.texts {
 			want, _ := inner.Embed(context.Background(), []string{text})
 			inner.batches = inner.batches[:len(inner.batches)-1]
@@ -75,35 +78,35 @@ func TestCachedHitsAndMisses(t *testing.T) {
 }
 
 func TestCachedReturnsCopies(t *testing.T) {
-	c := NewCached(&countingEmbedder{}, 10)
-	v := MustEmbed(t, c, []string{"x"})
+	c := models.NewCached(&countingEmbedder{}, 10)
+	v := modeltest.MustEmbed(t, c, []string{"x"})
 	v[0][0] = 42
-	if w := MustEmbed(t, c, []string{"x"}); w[0][0] == 42 {
+	if w := modeltest.MustEmbed(t, c, []string{"x"}); w[0][0] == 42 {
 		t.Error("a caller's change to a returned vector reached the cache")
 	}
 }
 
 func TestCachedFitInvalidates(t *testing.T) {
 	inner := &countingEmbedder{}
-	c := NewCached(inner, 10)
-	MustEmbed(t, c, []string{"x"})
+	c := models.NewCached(inner, 10)
+	modeltest.MustEmbed(t, c, []string{"x"})
 	c.Fit(nil)
-	MustEmbed(t, c, []string{"x"})
+	modeltest.MustEmbed(t, c, []string{"x"})
 	if len(inner.batches) != 2 {
 		t.Errorf("after Fit the text was embedded %d times in all, want 2", len(inner.batches))
 	}
-	if st, ok := StatsOf(c); !ok || st.Misses != 2 || st.Hits != 0 {
+	if st, ok := models.StatsOf(c); !ok || st.Misses != 2 || st.Hits != 0 {
 		t.Errorf("StatsOf = %+v, %v", st, ok)
 	}
-	if _, ok := StatsOf(inner); ok {
+	if _, ok := models.StatsOf(inner); ok {
 		t.Error("StatsOf found a cache in an uncached embedder")
 	}
 }
 
 func TestCachedConcurrent(t *testing.T) {
-	c := NewCached(NewLexical(256), 4)
+	c := models.NewCached(lexical.New(256), 4)
 	texts := []string{"one", "two", "three", "four", "five", "six"}
-	want := MustEmbed(t, NewLexical(256), texts)
+	want := modeltest.MustEmbed(t, lexical.New(256), texts)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
@@ -127,9 +130,9 @@ func TestCachedConcurrent(t *testing.T) {
 // A cache is bounded by the bytes of its vectors as well as by its entry
 // count: wide lexical vectors get fewer entries.
 func TestCachedBoundedByBytes(t *testing.T) {
-	lex := NewLexical(4096)
-	c := NewCached(lex, 10000)
-	if want := MaxCacheBytes / (4 * 4096); c.Stats().Capacity != want {
+	lex := lexical.New(4096)
+	c := models.NewCached(lex, 10000)
+	if want := models.MaxCacheBytes / (4 * 4096); c.Stats().Capacity != want {
 		t.Errorf("capacity %d for 4096-dim vectors, want %d", c.Stats().Capacity, want)
 	}
 	texts := make([]string, 3000)
@@ -142,7 +145,7 @@ func TestCachedBoundedByBytes(t *testing.T) {
 	if st := c.Stats(); st.Entries > st.Capacity {
 		t.Errorf("%d entries over a capacity of %d", st.Entries, st.Capacity)
 	}
-	if got := NewCached(NewLexical(64), 100).Stats().Capacity; got != 100 {
+	if got := models.NewCached(lexical.New(64), 100).Stats().Capacity; got != 100 {
 		t.Errorf("narrow vectors: capacity %d, want the 100 asked for", got)
 	}
 }

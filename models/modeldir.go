@@ -72,8 +72,8 @@ func ValidateModelDir(dir string) error {
 	return nil
 }
 
-// modelFolder is a resolved model folder.
-type modelFolder struct {
+// Folder is a resolved model folder.
+type Folder struct {
 	Dir        string // absolute
 	Model      string // absolute path of the .onnx file
 	Variant    string // "" for model.onnx, else the variant whose file Model is
@@ -81,22 +81,22 @@ type modelFolder struct {
 	HiddenSize int    // config.json's hidden_size, 0 when unknown
 }
 
-// errNoModel marks "there is no model here" (as opposed to a broken one), so
+// ErrNoModel marks "there is no model here" (as opposed to a broken one), so
 // that auto can fall back to the lexical embedder.
-var errNoModel = errors.New("no model")
+var ErrNoModel = errors.New("no model")
 
 type noModelError struct{ e *engine.Error }
 
 func (e noModelError) Error() string   { return e.e.Error() }
-func (e noModelError) Unwrap() []error { return []error{e.e, errNoModel} }
+func (e noModelError) Unwrap() []error { return []error{e.e, ErrNoModel} }
 
-// resolveModelFolder finds the model file in dir: onnx/model_<variant>.onnx
+// ResolveFolder finds the model file in dir: onnx/model_<variant>.onnx
 // (or model_<variant>.onnx) for a variant, else model.onnx, else
 // onnx/model.onnx, else the only .onnx file in onnx/. A missing folder or
-// model is an EUNAVAILABLE error that errors.Is errNoModel; a variant
+// model is an EUNAVAILABLE error that errors.Is ErrNoModel; a variant
 // missing beside a model.onnx is an EUNAVAILABLE error saying how to get it;
 // a path escaping its root is EINVALID.
-func resolveModelFolder(dir, variant string) (*modelFolder, error) {
+func ResolveFolder(dir, variant string) (*Folder, error) {
 	if err := ValidateModelDir(dir); err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func resolveModelFolder(dir, variant string) (*modelFolder, error) {
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return nil, noModelError{engine.Errorf(engine.EUNAVAILABLE, "no model folder at %s (%v): %s", abs, statErr(err), fetchHint)}
+		return nil, noModelError{engine.Errorf(engine.EUNAVAILABLE, "no model folder at %s (%v): %s", abs, StatCause(err), fetchHint)}
 	}
 	if !st.IsDir() {
 		return nil, engine.Errorf(engine.EINVALID, "the model folder %s is a file, not a folder: pass the folder that holds model.onnx and tokenizer.json", abs)
@@ -123,7 +123,7 @@ func resolveModelFolder(dir, variant string) (*modelFolder, error) {
 			candidates = append(candidates, filepath.Join("onnx", filepath.Base(m[0])))
 		}
 	}
-	f := &modelFolder{Dir: abs, Name: filepath.Base(abs), Variant: variant}
+	f := &Folder{Dir: abs, Name: filepath.Base(abs), Variant: variant}
 	for _, c := range candidates {
 		p := filepath.Join(abs, filepath.FromSlash(c))
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
@@ -167,12 +167,13 @@ func resolveModelFolder(dir, variant string) (*modelFolder, error) {
 // sha256Memo avoids rehashing an unchanged model file each time it is opened.
 var sha256Memo sync.Map // key string(path|size|mtime) → hex
 
-// fileSHA256 is the hex sha256 of the file at path. A read failure is an
-// EUNAVAILABLE error naming the path.
-func fileSHA256(path string) (string, error) {
+// FileSHA256 is the hex sha256 of the file at path, memoised by path, size
+// and modification time. A read failure is an EUNAVAILABLE error naming the
+// path.
+func FileSHA256(path string) (string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot read %s: %v", path, statErr(err))
+		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot read %s: %v", path, StatCause(err))
 	}
 	key := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
 	if v, ok := sha256Memo.Load(key); ok {
@@ -180,7 +181,7 @@ func fileSHA256(path string) (string, error) {
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot read %s: %v", path, statErr(err))
+		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot read %s: %v", path, StatCause(err))
 	}
 	defer fh.Close()
 	h := sha256.New()
@@ -190,4 +191,10 @@ func fileSHA256(path string) (string, error) {
 	sum := hex.EncodeToString(h.Sum(nil))
 	sha256Memo.Store(key, sum)
 	return sum, nil
+}
+
+// CorruptModel is the EUNAVAILABLE error for a model file a runtime cannot
+// load: it names the path and says to fetch the model again.
+func CorruptModel(path string, err error) error {
+	return engine.Errorf(engine.EUNAVAILABLE, "cannot load the model %s: %v; the file is corrupt or not a sentence-transformers ONNX export: delete it and run `lexsona model pull`", path, err)
 }

@@ -1,4 +1,4 @@
-package models
+package models_test
 
 import (
 	"math"
@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/modeltest"
 )
 
 func TestMeanPool(t *testing.T) {
@@ -30,9 +32,9 @@ func TestMeanPool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := MeanPool(tt.hidden, tt.mask, 2, 7)
+			got, err := models.MeanPool(tt.hidden, tt.mask, 2, 7)
 			if tt.wantCode != "" {
-				wantErr(t, err, tt.wantCode, "text 7")
+				modeltest.WantErr(t, err, tt.wantCode, "text 7")
 				if got != nil {
 					t.Errorf("got a vector %v with the error", got)
 				}
@@ -59,7 +61,7 @@ func TestCheckVector(t *testing.T) {
 		{[]float32{}, false},
 	}
 	for _, tt := range tests {
-		if got := CheckVector(tt.v, 1e-6); got != tt.want {
+		if got := models.CheckVector(tt.v, 1e-6); got != tt.want {
 			t.Errorf("CheckVector(%v) = %v, want %v", tt.v, got, tt.want)
 		}
 	}

@@ -4,96 +4,145 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
-// progress reports a Pull: a progress bar per file when the writer is a
-// terminal, one line per file otherwise, nothing for a nil writer.
-type progress struct {
-	w   io.Writer
-	tty bool
+// Step is one report of a long job: What names the step ("onnx/model.onnx",
+// "embedding rule texts"), Done of Total units are finished (Total < 0 when
+// unknown), and Bytes says the units are bytes. A step's reports have
+// non-decreasing Done; its last has Done == Total.
+type Step struct {
+	What        string
+	Done, Total int64
+	Bytes       bool
 }
 
-func newProgress(w io.Writer) progress {
-	p := progress{w: w}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.tty = true
+// Progress is the hook long jobs (hub.Pull, modelimport.Import, the
+// registry's precompute job) report to. A nil Progress is silent; Report
+// calls it only when it is not nil. One job reports from one goroutine.
+type Progress func(Step)
+
+// Report calls p with s when p is not nil.
+func (p Progress) Report(s Step) {
+	if p != nil {
+		p(s)
 	}
-	return p
 }
 
-// barWriter counts bytes as they are written to the file.
-type barWriter interface {
-	io.Writer
-	Close() error
+// Counter reports a step counted in units of work on p.
+type Counter struct {
+	p     Progress
+	what  string
+	done  int64
+	total int64
 }
 
-type nopBar struct{}
+// Count starts a step of total units named what on p, reporting 0 done.
+func Count(p Progress, what string, total int) *Counter {
+	c := &Counter{p: p, what: what, total: int64(total)}
+	p.Report(Step{What: what, Total: c.total})
+	return c
+}
 
-func (nopBar) Write(b []byte) (int, error) { return len(b), nil }
-func (nopBar) Close() error                { return nil }
+// Add reports n more units done.
+func (c *Counter) Add(n int) {
+	c.done += int64(n)
+	c.p.Report(Step{What: c.what, Done: c.done, Total: c.total})
+}
 
-// start begins a file's transfer; have bytes are already in its .part file.
-func (p progress) start(path string, size, have int64) barWriter {
-	if p.w == nil {
-		return nopBar{}
+// TermProgress renders Progress reports on w as a progress bar per step
+// when w is a terminal; a pipe, a file or a test's buffer gets nothing (the
+// Progress is nil). A step's bar ends, leaving the terminal on a new line,
+// when a report completes it or another step starts; end ends a bar left
+// open by a job that stopped early. Call end once the job returns.
+func TermProgress(w io.Writer) (p Progress, end func()) {
+	f, ok := w.(*os.File)
+	if !ok || f == nil || !term.IsTerminal(int(f.Fd())) {
+		return nil, func() {}
 	}
-	if !p.tty {
-		if have > 0 {
-			fmt.Fprintf(p.w, "resuming %s at %s of %s\n", path, humanBytes(have), humanBytes(size))
-		} else {
-			fmt.Fprintf(p.w, "downloading %s (%s)\n", path, humanBytes(size))
+	r := &termBars{f: f}
+	return r.report, r.end
+}
+
+// termBars is TermProgress's renderer: at most one bar open at a time.
+type termBars struct {
+	f    *os.File
+	mu   sync.Mutex
+	bar  *progressbar.ProgressBar
+	what string
+}
+
+func (r *termBars) report(s Step) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.bar != nil && s.What != r.what {
+		_ = r.bar.Exit()
+		r.bar = nil
+	}
+	if r.bar == nil {
+		r.what = s.What
+		opts := []progressbar.Option{
+			progressbar.OptionSetWriter(r.f),
+			progressbar.OptionSetDescription(s.What),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(100 * time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(r.f) }),
 		}
-		return nopBar{}
+		if s.Bytes {
+			opts = append(opts, progressbar.OptionShowBytes(true))
+		} else {
+			opts = append(opts, progressbar.OptionShowCount())
+		}
+		r.bar = progressbar.NewOptions64(s.Total, opts...)
 	}
-	bar := progressbar.NewOptions64(size,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription(path),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(p.w) }),
-	)
-	if have > 0 {
-		bar.Add64(have)
-	}
-	return bar
-}
-
-func (p progress) skip(path string) {
-	if p.w != nil {
-		fmt.Fprintf(p.w, "%s is already here and intact\n", path)
+	_ = r.bar.Set64(s.Done)
+	if s.Total >= 0 && s.Done >= s.Total {
+		_ = r.bar.Finish()
+		r.bar = nil
 	}
 }
 
-func (p progress) done(path string, rf remoteFile) {
-	if p.w == nil {
-		return
+func (r *termBars) end() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.bar != nil {
+		_ = r.bar.Exit()
+		r.bar = nil
 	}
-	check := "size checked"
-	switch {
-	case rf.sha256 != "":
-		check = "sha256 verified"
-	case rf.gitSHA != "":
-		check = "git sha1 verified"
-	case rf.size < 0:
-		check = "not verified: the hub sent no size or checksum"
-	}
-	fmt.Fprintf(p.w, "%s ok (%s)\n", path, check)
 }
 
-func humanBytes(n int64) string {
-	switch {
-	case n < 0:
-		return "size unknown"
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	default:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+// Bar counts a step on a writer's terminal, for callers that take an
+// io.Writer rather than a Progress: NewBar(w, total, what) is
+// Count(TermProgress(w), what, total). The zero value (and nil) draws
+// nothing.
+type Bar struct {
+	c   *Counter
+	end func()
+}
+
+// NewBar starts a bar of total steps labelled what on w, if w is a terminal.
+func NewBar(w io.Writer, total int, what string) *Bar {
+	p, end := TermProgress(w)
+	if p == nil {
+		return &Bar{}
+	}
+	return &Bar{Count(p, what, total), end}
+}
+
+// Add advances the bar by n steps.
+func (b *Bar) Add(n int) {
+	if b != nil && b.c != nil {
+		b.c.Add(n)
+	}
+}
+
+// Finish ends the bar, leaving the terminal on a new line.
+func (b *Bar) Finish() {
+	if b != nil && b.end != nil {
+		b.end()
 	}
 }

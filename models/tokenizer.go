@@ -66,7 +66,7 @@ func LoadTokenizer(dir string, maxLen int) (*Tokenizer, error) {
 	path := filepath.Join(dir, "tokenizer.json")
 	if _, err := os.Stat(path); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAILABLE,
-			"no tokenizer at %s (%v): the model folder is incomplete; run `lexsona model pull` or copy the model folder there", path, statErr(err))
+			"no tokenizer at %s (%v): the model folder is incomplete; run `lexsona model pull` or copy the model folder there", path, StatCause(err))
 	}
 	tk, err := loadTokenizerFile(path)
 	if err != nil {
@@ -113,6 +113,9 @@ func loadTokenizerFile(path string) (tk *tokenizer.Tokenizer, err error) {
 	}()
 	return pretrained.FromFile(path)
 }
+
+// VocabSize is the number of tokens in the vocabulary, added tokens included.
+func (t *Tokenizer) VocabSize() int { return t.tk.GetVocabSize(true) }
 
 // Path is the tokenizer.json the tokenizer was read from.
 func (t *Tokenizer) Path() string { return t.path }
@@ -177,6 +180,20 @@ func (t *Tokenizer) EncodeBatch(texts []string) ([]Encoding, error) {
 	return out, nil
 }
 
+// CountTokens is the number of tokens each text becomes (see TokenCounter).
+// Errors: the tokenizer's, EINTERNAL.
+func (t *Tokenizer) CountTokens(texts []string) ([]int, error) {
+	out := make([]int, len(texts))
+	for i, s := range texts {
+		enc, err := t.Encode(s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = enc.Len()
+	}
+	return out, nil
+}
+
 // Batch is a padded batch of encodings, row-major [Size][SeqLen], as the
 // model's input_ids, attention_mask and token_type_ids inputs want them.
 type Batch struct {
@@ -207,8 +224,9 @@ func PadBatch(encs []Encoding) Batch {
 	return b
 }
 
-// statErr shortens an *os.PathError to its cause, since messages already name the path.
-func statErr(err error) error {
+// StatCause shortens an *os.PathError to its cause, for messages that name
+// the path already.
+func StatCause(err error) error {
 	if pe, ok := err.(*os.PathError); ok {
 		return pe.Err
 	}

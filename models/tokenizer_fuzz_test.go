@@ -1,10 +1,13 @@
-package models
+package models_test
 
 import (
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/modeltest"
 )
 
 // FuzzTokenize feeds arbitrary bytes — invalid UTF-8, NUL and control
@@ -20,13 +23,16 @@ import (
 // naming the path, without it). Seeds: the reference texts, the f.Add calls
 // and testdata/fuzz/FuzzTokenize.
 func FuzzTokenize(f *testing.F) {
-	tok := MustTokenizer(f)
-	vocab := int64(tok.tk.GetVocabSize(true))
+	tok := modeltest.MustTokenizer(f)
+	vocab := int64(tok.VocabSize())
+	// [CLS] and [SEP] as Transformers.js encoded them, not as Encode does.
+	ref := modeltest.MustTokenReference(f).Items[0].InputIDs
+	cls, sep := ref[0], ref[len(ref)-1]
 	if vocab < 30000 {
 		f.Fatalf("vocabulary of %d tokens: not all-MiniLM-L6-v2's", vocab)
 	}
 	var texts []string
-	MustReadJSON(f, filepath.Join("testdata", "reference", "texts.json"), &texts)
+	modeltest.MustReadJSON(f, filepath.Join("testdata", "reference", "texts.json"), &texts)
 	for _, s := range texts {
 		f.Add([]byte(s))
 	}
@@ -45,10 +51,10 @@ func FuzzTokenize(f *testing.F) {
 			t.Fatalf("Encode(%q): %v", clipFuzz(text), err)
 		}
 		n := enc.Len()
-		if n < 2 || n > MaxSeqLength {
-			t.Fatalf("Encode(%q): %d ids, want 2 to %d", clipFuzz(text), n, MaxSeqLength)
+		if n < 2 || n > models.MaxSeqLength {
+			t.Fatalf("Encode(%q): %d ids, want 2 to %d", clipFuzz(text), n, models.MaxSeqLength)
 		}
-		if enc.IDs[0] != tok.cls || enc.IDs[n-1] != tok.sep {
+		if enc.IDs[0] != cls || enc.IDs[n-1] != sep {
 			t.Fatalf("Encode(%q) = %v…%v: want [CLS] first and [SEP] last", clipFuzz(text), enc.IDs[0], enc.IDs[n-1])
 		}
 		for i, id := range enc.IDs {
@@ -64,7 +70,7 @@ func FuzzTokenize(f *testing.F) {
 			t.Fatalf("Encode(%q) is not deterministic: %v then %v (%v)", clipFuzz(text), enc.IDs, again.IDs, err)
 		}
 		short, _ := tok.Encode("ok")
-		pb := PadBatch([]Encoding{enc, short})
+		pb := models.PadBatch([]models.Encoding{enc, short})
 		if pb.SeqLen != max(n, short.Len()) || !slices.Equal(pb.InputIDs[:n], enc.IDs) || slices.Contains(pb.AttentionMask[:n], 0) {
 			t.Fatalf("PadBatch lost the encoding of %q", clipFuzz(text))
 		}

@@ -1,4 +1,4 @@
-package models
+package models_test
 
 import (
 	"os"
@@ -10,38 +10,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/modeltest"
 )
-
-type tokenReference struct {
-	MaxSeqLength    int    `json:"max_seq_length"`
-	TokenizerSHA256 string `json:"tokenizer_sha256"`
-	Items           []struct {
-		Text     string  `json:"text"`
-		InputIDs []int64 `json:"input_ids"`
-	} `json:"items"`
-}
-
-// MustTokenizer loads the real all-MiniLM-L6-v2 tokenizer from ../shared.
-func MustTokenizer(tb testing.TB) *Tokenizer {
-	tb.Helper()
-	tok, err := LoadTokenizer(MustSharedTokenizerDir(tb), MaxSeqLength)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return tok
-}
 
 // TestTokenizerMatchesReference compares every text's ids with those
 // Transformers.js produced from the same tokenizer.json.
 func TestTokenizerMatchesReference(t *testing.T) {
-	tok := MustTokenizer(t)
-	var ref tokenReference
-	MustReadJSON(t, filepath.Join("testdata", "reference", "tokens.json"), &ref)
-	if sum, err := fileSHA256(tok.Path()); err != nil || sum != ref.TokenizerSHA256 {
+	tok := modeltest.MustTokenizer(t)
+	ref := modeltest.MustTokenReference(t)
+	if sum, err := models.FileSHA256(tok.Path()); err != nil || sum != ref.TokenizerSHA256 {
 		t.Fatalf("%s has sha256 %s, the reference was made from %s: regenerate testdata/reference (make fixtures)", tok.Path(), sum, ref.TokenizerSHA256)
 	}
-	if ref.MaxSeqLength != MaxSeqLength || len(ref.Items) < 60 {
-		t.Fatalf("reference: max_seq_length %d, %d items; want %d and >= 60", ref.MaxSeqLength, len(ref.Items), MaxSeqLength)
+	if ref.MaxSeqLength != models.MaxSeqLength || len(ref.Items) < 60 {
+		t.Fatalf("reference: max_seq_length %d, %d items; want %d and >= 60", ref.MaxSeqLength, len(ref.Items), models.MaxSeqLength)
 	}
 	for i, it := range ref.Items {
 		enc, err := tok.Encode(it.Text)
@@ -58,7 +40,7 @@ func TestTokenizerMatchesReference(t *testing.T) {
 }
 
 func TestTokenizerEdges(t *testing.T) {
-	tok := MustTokenizer(t)
+	tok := modeltest.MustTokenizer(t)
 	tests := []struct {
 		name, text string
 		wantLen    int
@@ -69,7 +51,7 @@ func TestTokenizerEdges(t *testing.T) {
 		{"invalid utf-8", "\xff\xfe", 2}, // read as U+FFFD, which clean_text drops
 		{"special tokens", "[CLS][MASK]", 4},
 		{"accents", "Café", 3},
-		{"truncated", strings.Repeat("word ", 1000), MaxSeqLength},
+		{"truncated", strings.Repeat("word ", 1000), models.MaxSeqLength},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,8 +67,8 @@ func TestTokenizerEdges(t *testing.T) {
 }
 
 func TestTokenizerConcurrent(t *testing.T) {
-	tok := MustTokenizer(t)
-	texts := referenceTexts(t)
+	tok := modeltest.MustTokenizer(t)
+	texts := modeltest.ReferenceTexts(t)
 	want, err := tok.EncodeBatch(texts)
 	if err != nil {
 		t.Fatal(err)
@@ -110,23 +92,23 @@ func TestTokenizerConcurrent(t *testing.T) {
 func TestPadBatch(t *testing.T) {
 	tests := []struct {
 		name string
-		in   []Encoding
-		want Batch
+		in   []models.Encoding
+		want models.Batch
 	}{
-		{"empty", nil, Batch{InputIDs: []int64{}, AttentionMask: []int64{}, TokenTypeIDs: []int64{}}},
-		{"one", []Encoding{{IDs: []int64{101, 7, 102}, TypeIDs: []int64{0, 0, 0}}},
-			Batch{Size: 1, SeqLen: 3, InputIDs: []int64{101, 7, 102}, AttentionMask: []int64{1, 1, 1}, TokenTypeIDs: []int64{0, 0, 0}}},
-		{"pads to longest", []Encoding{
+		{"empty", nil, models.Batch{InputIDs: []int64{}, AttentionMask: []int64{}, TokenTypeIDs: []int64{}}},
+		{"one", []models.Encoding{{IDs: []int64{101, 7, 102}, TypeIDs: []int64{0, 0, 0}}},
+			models.Batch{Size: 1, SeqLen: 3, InputIDs: []int64{101, 7, 102}, AttentionMask: []int64{1, 1, 1}, TokenTypeIDs: []int64{0, 0, 0}}},
+		{"pads to longest", []models.Encoding{
 			{IDs: []int64{101, 102}, TypeIDs: []int64{0, 0}},
 			{IDs: []int64{101, 5, 6, 102}, TypeIDs: []int64{0, 0, 0, 0}},
-		}, Batch{Size: 2, SeqLen: 4,
+		}, models.Batch{Size: 2, SeqLen: 4,
 			InputIDs:      []int64{101, 102, 0, 0, 101, 5, 6, 102},
 			AttentionMask: []int64{1, 1, 0, 0, 1, 1, 1, 1},
 			TokenTypeIDs:  []int64{0, 0, 0, 0, 0, 0, 0, 0}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if d := cmp.Diff(tt.want, PadBatch(tt.in)); d != "" {
+			if d := cmp.Diff(tt.want, models.PadBatch(tt.in)); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 		})
@@ -148,26 +130,19 @@ func TestLoadTokenizerErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadTokenizer(tt.dir, 0)
-			wantErr(t, err, engine.EUNAVAILABLE, tt.want, "lexsona model pull")
+			_, err := models.LoadTokenizer(tt.dir, 0)
+			modeltest.WantErr(t, err, engine.EUNAVAILABLE, tt.want, "lexsona model pull")
 		})
 	}
 }
 
-func TestBertNormalize(t *testing.T) {
-	c := bertNormConfig{Type: "BertNormalizer", CleanText: true, HandleChineseChars: true, Lowercase: true}
-	tests := []struct{ in, want string }{
-		{"Café NAÏVE", "cafe naive"},
-		{"a\u00a0b\u3000c\td", "a b c d"},
-		{"x\u200by\ufeffz\x00\ufffd", "xyz"},
-		{"日本", " 日  本 "},
-		{"ΟΔΟΣ Σ", "οδος σ"},
-		{"İstanbul", "istanbul"},
-		{"한국", "\u1112\u1161\u11ab\u1100\u116e\u11a8"}, // NFD: Hangul syllables become jamo
-	}
-	for _, tt := range tests {
-		if got := c.normalize(tt.in); got != tt.want {
-			t.Errorf("normalize(%q) = %q, want %q", tt.in, got, tt.want)
+// BenchmarkTokenize is the tokenizer's share of the pipeline, per text.
+func BenchmarkTokenize(b *testing.B) {
+	tok := modeltest.MustTokenizer(b)
+	texts := modeltest.ReferenceTexts(b)
+	for i := 0; b.Loop(); i++ {
+		if _, err := tok.Encode(texts[i%len(texts)]); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -12,8 +12,11 @@ import (
 // decoder turns yaml.v3 nodes into definitions, recording every problem with
 // the line and column of the node it is about.
 type decoder struct {
-	name string
-	ps   problems
+	name       string // the file, as problems name it
+	source     string // the source name unless the YAML sets one
+	derived    bool   // source was derived from the file name
+	allowEmpty bool
+	ps         problems
 }
 
 var (
@@ -29,12 +32,13 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 		return nil, nil
 	}
 	f := d.fields(root, "the registry", topKeys)
-	reg := &Registry{name: d.name}
+	reg := &Registry{file: d.name}
 	if v, ok := f.get("version"); !ok {
 		d.ps.add(root.Line, root.Column, "missing version: want version: %d", CurrentVersion)
 	} else if reg.version, ok = d.version(v.val); !ok {
 		return nil, nil // another version's rules mean something else: stop here
 	}
+	reg.name = d.sourceName(root, f)
 	rules, ok := f.get("rules")
 	switch {
 	case !ok:
@@ -48,6 +52,12 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 			d.name, rules.val.Line, rules.val.Column, len(rules.val.Content), MaxRules)
 	}
 	items := rules.val.Content
+	if len(items) == 0 && !d.allowEmpty && d.ps.Len() == 0 { // only news in an otherwise valid file
+		d.ps.add(rules.val.Line, rules.val.Column,
+			"the registry has no rules: syncing it would archive every rule of registry %q; to empty that registry on purpose, sync it with allow-empty set",
+			reg.name)
+		return nil, nil
+	}
 	reg.defs = make([]engine.Definition, 0, len(items))
 	reg.lines = make([]int, 0, len(items))
 	reg.contrary = make([][]string, 0, len(items))
@@ -66,6 +76,7 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 		if !ok {
 			continue
 		}
+		def.Rule.Registry = reg.name
 		reg.index[def.Rule.RuleID] = len(reg.defs)
 		reg.defs = append(reg.defs, def)
 		reg.lines = append(reg.lines, item.Line)
@@ -75,7 +86,32 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 	return reg, nil
 }
 
-var topKeys = []string{"version", "rules"}
+var topKeys = []string{"version", "name", "rules"}
+
+// sourceName returns the registry's name: its top-level name: when given,
+// else the caller's (or the file's) name, recording a problem when the one
+// used is not a valid source name.
+func (d *decoder) sourceName(root *yaml.Node, f fieldSet) string {
+	if n, ok := f.get("name"); ok {
+		v, ok := d.str(n.val, "name")
+		if !ok {
+			return ""
+		}
+		if err := engine.ValidateRegistryName(v); err != nil {
+			d.fail(n.val, err)
+		}
+		return v
+	}
+	if err := engine.ValidateRegistryName(d.source); err != nil {
+		how := "the name given"
+		if d.derived {
+			how = "the file name"
+		}
+		d.ps.add(root.Line, root.Column, "%s (from %s): add a top-level name: of lowercase letters, digits, '-', '_' and '.'",
+			engine.ErrorMessage(err), how)
+	}
+	return d.source
+}
 
 // version reads the version value; ok is false when it is not one this
 // build knows.

@@ -17,7 +17,7 @@ func TestDefault(t *testing.T) {
 	if n := reg.Len(); n < 24 || n > 30 {
 		t.Errorf("default pack has %d rules: want 24–30", n)
 	}
-	if Default() == nil || Default().Len() != reg.Len() {
+	if Default() == nil || Default().Len() != reg.Len() || Default().Name() != "default" {
 		t.Fatalf("Default() disagrees with parsing default.yaml")
 	}
 	categories := map[string]int{}
@@ -39,8 +39,8 @@ func TestDefault(t *testing.T) {
 		if err := r.Validate(); err != nil {
 			t.Errorf("%s: %v", r.RuleID, err)
 		}
-		if r.Source != engine.SourceRegistry || r.Status != engine.StatusActiveEligible {
-			t.Errorf("%s: source %q status %q", r.RuleID, r.Source, r.Status)
+		if r.Source != engine.SourceRegistry || r.Status != engine.StatusActiveEligible || r.Registry != "default" {
+			t.Errorf("%s: source %q status %q registry %q", r.RuleID, r.Source, r.Status, r.Registry)
 		}
 		for _, s := range append(append([]string{r.Text}, d.Examples...), reg.Contrary(r.RuleID)...) {
 			k := fold(s)
@@ -56,7 +56,7 @@ func TestDefault(t *testing.T) {
 		}
 	}
 	if len(categories) != 4 {
-		t.Errorf("categories %v: want exactly the four of the paper", categories)
+		t.Errorf("categories %v: want exactly the four named categories (engine.KnownCategories)", categories)
 	}
 	// The deliberate conflicts: each shared topic pairs a global rule with a scoped one.
 	for topic, want := range map[string][]string{

@@ -76,7 +76,7 @@ func TestDeepNesting(t *testing.T) {
 		t.Errorf("20,000 levels: %v", err)
 	}
 	_, err = Parse(deep(9_000), "deep.yaml")
-	if ps := Problems(err); len(ps) != 1 || ps[0].Message != `unknown key "x" in the registry: want version, rules` {
+	if ps := Problems(err); len(ps) != 1 || ps[0].Message != `unknown key "x" in the registry: want version, name, rules` {
 		t.Errorf("9,000 levels: %v", err)
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -52,10 +54,32 @@ func tooLarge(name string, size int64) error {
 	return engine.Errorf(engine.ETOOLARGE, "registry %s is %d bytes: at most %d (16 MiB)", name, size, MaxFileSize)
 }
 
-// Parse parses and validates a registry; name (a path, or "default") prefixes
-// every problem. A registry is one YAML document:
+// ParseOptions tune ParseWith. The zero value parses an unnamed, non-empty
+// registry whose problems are reported under "registry".
+type ParseOptions struct {
+	// File names the input in problems: a path, "default", "request".
+	// Empty means Name, else "registry".
+	File string
+	// Name is the registry's source name when the YAML has no top-level
+	// name: (which wins). Empty means File's base name without its
+	// extension, lower-cased ("rules/My-Team.yaml" → "my-team").
+	Name string
+	// AllowEmpty accepts a registry without rules. Syncing one archives every
+	// rule of its source, so it is refused unless asked for.
+	AllowEmpty bool
+}
+
+// Parse parses and validates a registry, refusing an empty one: ParseWith
+// with File name (a path, or "default") and the source name derived from it.
+func Parse(data []byte, name string) (*Registry, error) {
+	return ParseWith(data, ParseOptions{File: name})
+}
+
+// ParseWith parses and validates a registry; opts.File prefixes every
+// problem. A registry is one YAML document:
 //
 //	version: 1
+//	name: team-rules        # optional: the source name, else opts.Name
 //	rules:
 //	  - rule_id: tool.no-sed-for-file-editing
 //	    category: tool_preference
@@ -65,23 +89,35 @@ func tooLarge(name string, size int64) error {
 //	    scope: {environment: work, context_tags: [cli]}
 //	    topic: file-editing
 //
+// Every definition it yields has Rule.Registry set to the registry's name
+// (Registry.Name): 1–64 lowercase letters, digits, '-', '_' and '.'.
+//
 // Errors: ETOOLARGE when data is over MaxFileSize or holds more than MaxRules
 // rules; otherwise a *ValidationError (code EINVALID) listing every problem
 // found: invalid UTF-8 or characters YAML forbids; YAML syntax; anchors and
 // aliases (refused outright, so a "billion laughs" file costs no more than its
 // size); unknown or repeated keys; wrong types; an unknown version; a missing
-// rules list; malformed or duplicate rule ids; unknown severities; malformed
-// categories; empty or over-long templates and examples, or ones without a
-// letter or digit or with control characters; repeated examples; invalid
-// scope values and topics. A registry with any problem yields no rules at all.
-func Parse(data []byte, name string) (reg *Registry, err error) {
+// rules list, or an empty one unless opts.AllowEmpty; a malformed name (or,
+// without one, a file name that is not a valid source name); malformed or
+// duplicate rule ids; unknown severities; malformed categories; empty or
+// over-long templates and examples, or ones without a letter or digit or with
+// control characters; repeated examples; invalid scope values and topics. A
+// registry with any problem yields no rules at all.
+func ParseWith(data []byte, opts ParseOptions) (reg *Registry, err error) {
+	name := opts.File
+	if name == "" {
+		name = opts.Name
+	}
 	if name == "" {
 		name = "registry"
 	}
 	if len(data) > MaxFileSize {
 		return nil, tooLarge(name, int64(len(data)))
 	}
-	d := &decoder{name: name}
+	d := &decoder{name: name, source: opts.Name, allowEmpty: opts.AllowEmpty}
+	if d.source == "" {
+		d.source, d.derived = SourceName(name), true
+	}
 	if line, col, msg := badByte(data); msg != "" {
 		d.ps.add(line, col, "%s", msg)
 		return nil, d.ps.err(name)
@@ -98,6 +134,14 @@ func Parse(data []byte, name string) (reg *Registry, err error) {
 		return nil, err
 	}
 	return reg, nil
+}
+
+// SourceName derives a registry's source name from a file name: its base
+// name without the extension, lower-cased ("rules/My-Team.yaml" →
+// "my-team"). It does not validate the result.
+func SourceName(file string) string {
+	base := filepath.Base(file)
+	return strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
 }
 
 // badByte finds what yaml.v3 refuses without saying where: the first invalid
@@ -171,11 +215,7 @@ func (d *decoder) syntax(err error) {
 		d.ps.add(line, 0, "YAML syntax: %s", m[2])
 		return
 	}
-	msg := err.Error()
-	if len(msg) > 6 && msg[:6] == "yaml: " {
-		msg = msg[6:]
-	}
-	d.ps.add(0, 0, "YAML syntax: %s", msg)
+	d.ps.add(0, 0, "YAML syntax: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 }
 
 // noAliases walks the whole tree (iteratively: yaml.v3 allows nesting 10,000

@@ -22,7 +22,8 @@ const CurrentVersion = 1
 // Registry is a parsed, valid rule registry. It is immutable and safe for
 // concurrent use.
 type Registry struct {
-	name    string
+	name    string // the source name
+	file    string // the name problems were reported under
 	version int
 	defs    []engine.Definition // file order
 	lines   []int               // line of each rule's entry
@@ -33,9 +34,15 @@ type Registry struct {
 	index    map[string]int // rule id → position in defs
 }
 
-// Name is the name the registry was parsed under (the path for Load,
-// "default" for the default pack).
+// Name is the registry's source name: its top-level name:, else the name
+// the caller gave ParseWith, else its file's base name without extension
+// ("default" for the default pack). Every definition carries it in
+// Rule.Registry.
 func (r *Registry) Name() string { return r.name }
+
+// File is the name the registry was parsed under, as its problems name it
+// (the path for Load, "default" for the default pack).
+func (r *Registry) File() string { return r.file }
 
 // Version is the format version the file declared.
 func (r *Registry) Version() int { return r.version }
@@ -44,7 +51,7 @@ func (r *Registry) Version() int { return r.version }
 func (r *Registry) Len() int { return len(r.defs) }
 
 // Definitions returns the rules in file order as engine definitions: source
-// registry, status active-eligible, Text the template, scope normalised,
+// registry, Registry the registry's Name, status active-eligible, Text the template, scope normalised,
 // evidence fields zero (the store keeps evidence; a definition never resets
 // it). The slice is a copy; the tag and example slices are shared and must
 // not be modified.

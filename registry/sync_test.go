@@ -15,6 +15,8 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
+	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -31,16 +33,16 @@ func MustOpenDB(tb testing.TB) *store.DB {
 	return db
 }
 
-// MustLexical opens the lexical embedder through models.Open, fitted on texts.
-func MustLexical(tb testing.TB, texts []string) *models.Lexical {
+// MustLexical opens the lexical embedder through auto.Open, fitted on texts.
+func MustLexical(tb testing.TB, texts []string) *lexical.Embedder {
 	tb.Helper()
-	e, err := models.Open(context.Background(), models.Options{Backend: "lexical", CacheSize: -1})
+	e, err := auto.Open(context.Background(), models.Options{Backend: "lexical", CacheSize: -1})
 	if err != nil {
-		tb.Fatalf("models.Open(lexical): %v", err)
+		tb.Fatalf("auto.Open(lexical): %v", err)
 	}
-	lex, ok := e.(*models.Lexical)
+	lex, ok := e.(*lexical.Embedder)
 	if !ok {
-		tb.Fatalf("models.Open(lexical) returned %T", e)
+		tb.Fatalf("auto.Open(lexical) returned %T", e)
 	}
 	lex.Fit(texts)
 	return lex
@@ -117,9 +119,16 @@ func TestSyncLifecycle(t *testing.T) {
 	mustSync(t, db, emb, reg, Summary{Added: reg.Len(), Embedded: n})
 	mustSync(t, db, emb, reg, Summary{Skipped: n})
 
-	if _, _, err := db.Record(ctx, engine.Correction{RuleID: "tool.use-ripgrep", Polarity: engine.Reinforce,
-		UserText: "rg please", At: t0}); err != nil {
-		t.Fatalf("Record: %v", err)
+	if err := db.Write(ctx, func(tx *store.Tx) error {
+		cfg, err := tx.Config()
+		if err != nil {
+			return err
+		}
+		_, err = tx.ApplyCorrection(engine.Correction{RuleID: "tool.use-ripgrep", Polarity: engine.Reinforce,
+			UserText: "rg please", At: t0}, cfg)
+		return err
+	}); err != nil {
+		t.Fatalf("ApplyCorrection: %v", err)
 	}
 	before, _ := db.GetRule(ctx, "tool.use-ripgrep")
 
@@ -319,9 +328,9 @@ func BenchmarkSync10000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, dims := range []int{models.DefaultLexicalDims, 384} {
+	for _, dims := range []int{lexical.DefaultDims, 384} {
 		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
-			lex := models.NewLexical(dims)
+			lex := lexical.New(dims)
 			lex.Fit(reg.Texts())
 			ctx := context.Background()
 			for b.Loop() {

@@ -47,7 +47,7 @@ func TestParseProblems(t *testing.T) {
 		{"root is a string", "hello\n", []string{
 			`t.yaml:1:1: the registry must be a mapping with version and rules, got a string`}},
 		{"unknown top-level key", "version: 1\nrulez: []\nrules: []\n", []string{
-			`t.yaml:2:1: unknown key "rulez" in the registry (did you mean "rules"?): want version, rules`}},
+			`t.yaml:2:1: unknown key "rulez" in the registry (did you mean "rules"?): want version, name, rules`}},
 		{"missing version", "rules: []\n", []string{
 			`t.yaml:1:1: missing version: want version: 1`}},
 		{"unknown version", "version: 2\nrules:\n  - rule_id: Bad\n", []string{

@@ -4,7 +4,7 @@
 #
 # It records the machine (CPU, cores, memory, kernel, Go, date, `uptime`
 # before and after), then runs, each with a bounded -benchtime:
-#   models/      BenchmarkEmbed (ort fused and as exported, go, lexical; batch
+#   models/auto/ BenchmarkEmbed (ort fused and as exported, go, lexical; batch
 #                1 and 32; two text sets: typical corrections and edge cases)
 #                and Transformers.js on the same texts (scripts/jsref.sh
 #                bench); BenchmarkVersusTransformersJS (the three stacks
@@ -36,7 +36,7 @@ cd "$root"
 out="${1:-$root/BENCHMARKS.md}"
 raw="$root/.cache/bench-report"
 model=".cache/models/all-MiniLM-L6-v2"
-# BenchmarkEmbed's text sets (models/bench_test.go benchTextSets): name=file.
+# BenchmarkEmbed's text sets (models/auto/bench_test.go benchTextSets): name=file.
 sets=(corrections=models/testdata/reference/bench-texts.json edge-cases=models/testdata/reference/texts.json)
 long="${BENCH_TIME:-3s}"
 short="${BENCH_TIME_SHORT:-1s}"
@@ -91,19 +91,20 @@ head -1 /proc/stat >"$raw/cpu-start.txt"
 echo "bench_report: start: $(cat "$raw/uptime-start.txt")" >&2
 
 # Absolute throughput: every Go backend, then Transformers.js on the same texts.
-gobench embed ./models/ '^BenchmarkEmbed$' "$long"
+gobench embed ./models/auto/ '^BenchmarkEmbed$' "$long"
 for set in "${sets[@]}"; do
 	jsbench "js-${set%%=*}.json" "${set#*=}"
 done
 # The comparisons: fused ort, exported ort and Transformers.js alternated pass
 # by pass on the same batches, $rounds rounds per text set and batch size.
-gobench versus ./models/ '^BenchmarkVersusTransformersJS$' "${rounds}x"
-gobench ort ./models/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkTokenize|BenchmarkORTWeightStreaming)$' "$long"
+gobench versus ./models/ort/ '^BenchmarkVersusTransformersJS$' "${rounds}x"
+gobench ort ./models/ort/ '^(BenchmarkORTBare|BenchmarkORTOverhead|BenchmarkORTWeightStreaming)$' "$long"
+gobench tokenize ./models/ '^BenchmarkTokenize$' "$long"
 # Where the time goes, operator by operator, float32 against int8.
-gobench profile ./models/ '^BenchmarkORTProfile$' "${profile_passes}x"
+gobench profile ./models/ort/ '^BenchmarkORTProfile$' "${profile_passes}x"
 
 gobench classifier ./classifier/ '^(BenchmarkTopK|BenchmarkClassifyORT|BenchmarkClassifyLexical)$' "$short"
-gobench store ./store/ '^(BenchmarkSnapshot|BenchmarkRecord|BenchmarkRecordDurability)$' "$short"
+gobench store ./store/sqlite/ '^(BenchmarkSnapshot|BenchmarkRecord|BenchmarkRecordDurability)$' "$short"
 gobench engine ./engine/ '^BenchmarkBuildSnapshot$' "$short"
 gobench server ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x"
 gobench server-int8 ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x" LEXSONA_MODEL_VARIANT=int8

@@ -6,9 +6,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // TestChunkedBodyOverLimit: a body without Content-Length is cut at the
@@ -63,8 +63,14 @@ func FuzzRequestDecoders(f *testing.F) {
 		}
 		var cr CorrectionRequest
 		if s.decodeBytes(body, &cr, false) == nil {
-			if _, err := (&Server{cfg: Config{Now: func() time.Time { return testNow }}}).recordRequest(cr, ""); err != nil && engine.ErrorCode(err) != engine.EINVALID {
-				t.Fatalf("recordRequest: %v", err)
+			c, err := correction(cr, "")
+			if err != nil && engine.ErrorCode(err) != engine.EINVALID {
+				t.Fatalf("correction: %v", err)
+			}
+			if err == nil {
+				if _, err := memory.NormalizeCorrection(c, testNow); err != nil && engine.ErrorCode(err) != engine.EINVALID && engine.ErrorCode(err) != engine.ETOOLARGE {
+					t.Fatalf("NormalizeCorrection: %v", err)
+				}
 			}
 		}
 	})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
@@ -48,7 +49,7 @@ func MustOpenStore(tb testing.TB) *store.DB {
 func MustLexical(tb testing.TB, db *store.DB) models.Embedder {
 	tb.Helper()
 	ctx := context.Background()
-	emb, err := models.Open(ctx, models.Options{Backend: "lexical", Logger: discardLogger()})
+	emb, err := auto.Open(ctx, models.Options{Backend: "lexical", Logger: discardLogger()})
 	if err != nil {
 		tb.Fatalf("models.Open lexical: %v", err)
 	}

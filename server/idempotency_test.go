@@ -13,7 +13,7 @@ func withKey(key, body string) request {
 
 func (e *testEnv) evidence(id string) (reinforcements, counter int) {
 	e.t.Helper()
-	v, err := e.srv.getRule(e.t.Context(), id, testNow)
+	v, err := e.srv.mem.GetRule(e.t.Context(), id, testNow)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
@@ -67,7 +68,7 @@ func openBenchEnv(b *testing.B) *benchEnv {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	emb, err := models.Open(ctx, models.Options{Backend: "ort", ModelDir: benchModelDir, OrtLib: benchOrtLib, CacheSize: -1, Logger: discardLogger()})
+	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: benchModelDir, OrtLib: benchOrtLib, CacheSize: -1, Logger: discardLogger()})
 	if err != nil {
 		b.Skipf("load benchmark: the ort embedder does not open: %v", err)
 	}
@@ -90,7 +91,7 @@ func BenchmarkHTTPClassifyLoad(b *testing.B) {
 	for _, c := range []struct {
 		batching bool
 		workers  int
-	}{{true, 1}, {true, DefaultWorkers}, {false, 0}} {
+	}{{true, 1}, {true, models.DefaultBatcherWorkers}, {false, 0}} {
 		name := fmt.Sprintf("clients=%d/batching=off", benchClients)
 		if c.batching {
 			name = fmt.Sprintf("clients=%d/batching=on/workers=%d", benchClients, c.workers)

@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // MCPScope is the context fields every scoped tool takes.
@@ -68,11 +70,7 @@ type (
 )
 
 // ExplainRule is explain_rule's answer (as `lexsona why ID --json`).
-type ExplainRule struct {
-	Rule      engine.RuleView `json:"rule"`
-	History   []engine.Event  `json:"history"`
-	NextAfter int64           `json:"next_after,omitempty"`
-}
+type ExplainRule = memory.RuleHistory
 
 // mcpDefaultRules is list_rules' default page, smaller than the HTTP one to
 // spare the agent's context.
@@ -113,10 +111,10 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 			if in.Polarity != 0 {
 				req.Polarity = &in.Polarity
 			}
-			rr, err := s.recordRequest(req, in.IdempotencyKey)
+			corr, err := correction(req, in.IdempotencyKey)
 			if err == nil {
 				var resp any
-				resp, _, err = s.record(ctx, rr)
+				resp, _, err = s.record(ctx, corr)
 				if err == nil {
 					return nil, resp, nil
 				}
@@ -128,7 +126,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Get the behavioral rules active for a context: the Markdown block to follow (format prompt, the default) or the whole snapshot (format json).",
 		InputSchema: inputSchema[mcpPersonaIn](map[string][]any{"format": {"prompt", "json"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpPersonaIn) (*mcp.CallToolResult, any, error) {
-			snap, err := s.persona(ctx, PersonaRequest{Scope: in.scope(), Max: in.Max})
+			snap, err := s.mem.Persona(ctx, memory.PersonaRequest{Scope: in.scope(), Max: in.Max})
 			if err != nil {
 				return nil, nil, s.toolError("get_persona", err)
 			}
@@ -142,14 +140,14 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "List rules with their confidence and state, optionally only those of a category or status, or that apply in a context (scope fields).",
 		InputSchema: inputSchema[mcpListRulesIn](map[string][]any{"status": statuses})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpListRulesIn) (*mcp.CallToolResult, any, error) {
-			q := RulesQuery{Category: in.Category, Status: in.Status, Limit: in.Limit, After: in.After}
+			q := memory.RulesQuery{Category: in.Category, Status: in.Status, Limit: in.Limit, After: in.After}
 			if q.Limit == 0 {
 				q.Limit = mcpDefaultRules
 			}
 			if sc := in.scope(); sc.Environment != "" || sc.Project != "" || sc.AgentFamily != "" || len(sc.ContextTags) > 0 {
 				q.Scope = &sc
 			}
-			out, err := s.listRules(ctx, q)
+			out, err := s.mem.ListRules(ctx, q)
 			if err != nil {
 				return nil, nil, s.toolError("list_rules", err)
 			}
@@ -160,7 +158,10 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Explain a rule: its text, scope, Beta evidence (alpha, beta), confidence and activation, and its receipts (every correction and change, in the order recorded; a backfill keeps its own time in at).",
 		InputSchema: inputSchema[mcpExplainIn](nil)},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpExplainIn) (*mcp.CallToolResult, any, error) {
-			out, err := s.explainRule(ctx, in.RuleID, in.HistoryLimit)
+			if in.HistoryLimit < 0 {
+				return nil, nil, s.toolError("explain_rule", engine.Errorf(engine.EINVALID, "history limit %d: want 1 to %d", in.HistoryLimit, MaxHistoryLimit))
+			}
+			out, err := s.mem.ExplainRule(ctx, in.RuleID, time.Time{}, in.HistoryLimit)
 			if err != nil {
 				return nil, nil, s.toolError("explain_rule", err)
 			}
@@ -171,7 +172,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Add a behavioral rule the user states outright (\"always run go vet before saying a Go change is done\"), at the prior: it becomes active once corrections reinforce it. Answers with the rule as stored.",
 		InputSchema: inputSchema[NewRuleRequest](map[string][]any{"severity": {"must", "should", "style"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in NewRuleRequest) (*mcp.CallToolResult, any, error) {
-			v, err := s.addRule(ctx, in)
+			v, err := s.mem.AddRule(ctx, in)
 			if err != nil {
 				return nil, nil, s.toolError("add_rule", err)
 			}
@@ -182,7 +183,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Accept or reject a candidate rule (one proposed from a correction, or an exception proposal) after asking the user.",
 		InputSchema: inputSchema[mcpReviewIn](map[string][]any{"action": {"accept", "reject"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpReviewIn) (*mcp.CallToolResult, any, error) {
-			v, err := s.reviewCandidate(ctx, in.RuleID, in.Action == "accept")
+			v, err := s.mem.ReviewCandidate(ctx, in.RuleID, in.Action == "accept", time.Time{})
 			if err != nil {
 				return nil, nil, s.toolError("review_candidate", err)
 			}
@@ -194,7 +195,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		InputSchema: inputSchema[mcpListConfirmationsIn](map[string][]any{"status": {
 			engine.PendingOpen, engine.PendingAccepted, engine.PendingRejected, engine.PendingNewRule, "all"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpListConfirmationsIn) (*mcp.CallToolResult, any, error) {
-			out, err := s.listConfirmations(ctx, in.Status, in.Limit)
+			out, err := s.mem.ListConfirmations(ctx, in.Status, in.Limit)
 			if err != nil {
 				return nil, nil, s.toolError("list_confirmations", err)
 			}
@@ -214,23 +215,4 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 			}
 			return nil, res, nil
 		})
-}
-
-// explainRule returns a rule's view and its first limit events.
-func (s *Server) explainRule(ctx context.Context, id string, limit int) (ExplainRule, error) {
-	if limit == 0 {
-		limit = DefaultHistoryLimit
-	}
-	if limit < 0 || limit > MaxHistoryLimit {
-		return ExplainRule{}, engine.Errorf(engine.EINVALID, "history limit %d: want 1 to %d", limit, MaxHistoryLimit)
-	}
-	v, err := s.getRule(ctx, id, s.cfg.Now())
-	if err != nil {
-		return ExplainRule{}, err
-	}
-	h, err := s.history(ctx, id, 0, limit)
-	if err != nil {
-		return ExplainRule{}, err
-	}
-	return ExplainRule{Rule: v, History: h.Events, NextAfter: h.NextAfter}, nil
 }

@@ -27,7 +27,7 @@ type metrics struct {
 	embedTexts prometheus.Counter
 }
 
-func newMetrics(db *store.DB, emb models.Embedder, b *Batcher, a *admission) *metrics {
+func newMetrics(db *store.DB, emb models.Embedder, b *models.Batcher, a *admission) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "lexsona_http_request_duration_seconds",

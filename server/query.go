@@ -183,14 +183,11 @@ func (q *query) scope() engine.Scope {
 	return s
 }
 
-// clip shortens a value quoted in an error message.
+// clip shortens a value quoted in an error message: one over 64 bytes keeps
+// at most its first 61, cut between runes, followed by "...".
 func clip(s string) string {
 	if len(s) <= 64 {
 		return s
 	}
-	n := 61
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
+	return engine.CutAtRune(s, 61) + "..."
 }

@@ -9,9 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // CorrectionRequest is the body of POST /v1/corrections. Polarity is 1 (a
@@ -30,45 +29,41 @@ type CorrectionRequest struct {
 // IdempotencyHeader names the header that makes POST /v1/corrections retry-safe.
 const IdempotencyHeader = "Idempotency-Key"
 
-// recordRequest turns a request body and idempotency key into the
-// classifier's request. Errors: EINVALID naming a bad polarity or time (not
-// RFC 3339, or in the future: engine.ValidateCorrectionTime).
-func (s *Server) recordRequest(req CorrectionRequest, key string) (classifier.RecordRequest, error) {
-	rr := classifier.RecordRequest{
-		Text: req.Text, RuleID: strings.TrimSpace(req.RuleID), Polarity: engine.Reinforce, Scope: req.Scope,
-		FrameID: req.FrameID, AgentOutput: req.AgentOutput, IdempotencyKey: key, At: s.cfg.Now().UTC(),
+// correction turns a request body and idempotency key into the correction
+// to record. Errors: EINVALID naming a bad polarity or a time that is not
+// RFC 3339 (the rest is memory.Service.Record's to check).
+func correction(req CorrectionRequest, key string) (engine.Correction, error) {
+	c := engine.Correction{
+		UserText: req.Text, RuleID: req.RuleID, Scope: req.Scope,
+		FrameID: req.FrameID, AgentOutput: req.AgentOutput, IdempotencyKey: key,
 	}
 	if req.Polarity != nil {
 		switch *req.Polarity {
 		case 1:
+			c.Polarity = engine.Reinforce
 		case -1:
-			rr.Polarity = engine.Counter
+			c.Polarity = engine.Counter
 		default:
-			return rr, engine.Errorf(engine.EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", *req.Polarity)
+			return c, engine.Errorf(engine.EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", *req.Polarity)
 		}
 	}
 	if req.At != "" {
 		t, err := time.Parse(time.RFC3339Nano, req.At)
 		if err != nil {
-			return rr, engine.Errorf(engine.EINVALID, "field \"at\" = %q is not an RFC 3339 time (like 2025-11-22T10:00:00Z)", clip(req.At))
+			return c, engine.Errorf(engine.EINVALID, "field \"at\" = %q is not an RFC 3339 time (like 2025-11-22T10:00:00Z)", clip(req.At))
 		}
-		if err := engine.ValidateCorrectionTime(t, rr.At); err != nil {
-			return rr, err
-		}
-		rr.At = t.UTC()
+		c.At = t
 	}
-	return rr, nil
+	return c, nil
 }
 
-// record classifies and records a correction (see classifier.Record); the
-// store has committed before it returns, so an answer means durable.
-func (s *Server) record(ctx context.Context, rr classifier.RecordRequest) (classifier.RecordResponse, bool, error) {
-	resp, replayed, err := s.cls.Record(ctx, rr)
+// record records a correction (memory.Service.Record) and counts its
+// decision; the store has committed before it returns, so an answer means
+// durable.
+func (s *Server) record(ctx context.Context, c engine.Correction) (memory.RecordResponse, bool, error) {
+	resp, replayed, err := s.mem.Record(ctx, c)
 	if err != nil {
 		return resp, false, err
-	}
-	if resp.Candidates == nil {
-		resp.Candidates = []engine.Candidate{}
 	}
 	if !replayed {
 		s.metrics.decisions.WithLabelValues(resp.Decision).Inc()
@@ -94,11 +89,11 @@ func (s *Server) handleRecord(c echo.Context) error {
 			return engine.Errorf(engine.EINVALID, "the %s header is empty", IdempotencyHeader)
 		}
 	}
-	rr, err := s.recordRequest(req, key)
+	corr, err := correction(req, key)
 	if err != nil {
 		return err
 	}
-	resp, replayed, err := s.record(c.Request().Context(), rr)
+	resp, replayed, err := s.record(c.Request().Context(), corr)
 	if err != nil {
 		return err
 	}
@@ -113,45 +108,20 @@ func (s *Server) handleRecord(c echo.Context) error {
 	return c.JSON(status, resp)
 }
 
-// ConfirmationList is the answer of GET /v1/confirmations.
-type ConfirmationList struct {
-	Confirmations []engine.Pending `json:"confirmations"`
-}
-
 // GET /v1/confirmations?status=pending|accepted|rejected|new_rule|all&limit=
 func (s *Server) handleListConfirmations(c echo.Context) error {
 	q := newQuery(c.QueryParams())
 	status := q.oneOf("status", engine.PendingOpen, engine.PendingOpen, engine.PendingAccepted,
 		engine.PendingRejected, engine.PendingNewRule, "all")
-	limit := q.intIn("limit", store.DefaultPendingLimit, 1, store.MaxPendingLimit)
+	limit := q.intIn("limit", memory.DefaultPendingLimit, 1, memory.MaxPendingLimit)
 	if err := q.done(); err != nil {
 		return err
 	}
-	out, err := s.listConfirmations(c.Request().Context(), status, limit)
+	out, err := s.mem.ListConfirmations(c.Request().Context(), status, limit)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, out)
-}
-
-// listConfirmations lists the confirmations of a status (pending, accepted,
-// rejected, new_rule, or all; "" means pending), oldest first, at most limit
-// (0: store.DefaultPendingLimit). Errors: store.ListPending's.
-func (s *Server) listConfirmations(ctx context.Context, status string, limit int) (ConfirmationList, error) {
-	switch status {
-	case "":
-		status = engine.PendingOpen
-	case "all":
-		status = ""
-	}
-	ps, err := s.db.ListPending(ctx, status, limit)
-	if err != nil {
-		return ConfirmationList{}, err
-	}
-	if ps == nil {
-		ps = []engine.Pending{}
-	}
-	return ConfirmationList{Confirmations: ps}, nil
 }
 
 // ConfirmRequest is the body of POST /v1/confirmations/{id}.
@@ -169,9 +139,9 @@ func parsePendingID(s string) (int64, error) {
 	return id, nil
 }
 
-// confirm resolves a pending confirmation (see classifier.Confirm).
-func (s *Server) confirm(ctx context.Context, id int64, action, ruleID string) (classifier.ConfirmResult, error) {
-	return s.cls.Confirm(ctx, id, action, strings.TrimSpace(ruleID), s.cfg.Now().UTC())
+// confirm resolves a pending confirmation (memory.Service.Confirm) now.
+func (s *Server) confirm(ctx context.Context, id int64, action, ruleID string) (memory.ConfirmResult, error) {
+	return s.mem.Confirm(ctx, id, action, strings.TrimSpace(ruleID), time.Time{})
 }
 
 func (s *Server) handleConfirm(c echo.Context) error {
@@ -189,3 +159,6 @@ func (s *Server) handleConfirm(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, res)
 }
+
+// ConfirmationList is the answer of GET /v1/confirmations.
+type ConfirmationList = memory.ConfirmationList

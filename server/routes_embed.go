@@ -27,12 +27,9 @@ type ClassifyRequest struct {
 // classifyText classifies a correction without writing anything and counts
 // the decision.
 func (s *Server) classifyText(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
-	res, err := s.cls.Classify(ctx, text, scope)
+	res, err := s.mem.Classify(ctx, text, scope)
 	if err != nil {
 		return res, err
-	}
-	if res.Candidates == nil {
-		res.Candidates = []engine.Candidate{}
 	}
 	s.metrics.decisions.WithLabelValues(res.Decision).Inc()
 	return res, nil

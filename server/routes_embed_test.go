@@ -12,6 +12,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 )
 
 // MustTinyGoEmbedder opens the pure-Go backend on the tiny generated model
@@ -23,7 +24,7 @@ func MustTinyGoEmbedder(tb testing.TB) (models.Embedder, string) {
 	if _, err := os.Stat(filepath.Join(dir, "model.onnx")); err != nil {
 		tb.Skipf("no tiny model at %s: run `make fixtures`", dir)
 	}
-	e, err := models.Open(context.Background(), models.Options{Backend: "go", ModelDir: dir, Logger: discardLogger()})
+	e, err := auto.Open(context.Background(), models.Options{Backend: "go", ModelDir: dir, Logger: discardLogger()})
 	if err != nil {
 		tb.Fatal(err)
 	}

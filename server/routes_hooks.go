@@ -9,6 +9,7 @@ import (
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -19,7 +20,7 @@ import (
 type hookBackend struct{ s *Server }
 
 func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
-	snap, err := b.s.persona(ctx, PersonaRequest{Scope: scope})
+	snap, err := b.s.mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
 	return snap.Prompt, err
 }
 
@@ -32,7 +33,7 @@ func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 	if err != nil {
 		return nil, err
 	}
-	snap, err := b.s.persona(ctx, PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
+	snap, err := b.s.mem.Persona(ctx, memory.PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
 	if err != nil {
 		return nil, err
 	}
@@ -43,11 +44,8 @@ func (b hookBackend) Classify(ctx context.Context, text string, scope engine.Sco
 	return b.s.classifyText(ctx, text, scope)
 }
 
-func (b hookBackend) Record(ctx context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error) {
-	if req.At.IsZero() {
-		req.At = b.s.cfg.Now().UTC()
-	}
-	res, _, err := b.s.record(ctx, req)
+func (b hookBackend) Record(ctx context.Context, c engine.Correction) (memory.RecordResponse, error) {
+	res, _, err := b.s.record(ctx, c)
 	return res, err
 }
 

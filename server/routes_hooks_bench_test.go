@@ -16,6 +16,7 @@ import (
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -50,7 +51,7 @@ func hookBenchEmbedder(b *testing.B, backend string) models.Embedder {
 	if lib == "" {
 		lib = benchOrtLib
 	}
-	emb, err := models.Open(context.Background(), models.Options{Backend: "ort", ModelDir: testenv.RealModelDir(b),
+	emb, err := auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: testenv.RealModelDir(b),
 		OrtLib: lib, CacheSize: -1, Logger: discardLogger()})
 	if err != nil {
 		testenv.RealModelMissing(b, "the ort embedder does not open the real model: %v", err)

@@ -14,17 +14,9 @@ import (
 // (not text/plain: see checkContentType).
 var registryMediaTypes = []string{"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
 
-// syncRegistry parses a YAML registry, runs the precompute job (see
-// registry.Sync) with the server's embedder and records the registry as the
-// one in force (as `lexsona registry sync` does, so the CLI and later starts
-// keep it). Syncs run one at a time. Errors:
-// EINVALID (a *registry.ValidationError listing every problem) for a registry
-// that does not validate, ETOOLARGE for one over the registry limits, and
-// Sync's own.
+// syncRegistry syncs a YAML registry (memory.Service.SyncRegistry).
 func (s *Server) syncRegistry(ctx context.Context, yaml []byte, name string) (registry.Summary, error) {
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-	_, sum, err := registry.SyncInForce(ctx, s.db, s.bulkEmb, name, yaml, registry.SyncOptions{Now: s.cfg.Now().UTC()})
+	_, sum, err := s.mem.SyncRegistry(ctx, name, yaml, registry.SyncOptions{})
 	return sum, err
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -266,7 +267,7 @@ func (h *logSignal) Handle(_ context.Context, r slog.Record) error {
 
 func TestStartBadAddr(t *testing.T) {
 	db := MustOpenStore(t)
-	s, err := New(Config{Addr: "256.0.0.1:99999", DB: db, Embedder: &countingEmbedder{}, Logger: discardLogger()})
+	s, err := New(Config{Addr: "256.0.0.1:99999", DB: db, Embedder: lexical.New(0), Logger: discardLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}

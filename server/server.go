@@ -38,6 +38,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
@@ -69,12 +70,9 @@ type Config struct {
 	// Embedder embeds corrections and /v1/embeddings inputs. The server wraps
 	// it in a Batcher (unless NoBatching) and never closes it.
 	Embedder models.Embedder
-	// ClassifierOptions configure the classifier the server builds over DB and
-	// the (batched) Embedder.
+	// ClassifierOptions configure the classifier of the use-case layer
+	// (memory.Service) the server builds over DB and the (batched) Embedder.
 	ClassifierOptions classifier.Options
-	// Classifier, when set, is used as is instead (its embedder is then not
-	// batched, unless it was built over a Batcher).
-	Classifier *classifier.Classifier
 	// APIKeys protect /v1 (see ParseAPIKeys); empty means open.
 	APIKeys APIKeys
 	// MetricsNeedKey makes /metrics require a (read or write) API key too.
@@ -134,8 +132,8 @@ type Server struct {
 	emb       models.Embedder // what requests embed with: admit over the batcher (when batching)
 	bulkEmb   models.Embedder // what a registry sync embeds with (one at a time): the batcher or Embedder
 	admit     *admission
-	batcher   *Batcher
-	cls       *classifier.Classifier
+	batcher   *models.Batcher
+	mem       *memory.Service
 	keys      *keyring
 	metrics   *metrics
 	validator *validator.Validate
@@ -145,7 +143,6 @@ type Server struct {
 	routeBodyLimit map[string]int64
 	routeTimeout   map[string]time.Duration
 
-	syncMu   sync.Mutex // one registry sync at a time
 	stopping atomic.Bool
 
 	checkHost   atomic.Bool     // listening on loopback: Host headers are checked
@@ -187,8 +184,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.emb = cfg.Embedder
 	if !cfg.NoBatching {
-		s.batcher = NewBatcher(cfg.Embedder, BatcherOptions{
+		s.batcher = models.NewBatcher(cfg.Embedder, models.BatcherOptions{
 			MaxBatch: cfg.MaxBatch, MaxWait: cfg.MaxWait, QueueSize: cfg.QueueSize, Workers: cfg.BatchWorkers,
+			Observe: func(n int, waits []time.Duration) { s.metrics.observeBatch(n, waits) },
 		})
 		s.emb = s.batcher
 	}
@@ -196,13 +194,7 @@ func New(cfg Config) (*Server, error) {
 	s.admit = newAdmission(s.emb, cfg.MaxTextsInFlight)
 	s.emb = s.admit
 	s.metrics = newMetrics(cfg.DB, cfg.Embedder, s.batcher, s.admit)
-	if s.batcher != nil {
-		s.batcher.opts.Observe = s.metrics.observeBatch
-	}
-	s.cls = cfg.Classifier
-	if s.cls == nil {
-		s.cls = classifier.New(cfg.DB, s.emb, cfg.ClassifierOptions)
-	}
+	s.mem = memory.New(cfg.DB, s.emb, memory.Options{Classifier: cfg.ClassifierOptions, Now: cfg.Now, Bulk: s.bulkEmb})
 	s.echo = s.newEcho()
 	return s, nil
 }

@@ -8,22 +8,14 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-var (
-	qVersions = sqlq(`SELECT (SELECT value FROM store_counters WHERE name = 'rules'),
-	(SELECT value FROM store_counters WHERE name = 'config')`)
-	qActiveRules  = sqlq(`SELECT ` + ruleCols + ` FROM persona_rules WHERE status = 'active-eligible'`)
-	qChangedRules = sqlq(`SELECT ` + ruleCols + ` FROM persona_rules WHERE row_version > ?`)
-	qRemovedRules = sqlq(`SELECT rule_id FROM rules_removed WHERE version > ?`)
-)
-
 // cacheScopes bounds how many per-scope rule lists the cache keeps.
 const cacheScopes = 64
 
 // rulesCache holds every active-eligible rule and the config, as of the
-// store_counters values rulesVer and configVer. Triggers bump those counters
-// on every change (from any process) and stamp each changed rule row with the
-// new value, and log removed ids in rules_removed, so a refresh reads only
-// what changed since: after one correction, one row.
+// versions rulesVer and configVer (see Versions). The driver bumps those on
+// every change (by any process), stamps each changed rule row with the new
+// value and logs removed ids, so a refresh reads only what changed since:
+// after one correction, one row.
 //
 // The lists handed out (per scope) are copies that are never modified, so
 // callers may use them without the lock.
@@ -39,20 +31,14 @@ type rulesCache struct {
 	hasConfig bool
 }
 
-// reset empties the cache; the next read reloads everything.
-func (c *rulesCache) reset() {
-	c.mu.Lock()
-	c.loaded, c.hasConfig, c.all, c.pos, c.scoped = false, false, nil, nil, nil
-	c.mu.Unlock()
-}
-
 // getIfFresh is get when the cache is current: it reads the counters outside
 // any transaction and reports false (without reading more) when they moved.
-func (c *rulesCache) getIfFresh(r runner, s engine.Scope) ([]engine.Rule, engine.Config, bool, error) {
-	var rv, cv int64
-	if err := r.queryRow(qVersions).Scan(&rv, &cv); err != nil {
-		return nil, engine.Config{}, false, dbErr("read versions", err)
+func (c *rulesCache) getIfFresh(r Reader, s engine.Scope) ([]engine.Rule, engine.Config, bool, error) {
+	v, err := r.Versions()
+	if err != nil {
+		return nil, engine.Config{}, false, err
 	}
+	rv, cv := v.Rules, v.Config
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.loaded || !c.hasConfig || rv > c.rulesVer || cv > c.configVer {
@@ -61,14 +47,15 @@ func (c *rulesCache) getIfFresh(r runner, s engine.Scope) ([]engine.Rule, engine
 	return c.scope(s), c.config, true, nil
 }
 
-// get returns the active-eligible rules whose scope columns admit s (the SQL
-// half of engine.Scope.Matches; tags are left to the caller), sorted by
+// get returns the active-eligible rules whose environment, project and
+// agent family admit s (tags are left to the caller), sorted by
 // rule_id, and the config, refreshing the cache from r's read transaction.
-func (c *rulesCache) get(r runner, s engine.Scope) ([]engine.Rule, engine.Config, error) {
-	var rv, cv int64
-	if err := r.queryRow(qVersions).Scan(&rv, &cv); err != nil {
-		return nil, engine.Config{}, dbErr("read versions", err)
+func (c *rulesCache) get(r Reader, s engine.Scope) ([]engine.Rule, engine.Config, error) {
+	v, err := r.Versions()
+	if err != nil {
+		return nil, engine.Config{}, err
 	}
+	rv, cv := v.Rules, v.Config
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.hasConfig || cv > c.configVer {
@@ -125,36 +112,32 @@ func (c *rulesCache) scope(s engine.Scope) []engine.Rule {
 
 // refresh brings the cache to version rv: a full load the first time, then
 // only the rows stamped after the cached version and the ids removed since.
-func (c *rulesCache) refresh(r runner, rv int64) error {
+func (c *rulesCache) refresh(r Reader, rv int64) error {
 	c.scoped = nil
 	if !c.loaded {
-		c.all = c.all[:0]
-		if err := r.scan(qActiveRules, nil, func(sc scanner) error {
-			rule, err := scanRule(sc)
-			c.all = append(c.all, rule)
-			return err
-		}); err != nil {
+		all, err := r.ActiveRules()
+		if err != nil {
 			return err
 		}
+		c.all = all
 		c.reindex()
 		c.loaded, c.rulesVer = true, rv
 		return nil
 	}
-	gone := map[string]bool{}
-	if err := r.scan(qRemovedRules, []any{c.rulesVer}, func(sc scanner) error {
-		var id string
-		err := sc.Scan(&id)
-		gone[id] = true
+	removed, err := r.RulesRemovedSince(c.rulesVer)
+	if err != nil {
 		return err
-	}); err != nil {
+	}
+	gone := make(map[string]bool, len(removed))
+	for _, id := range removed {
+		gone[id] = true
+	}
+	changed, err := r.RulesChangedSince(c.rulesVer)
+	if err != nil {
 		return err
 	}
 	var added []engine.Rule
-	if err := r.scan(qChangedRules, []any{c.rulesVer}, func(sc scanner) error {
-		rule, err := scanRule(sc)
-		if err != nil {
-			return err
-		}
+	for _, rule := range changed {
 		i, cached := c.pos[rule.RuleID]
 		switch active := rule.Status == engine.StatusActiveEligible; {
 		case active && cached && !gone[rule.RuleID]:
@@ -165,9 +148,6 @@ func (c *rulesCache) refresh(r runner, rv int64) error {
 		case cached:
 			gone[rule.RuleID] = true
 		}
-		return nil
-	}); err != nil {
-		return err
 	}
 	if len(added) > 0 || len(gone) > 0 {
 		kept := make([]engine.Rule, 0, len(c.all)+len(added))

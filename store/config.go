@@ -9,38 +9,26 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-var (
-	qConfigAll    = sqlq(`SELECT key, value FROM persona_config ORDER BY key`)
-	qConfigUpsert = sqlq(`INSERT INTO persona_config (key, value, updated_at) VALUES (?, ?, ?)
-	ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`)
-	qConfigDelete = sqlq(`DELETE FROM persona_config WHERE key = ?`)
-)
-
 // loadConfig returns engine.DefaultConfig with the stored overrides applied in
 // key order. A stored override the engine rejects (written by hand, or by a
 // newer build) is an internal error naming it.
-func loadConfig(r runner) (engine.Config, error) {
+func loadConfig(r Reader) (engine.Config, error) {
 	cfg := engine.DefaultConfig()
-	rows, err := r.query(qConfigAll)
+	rows, err := r.ConfigRows()
 	if err != nil {
-		return cfg, dbErr("load config", err)
+		return cfg, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return cfg, dbErr("load config", err)
-		}
-		if err := cfg.Set(k, v); err != nil {
-			return cfg, fmt.Errorf("store: stored config %s=%q is not valid (reset it with `lexsona config set`): %v", k, v, err)
+	for _, row := range rows {
+		if err := cfg.Set(row.Key, row.Value); err != nil {
+			return cfg, fmt.Errorf("store: stored config %s=%q is not valid (reset it with `lexsona config set`): %v", row.Key, row.Value, err)
 		}
 	}
-	return cfg, dbErr("load config", rows.Err())
+	return cfg, nil
 }
 
 // Config returns the engine config inside the transaction: the defaults with
 // the stored overrides applied. Its errors are internal.
-func (t *Tx) Config() (engine.Config, error) { return loadConfig(t.runner) }
+func (t *Tx) Config() (engine.Config, error) { return loadConfig(t.dt) }
 
 // Config returns the engine config: engine.DefaultConfig with the stored
 // overrides applied. Its errors are internal.
@@ -66,7 +54,7 @@ func (db *DB) SetConfig(ctx context.Context, key, value string) (engine.Config, 
 		if err := cfg.Set(key, value); err != nil {
 			return err
 		}
-		now := fmtTime(time.Now())
+		now := time.Now()
 		// A category's first key copies the default thresholds at that moment:
 		// store all three of its keys, so replaying the overrides in any order
 		// gives the same config.
@@ -74,15 +62,14 @@ func (db *DB) SetConfig(ctx context.Context, key, value string) (engine.Config, 
 			name, _, _ := strings.Cut(rest, ".")
 			for _, e := range cfg.Entries() {
 				if strings.HasPrefix(e.Key, "category."+name+".") {
-					if _, err := tx.exec(qConfigUpsert, e.Key, e.Value, now); err != nil {
-						return dbErr("store config", err)
+					if err := tx.dt.PutConfig(e.Key, e.Value, now); err != nil {
+						return err
 					}
 				}
 			}
 			return nil
 		}
-		_, err = tx.exec(qConfigUpsert, key, value, now)
-		return dbErr("store config", err)
+		return tx.dt.PutConfig(key, value, now)
 	})
 	return cfg, err
 }
@@ -93,8 +80,8 @@ func (db *DB) SetConfig(ctx context.Context, key, value string) (engine.Config, 
 func (db *DB) ResetConfig(ctx context.Context, key string) (engine.Config, error) {
 	var cfg engine.Config
 	err := db.Write(ctx, func(tx *Tx) error {
-		if _, err := tx.exec(qConfigDelete, strings.TrimSpace(key)); err != nil {
-			return dbErr("reset config", err)
+		if err := tx.dt.DeleteConfig(strings.TrimSpace(key)); err != nil {
+			return err
 		}
 		var err error
 		cfg, err = tx.Config()

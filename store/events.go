@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -14,43 +13,17 @@ const (
 	MaxHistoryLimit     = 10000
 )
 
-const eventCols = `event_id, rule_id, event_type, coalesce(user_text, ''), coalesce(agent_output, ''), coalesce(frame_id, ''),
-	scope, coalesce(decision, ''), score, coalesce(candidates, ''), coalesce(model, ''), coalesce(detail, ''), polarity, alpha, beta, at`
-
-var (
-	qEventInsert = sqlq(`INSERT INTO persona_events (rule_id, event_type, user_text, agent_output, frame_id, scope,
-	decision, score, candidates, model, detail, polarity, alpha, beta, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	qEventsPage = sqlq(`SELECT ` + eventCols + ` FROM persona_events WHERE rule_id = ? AND event_id > ? ORDER BY event_id LIMIT ?`)
+// Event types the store accepts beyond engine's: a candidate that became
+// active by itself, and an agent acting against a rule.
+const (
+	eventPromotion engine.EventType = "promotion"
+	eventViolation engine.EventType = "violation"
 )
-
-func scanEvent(sc scanner) (engine.Event, error) {
-	var e engine.Event
-	var et, scope, cands, at string
-	var score sql.NullFloat64
-	if err := sc.Scan(&e.EventID, &e.RuleID, &et, &e.UserText, &e.AgentOutput, &e.FrameID, &scope, &e.Decision,
-		&score, &cands, &e.Model, &e.Detail, &e.Polarity, &e.Alpha, &e.Beta, &at); err != nil {
-		return e, err
-	}
-	e.EventType = engine.EventType(et)
-	if score.Valid {
-		v := score.Float64
-		e.Score = &v
-	}
-	var err error
-	if e.Scope, err = parseScope(scope); err != nil {
-		return e, err
-	}
-	if e.Candidates, err = parseCandidates(cands); err != nil {
-		return e, err
-	}
-	e.At, err = parseTime(at)
-	return e, err
-}
 
 func validEventType(t engine.EventType) bool {
 	switch t {
 	case engine.EventCreation, engine.EventReinforcement, engine.EventCounterexample,
-		engine.EventManualOverride, engine.EventConfirmation:
+		engine.EventManualOverride, engine.EventConfirmation, eventPromotion, eventViolation:
 		return true
 	}
 	return false
@@ -81,24 +54,19 @@ func (t *Tx) AppendEvent(ev engine.Event) (int64, error) {
 			return 0, err
 		}
 		ev.Alpha, ev.Beta = r.Alpha, r.Beta
-	} else if ok, err := ruleExists(t.runner, ev.RuleID); err != nil || !ok {
-		if err == nil {
-			err = engine.Errorf(engine.ENOTFOUND, "rule %q not found", ev.RuleID)
-		}
+	} else if err := mustExist(t.dt, ev.RuleID); err != nil {
 		return 0, err
 	}
 	ev.Scope = s
 	return t.insertEvent(&ev)
 }
 
-// insertEvent writes a checked event (normalised scope, existing rule).
+// insertEvent writes a checked event (normalised scope, existing rule): a
+// zero At is now, the polarity follows the event type (a confirmation
+// keeps its own, which must be 1 or -1).
 func (t *Tx) insertEvent(ev *engine.Event) (int64, error) {
 	if ev.At.IsZero() {
 		ev.At = time.Now()
-	}
-	var score any
-	if ev.Score != nil {
-		score = *ev.Score
 	}
 	switch ev.EventType {
 	case engine.EventReinforcement:
@@ -112,15 +80,7 @@ func (t *Tx) insertEvent(ev *engine.Event) (int64, error) {
 	default:
 		ev.Polarity = 0
 	}
-	res, err := t.exec(qEventInsert, ev.RuleID, string(ev.EventType), nullStr(ev.UserText), nullStr(ev.AgentOutput),
-		nullStr(ev.FrameID), scopeJSON(ev.Scope), nullStr(ev.Decision), score, candidatesJSON(ev.Candidates), nullStr(ev.Model),
-		nullStr(ev.Detail), int(ev.Polarity), ev.Alpha, ev.Beta, fmtTime(ev.At))
-	if err != nil {
-		return 0, dbErr("append event", err)
-	}
-	id, err := res.LastInsertId()
-	ev.EventID = id
-	return id, dbErr("append event", err)
+	return t.dt.InsertEvent(ev)
 }
 
 // History returns up to limit events of a rule with ids after afterEventID,
@@ -143,27 +103,14 @@ func (db *DB) History(ctx context.Context, ruleID string, afterEventID int64, li
 	if err := engine.ValidateRuleID(ruleID); err != nil {
 		return nil, err
 	}
-	out := []engine.Event{}
-	err := db.readTx(ctx, func(r runner) error {
-		if ok, err := ruleExists(r, ruleID); err != nil || !ok {
-			if err == nil {
-				err = engine.Errorf(engine.ENOTFOUND, "rule %q not found", ruleID)
-			}
+	var out []engine.Event
+	err := db.drv.Read(ctx, func(r Reader) error {
+		if err := mustExist(r, ruleID); err != nil {
 			return err
 		}
-		rows, err := r.query(qEventsPage, ruleID, afterEventID, limit)
-		if err != nil {
-			return dbErr("read history", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			e, err := scanEvent(rows)
-			if err != nil {
-				return dbErr("read history", err)
-			}
-			out = append(out, e)
-		}
-		return dbErr("read history", rows.Err())
+		var err error
+		out, err = r.Events(ruleID, afterEventID, limit)
+		return err
 	})
 	if err != nil {
 		return nil, err

@@ -8,15 +8,6 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-var (
-	qCounterTags  = sqlq(`SELECT tag, n FROM counterexample_tags WHERE rule_id = ?`)
-	qProposedTags = sqlq(`SELECT exception_tag FROM persona_rules WHERE exception_of = ?1 AND exception_tag IS NOT NULL
-	UNION SELECT tag FROM exception_rejections WHERE parent_id = ?1`)
-	qRejectException = sqlq(`INSERT INTO exception_rejections (parent_id, tag, rejected_at) VALUES (?, ?, ?)
-	ON CONFLICT (parent_id, tag) DO NOTHING`)
-	qUnrejectException = sqlq(`DELETE FROM exception_rejections WHERE parent_id = ? AND tag = ?`)
-)
-
 // proposeException runs engine.DetectExceptionPatternCounts over the context
 // tags of rule's counterexamples (counted by a trigger as they are recorded)
 // and inserts the proposed candidate rule with its creation event. Tags
@@ -25,26 +16,24 @@ var (
 // must never make the correction fail. Proposals get no rule text, so the
 // classifier never matches corrections to them.
 func (t *Tx) proposeException(rule *engine.Rule, cfg engine.Config, at time.Time) (*engine.ExceptionProposal, error) {
-	counts := map[string]int{}
-	hit := false
-	if err := t.scan(qCounterTags, []any{rule.RuleID}, func(sc scanner) error {
-		var tag string
-		var n int
-		err := sc.Scan(&tag, &n)
-		counts[tag] = n
-		hit = hit || n >= cfg.ExceptionMinCount
-		return err
-	}); err != nil || !hit {
+	counts, err := t.dt.CounterexampleTags(rule.RuleID)
+	if err != nil {
 		return nil, err
 	}
-	skip := map[string]bool{}
-	if err := t.scan(qProposedTags, []any{rule.RuleID}, func(sc scanner) error {
-		var tag string
-		err := sc.Scan(&tag)
-		skip[tag] = true
-		return err
-	}); err != nil {
+	hit := false
+	for _, n := range counts {
+		hit = hit || n >= cfg.ExceptionMinCount
+	}
+	if !hit {
+		return nil, nil
+	}
+	tags, err := t.dt.ExceptionTags(rule.RuleID)
+	if err != nil {
 		return nil, err
+	}
+	skip := make(map[string]bool, len(tags))
+	for _, tag := range tags {
+		skip[tag] = true
 	}
 	p := engine.DetectExceptionPatternCounts(rule, counts, skip, cfg, at)
 	if p == nil {
@@ -54,10 +43,10 @@ func (t *Tx) proposeException(rule *engine.Rule, cfg engine.Config, at time.Time
 	if checkRule(&p.Rule) != nil {
 		return nil, nil
 	}
-	if taken, err := ruleExists(t.runner, p.Rule.RuleID); err != nil || taken {
+	if taken, err := t.dt.RuleExists(p.Rule.RuleID); err != nil || taken {
 		return nil, err
 	}
-	if err := t.insertRuleRow(&p.Rule, "", ""); err != nil {
+	if err := t.insertRuleRow(RuleRow{Rule: p.Rule}); err != nil {
 		return nil, err
 	}
 	ev := engine.Event{
@@ -68,21 +57,6 @@ func (t *Tx) proposeException(rule *engine.Rule, cfg engine.Config, at time.Time
 		return nil, err
 	}
 	return p, nil
-}
-
-// scan runs q and calls fn for each row.
-func (r runner) scan(q string, args []any, fn func(sc scanner) error) error {
-	rows, err := r.query(q, args...)
-	if err != nil {
-		return dbErr("query", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return dbErr("scan", err)
-		}
-	}
-	return dbErr("query", rows.Err())
 }
 
 // exceptionOf loads an exception proposal and checks that it is one.
@@ -135,8 +109,7 @@ func (db *DB) AcceptException(ctx context.Context, exceptionID string, at time.T
 				return err
 			}
 		}
-		_, err = tx.exec(qUnrejectException, parent.RuleID, exc.ExceptionTag)
-		return dbErr("accept exception", err)
+		return tx.dt.DeleteRejection(parent.RuleID, exc.ExceptionTag)
 	})
 	if err != nil {
 		return engine.Rule{}, engine.Rule{}, err
@@ -156,8 +129,8 @@ func (db *DB) RejectException(ctx context.Context, exceptionID string, at time.T
 		if err != nil {
 			return err
 		}
-		if _, err := tx.exec(qRejectException, exc.ExceptionOf, exc.ExceptionTag, fmtTime(at)); err != nil {
-			return dbErr("reject exception", err)
+		if err := tx.dt.PutRejection(exc.ExceptionOf, exc.ExceptionTag, at); err != nil {
+			return err
 		}
 		exc.Status = engine.StatusArchived
 		if err := tx.SaveRule(exc); err != nil {
@@ -168,12 +141,4 @@ func (db *DB) RejectException(ctx context.Context, exceptionID string, at time.T
 			Alpha:  exc.Alpha, Beta: exc.Beta, At: at})
 		return err
 	})
-}
-
-// nowIfZero returns at, or now when at is zero.
-func nowIfZero(at time.Time) time.Time {
-	if at.IsZero() {
-		return time.Now().UTC()
-	}
-	return at.UTC()
 }

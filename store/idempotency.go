@@ -3,10 +3,8 @@ package store
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -16,11 +14,6 @@ import (
 
 // MaxIdempotencyKeyLength bounds an idempotency key.
 const MaxIdempotencyKeyLength = 256
-
-var (
-	qIdemGet    = sqlq(`SELECT request_sha256, response FROM idempotency_keys WHERE key = ?`)
-	qIdemInsert = sqlq(`INSERT INTO idempotency_keys (key, request_sha256, response, created_at) VALUES (?, ?, ?, ?)`)
-)
 
 func validateIdempotencyKey(key string) error {
 	if key == "" {
@@ -55,18 +48,14 @@ func (t *Tx) LookupIdempotency(key, requestSHA256 string, out any) (bool, error)
 	if err := validateIdempotencyKey(key); err != nil {
 		return false, err
 	}
-	var sum, resp string
-	err := t.queryRow(qIdemGet, key).Scan(&sum, &resp)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+	row, found, err := t.dt.IdempotencyKey(key)
+	if err != nil || !found {
+		return false, err
 	}
-	if err != nil {
-		return false, dbErr("look up idempotency key", err)
-	}
-	if sum != requestSHA256 {
+	if row.RequestSHA256 != requestSHA256 {
 		return false, engine.Errorf(engine.ECONFLICT, "idempotency key %q was already used with a different request", key)
 	}
-	if err := json.Unmarshal([]byte(resp), out); err != nil {
+	if err := json.Unmarshal(row.Response, out); err != nil {
 		return false, fmt.Errorf("store: stored response of idempotency key %q: %w", key, err)
 	}
 	return true, nil
@@ -84,14 +73,13 @@ func (t *Tx) SaveIdempotency(key, requestSHA256 string, resp any) error {
 	if err != nil {
 		return fmt.Errorf("store: encode response for idempotency key %q: %w", key, err)
 	}
-	var sum, old string
-	if err := t.queryRow(qIdemGet, key).Scan(&sum, &old); err == nil {
-		return engine.Errorf(engine.ECONFLICT, "idempotency key %q was already used", key)
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return dbErr("look up idempotency key", err)
+	if _, found, err := t.dt.IdempotencyKey(key); err != nil || found {
+		if err == nil {
+			err = engine.Errorf(engine.ECONFLICT, "idempotency key %q was already used", key)
+		}
+		return err
 	}
-	_, err = t.exec(qIdemInsert, key, requestSHA256, string(b), fmtTime(time.Now()))
-	return dbErr("save idempotency key", err)
+	return t.dt.InsertIdempotencyKey(key, IdempotencyRow{RequestSHA256: requestSHA256, Response: b}, time.Now())
 }
 
 // PruneIdempotencyKeys deletes the keys stored before the given time (after
@@ -100,12 +88,9 @@ func (t *Tx) SaveIdempotency(key, requestSHA256 string, resp any) error {
 func (db *DB) PruneIdempotencyKeys(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	err := db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`DELETE FROM idempotency_keys WHERE created_at < ?`, fmtTime(before))
-		if err != nil {
-			return dbErr("prune idempotency keys", err)
-		}
-		n, err = res.RowsAffected()
-		return dbErr("prune idempotency keys", err)
+		var err error
+		n, err = tx.dt.PruneIdempotencyKeys(before)
+		return err
 	})
 	return n, err
 }

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"database/sql"
-	"errors"
 	"regexp"
 	"strings"
 	"time"
@@ -10,72 +8,29 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-// ruleCols are the persona_rules columns scanRule reads, NULLs as "".
-const ruleCols = `rule_id, category, severity, rule_text, coalesce(scope_environment, ''), coalesce(scope_project, ''),
-	coalesce(scope_agent_family, ''), coalesce(scope_context_tags, ''), coalesce(scope_exclude_tags, ''), coalesce(topic, ''),
-	alpha, beta, reinforcements, counter_examples, first_seen, last_correction, status, source,
-	coalesce(exception_of, ''), coalesce(exception_tag, '')`
-
-var (
-	qRuleGet    = sqlq(`SELECT ` + ruleCols + ` FROM persona_rules WHERE rule_id = ?`)
-	qRuleExists = sqlq(`SELECT count(*) FROM persona_rules WHERE rule_id = ?`)
-	qRuleInsert = sqlq(`INSERT INTO persona_rules (rule_id, category, severity, rule_text, scope_environment, scope_project,
-	scope_agent_family, scope_context_tags, scope_exclude_tags, topic, alpha, beta, reinforcements, counter_examples,
-	first_seen, last_correction, status, archived_by, source, exception_of, exception_tag, definition_sha256, created_at, updated_at,
-	row_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-	` + stampVersion + `)`)
-	qRuleSave = sqlq(`UPDATE persona_rules SET category = ?, severity = ?, rule_text = ?, scope_environment = ?,
-	scope_project = ?, scope_agent_family = ?, scope_context_tags = ?, scope_exclude_tags = ?, topic = ?, alpha = ?, beta = ?,
-	reinforcements = ?, counter_examples = ?, first_seen = ?, last_correction = ?, status = ?,
-	archived_by = CASE WHEN ? = 'archived' THEN coalesce(archived_by, 'user') ELSE NULL END,
-	source = ?, exception_of = ?, exception_tag = ?, updated_at = ?, row_version = ` + stampVersion + ` WHERE rule_id = ?`)
-)
-
-// stampVersion is the row_version a statement gives the rule rows it writes:
-// the 'rules' counter after the trigger bumps it (see 001_init.sql).
-const stampVersion = `(SELECT value + 1 FROM store_counters WHERE name = 'rules')`
-
-type scanner interface{ Scan(dest ...any) error }
-
-func scanRule(sc scanner) (engine.Rule, error) {
-	var r engine.Rule
-	var sev, status, ctags, etags, first, last string
-	if err := sc.Scan(&r.RuleID, &r.Category, &sev, &r.Text, &r.Scope.Environment, &r.Scope.Project,
-		&r.Scope.AgentFamily, &ctags, &etags, &r.Topic, &r.Alpha, &r.Beta, &r.Reinforcements, &r.CounterExamples,
-		&first, &last, &status, &r.Source, &r.ExceptionOf, &r.ExceptionTag); err != nil {
-		return r, err
-	}
-	r.Severity, r.Status = engine.Severity(sev), engine.Status(status)
-	var err error
-	if r.Scope.ContextTags, err = parseTags(ctags); err != nil {
-		return r, err
-	}
-	if r.Scope.ExcludeTags, err = parseTags(etags); err != nil {
-		return r, err
-	}
-	if r.FirstSeen, err = parseTime(first); err != nil {
-		return r, err
-	}
-	r.LastCorrection, err = parseTime(last)
-	return r, err
-}
-
-// getRule loads one rule: EINVALID for a malformed id, ENOTFOUND naming it.
-func getRule(r runner, id string) (engine.Rule, error) {
+// getRule loads one rule row: EINVALID for a malformed id, ENOTFOUND naming
+// an unknown one.
+func getRule(r Reader, id string) (RuleRow, error) {
 	if err := engine.ValidateRuleID(id); err != nil {
-		return engine.Rule{}, err
+		return RuleRow{}, err
 	}
-	rule, err := scanRule(r.queryRow(qRuleGet, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return rule, engine.Errorf(engine.ENOTFOUND, "rule %q not found", id)
+	row, ok, err := r.Rule(id)
+	if err != nil {
+		return RuleRow{}, err
 	}
-	return rule, dbErr("load rule "+id, err)
+	if !ok {
+		return RuleRow{}, notFound(id)
+	}
+	return row, nil
 }
 
-func ruleExists(r runner, id string) (bool, error) {
-	var n int
-	err := r.queryRow(qRuleExists, id).Scan(&n)
-	return n > 0, dbErr("look up rule "+id, err)
+// mustExist returns ENOTFOUND naming id unless the rule exists.
+func mustExist(r Reader, id string) error {
+	ok, err := r.RuleExists(id)
+	if err == nil && !ok {
+		err = notFound(id)
+	}
+	return err
 }
 
 var sourcePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -132,28 +87,29 @@ func checkRule(r *engine.Rule) error {
 	return nil
 }
 
-// insertRuleRow inserts a checked rule; archivedBy and defSHA are the
-// columns engine.Rule does not carry.
-func (t *Tx) insertRuleRow(r *engine.Rule, archivedBy, defSHA string) error {
-	if r.Status == engine.StatusArchived && archivedBy == "" {
-		archivedBy = "user"
+// insertRuleRow inserts a checked rule; an archived one is archived by the
+// user unless row says otherwise.
+func (t *Tx) insertRuleRow(row RuleRow) error {
+	if row.Status == engine.StatusArchived && row.ArchivedBy == "" {
+		row.ArchivedBy = ArchivedByUser
 	}
-	now := fmtTime(time.Now())
-	_, err := t.exec(qRuleInsert, r.RuleID, r.Category, string(r.Severity), r.Text, nullStr(r.Scope.Environment),
-		nullStr(r.Scope.Project), nullStr(r.Scope.AgentFamily), tagsJSON(r.Scope.ContextTags), tagsJSON(r.Scope.ExcludeTags),
-		nullStr(r.Topic), r.Alpha, r.Beta, r.Reinforcements, r.CounterExamples, fmtTime(r.FirstSeen), fmtTime(r.LastCorrection),
-		string(r.Status), nullStr(archivedBy), r.Source, nullStr(r.ExceptionOf), nullStr(r.ExceptionTag), nullStr(defSHA), now, now)
-	return dbErr("insert rule "+r.RuleID, err)
+	if row.Status != engine.StatusArchived {
+		row.ArchivedBy = ""
+	}
+	return t.dt.InsertRule(row)
 }
 
 // GetRule loads a rule inside the transaction: EINVALID for a malformed id,
 // ENOTFOUND naming an unknown one.
-func (t *Tx) GetRule(id string) (engine.Rule, error) { return getRule(t.runner, id) }
+func (t *Tx) GetRule(id string) (engine.Rule, error) {
+	row, err := getRule(t.dt, id)
+	return row.Rule, err
+}
 
 // RuleExists reports whether a rule with that id exists (for example before
 // inserting a candidate whose id may already be proposed). Its errors are
 // internal.
-func (t *Tx) RuleExists(id string) (bool, error) { return ruleExists(t.runner, id) }
+func (t *Tx) RuleExists(id string) (bool, error) { return t.dt.RuleExists(id) }
 
 // InsertRule validates r and inserts it with its creation event ev (its type,
 // rule id, alpha and beta are filled in; a zero At becomes r.FirstSeen) and,
@@ -175,21 +131,21 @@ func (t *Tx) InsertRule(r engine.Rule, ev engine.Event) (int64, error) {
 	if err := checkRule(&r); err != nil {
 		return 0, err
 	}
-	if ok, err := ruleExists(t.runner, r.RuleID); err != nil || ok {
+	if ok, err := t.dt.RuleExists(r.RuleID); err != nil || ok {
 		if err == nil {
 			err = engine.Errorf(engine.ECONFLICT, "rule %q already exists", r.RuleID)
 		}
 		return 0, err
 	}
 	if r.ExceptionOf != "" {
-		if ok, err := ruleExists(t.runner, r.ExceptionOf); err != nil || !ok {
+		if ok, err := t.dt.RuleExists(r.ExceptionOf); err != nil || !ok {
 			if err == nil {
 				err = engine.Errorf(engine.EINVALID, "rule %s is an exception to %q, which does not exist", r.RuleID, r.ExceptionOf)
 			}
 			return 0, err
 		}
 	}
-	if err := t.insertRuleRow(&r, "", ""); err != nil {
+	if err := t.insertRuleRow(RuleRow{Rule: r}); err != nil {
 		return 0, err
 	}
 	ev.RuleID, ev.EventType, ev.Alpha, ev.Beta = r.RuleID, engine.EventCreation, r.Alpha, r.Beta
@@ -216,15 +172,28 @@ func (t *Tx) SaveRule(r engine.Rule) error {
 	if err := checkRule(&r); err != nil {
 		return err
 	}
-	res, err := t.exec(qRuleSave, r.Category, string(r.Severity), r.Text, nullStr(r.Scope.Environment),
-		nullStr(r.Scope.Project), nullStr(r.Scope.AgentFamily), tagsJSON(r.Scope.ContextTags), tagsJSON(r.Scope.ExcludeTags),
-		nullStr(r.Topic), r.Alpha, r.Beta, r.Reinforcements, r.CounterExamples, fmtTime(r.FirstSeen), fmtTime(r.LastCorrection),
-		string(r.Status), string(r.Status), r.Source, nullStr(r.ExceptionOf), nullStr(r.ExceptionTag), fmtTime(time.Now()), r.RuleID)
+	old, ok, err := t.dt.Rule(r.RuleID)
 	if err != nil {
-		return dbErr("save rule "+r.RuleID, err)
+		return err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return engine.Errorf(engine.ENOTFOUND, "rule %q not found", r.RuleID)
+	if !ok {
+		return notFound(r.RuleID)
 	}
-	return nil
+	return t.saveRow(RuleRow{Rule: r, ArchivedBy: old.ArchivedBy, DefinitionSHA256: old.DefinitionSHA256, Registry: old.Registry})
+}
+
+// saveRow overwrites a checked rule row: an archived rule keeps who
+// archived it (the user when it was not archived), any other has no one.
+func (t *Tx) saveRow(row RuleRow) error {
+	switch {
+	case row.Status != engine.StatusArchived:
+		row.ArchivedBy = ""
+	case row.ArchivedBy == "":
+		row.ArchivedBy = ArchivedByUser
+	}
+	ok, err := t.dt.UpdateRule(row)
+	if err == nil && !ok {
+		err = notFound(row.RuleID)
+	}
+	return err
 }

@@ -9,19 +9,6 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-var (
-	qRuleRename = sqlq(`UPDATE persona_rules SET rule_id = ? WHERE rule_id = ?`)
-	qRuleDelete = sqlq(`DELETE FROM persona_rules WHERE rule_id = ?`)
-	qEventsMove = sqlq(`UPDATE persona_events SET rule_id = ? WHERE rule_id = ?`)
-	qTextsCopy  = sqlq(`INSERT INTO rule_texts (rule_id, kind, text, text_sha256, created_at)
-	SELECT ?1, CASE kind WHEN 'template' THEN 'correction' ELSE kind END, text, text_sha256, created_at
-	FROM rule_texts WHERE rule_id = ?2 ORDER BY text_sha256 ON CONFLICT (rule_id, text_sha256) DO NOTHING`)
-	qEmbeddingsMove = sqlq(`UPDATE OR IGNORE persona_embeddings SET rule_id = ? WHERE rule_id = ?`)
-	qExceptionsMove = sqlq(`UPDATE persona_rules SET exception_of = ? WHERE exception_of = ?`)
-	qRejectionsMove = sqlq(`INSERT INTO exception_rejections (parent_id, tag, rejected_at)
-	SELECT ?1, tag, rejected_at FROM exception_rejections WHERE parent_id = ?2 ORDER BY tag ON CONFLICT DO NOTHING`)
-)
-
 // CreateRule validates r and stores it with a creation event and r.Text as
 // its template text. Zero Alpha and Beta get the configured prior, zero times
 // now, an empty Status active-eligible, an empty Source user. It returns the
@@ -118,7 +105,7 @@ func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.T
 			if r.Scope, err = engine.ParseScope(*u.Scope); err != nil {
 				return err
 			}
-			change("scope", scopeJSON(old.Scope), scopeJSON(r.Scope))
+			change("scope", scopeText(old.Scope), scopeText(r.Scope))
 		}
 		if u.Status != nil {
 			if r.Status, err = engine.ParseStatus(string(*u.Status)); err != nil {
@@ -133,7 +120,7 @@ func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.T
 			if err := engine.ValidateRuleID(*u.RenameTo); err != nil {
 				return err
 			}
-			if taken, err := ruleExists(tx.runner, *u.RenameTo); err != nil || taken {
+			if taken, err := tx.dt.RuleExists(*u.RenameTo); err != nil || taken {
 				if err == nil {
 					err = engine.Errorf(engine.ECONFLICT, "cannot rename %s to %s: rule %s exists", old.RuleID, *u.RenameTo, *u.RenameTo)
 				}
@@ -150,9 +137,8 @@ func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.T
 			return nil
 		}
 		if r.RuleID != old.RuleID {
-			// Cascades to events, texts, embeddings, rejections and exception links.
-			if _, err := tx.exec(qRuleRename, r.RuleID, old.RuleID); err != nil {
-				return dbErr("rename rule", err)
+			if err := tx.dt.RenameRule(old.RuleID, r.RuleID); err != nil {
+				return err
 			}
 		}
 		if err := tx.SaveRule(r); err != nil {
@@ -231,16 +217,8 @@ func (db *DB) MergeRule(ctx context.Context, fromID, intoID string, at time.Time
 		if err := tx.SaveRule(into); err != nil {
 			return err
 		}
-		for _, step := range []struct{ what, q string }{
-			{"copy texts", qTextsCopy}, {"move embeddings", qEmbeddingsMove}, {"move events", qEventsMove},
-			{"move exceptions", qExceptionsMove}, {"move rejections", qRejectionsMove},
-		} {
-			if _, err := tx.exec(step.q, into.RuleID, from.RuleID); err != nil {
-				return dbErr("merge: "+step.what, err)
-			}
-		}
-		if _, err := tx.exec(qRuleDelete, from.RuleID); err != nil {
-			return dbErr("merge: delete candidate", err)
+		if err := tx.mergeRows(from.RuleID, into.RuleID); err != nil {
+			return err
 		}
 		if _, err := tx.AppendEvent(engine.Event{RuleID: into.RuleID, EventType: engine.EventManualOverride,
 			Detail: fmt.Sprintf("merged candidate %s: +%d reinforcements, +%d counterexamples", from.RuleID,
@@ -251,6 +229,30 @@ func (db *DB) MergeRule(ctx context.Context, fromID, intoID string, at time.Time
 		return err
 	})
 	return out, err
+}
+
+// mergeRows gives into the texts of candidate from as correction texts
+// (the texts into has already stay as they are), then from's vectors,
+// events, exception links and rejections, and deletes from.
+func (tx *Tx) mergeRows(from, into string) error {
+	texts, err := tx.dt.RuleTexts(from)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	for _, x := range texts {
+		x.RuleID = into
+		if x.Kind == KindTemplate {
+			x.Kind = KindCorrection
+		}
+		if _, err := tx.dt.InsertRuleText(x, now); err != nil {
+			return err
+		}
+	}
+	if err := tx.dt.MoveRuleRows(from, into); err != nil {
+		return err
+	}
+	return tx.dt.DeleteRule(from)
 }
 
 // ArchiveRule archives a rule (it keeps its history and is never injected)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -10,7 +9,8 @@ import (
 // GetRule returns the rule with that id: EINVALID for a malformed id,
 // ENOTFOUND naming an unknown one.
 func (db *DB) GetRule(ctx context.Context, id string) (engine.Rule, error) {
-	return getRule(db.reader(ctx), id)
+	row, err := getRule(db.reader(ctx), id)
+	return row.Rule, err
 }
 
 // RuleFilter selects rules for ListRules. Zero fields do not filter.
@@ -30,64 +30,44 @@ type RuleFilter struct {
 // naming a malformed category, status, an unknown source, a malformed scope
 // or a negative limit.
 func (db *DB) ListRules(ctx context.Context, f RuleFilter) ([]engine.Rule, error) {
-	var where []string
-	var args []any
+	q := RuleQuery{Source: f.Source, After: f.After}
 	if f.Category != "" {
 		if err := engine.ValidateCategory(f.Category); err != nil {
 			return nil, err
 		}
-		where, args = append(where, "category = ?"), append(args, f.Category)
+		q.Category = f.Category
 	}
 	if f.Status != "" {
 		st, err := engine.ParseStatus(string(f.Status))
 		if err != nil {
 			return nil, err
 		}
-		where, args = append(where, "status = ?"), append(args, string(st))
+		q.Status = st
 	}
 	if f.Source != "" {
 		if err := engine.ValidateSource(f.Source); err != nil {
 			return nil, err
 		}
-		where, args = append(where, "source = ?"), append(args, f.Source)
-	}
-	if f.After != "" {
-		where, args = append(where, "rule_id > ?"), append(args, f.After)
 	}
 	if f.Limit < 0 {
 		return nil, engine.Errorf(engine.EINVALID, "limit %d: want 0 (no limit) or more", f.Limit)
 	}
-	var scope engine.Scope
-	if f.Scope != nil {
-		s, err := engine.ParseScope(*f.Scope)
-		if err != nil {
-			return nil, err
-		}
-		scope = s
-		w, a := scopePrefilter(s)
-		where, args = append(where, w), append(args, a...)
+	if f.Scope == nil {
+		q.Limit = f.Limit
+		return db.reader(ctx).Rules(q)
 	}
-	q := "SELECT " + ruleCols + " FROM persona_rules"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY rule_id"
-	if f.Limit > 0 && f.Scope == nil {
-		q += " LIMIT ?"
-		args = append(args, f.Limit)
-	}
-	rows, err := db.read.QueryContext(ctx, q, args...)
+	scope, err := engine.ParseScope(*f.Scope)
 	if err != nil {
-		return nil, dbErr("list rules", err)
+		return nil, err
 	}
-	defer rows.Close()
-	out := []engine.Rule{}
-	for rows.Next() {
-		r, err := scanRule(rows)
-		if err != nil {
-			return nil, dbErr("list rules", err)
-		}
-		if f.Scope != nil && !r.Scope.Matches(scope) {
+	q.Scope = &scope
+	rules, err := db.reader(ctx).Rules(q)
+	if err != nil {
+		return nil, err
+	}
+	out := rules[:0]
+	for _, r := range rules {
+		if !r.Scope.Matches(scope) {
 			continue
 		}
 		out = append(out, r)
@@ -95,12 +75,5 @@ func (db *DB) ListRules(ctx context.Context, f RuleFilter) ([]engine.Rule, error
 			break
 		}
 	}
-	return out, dbErr("list rules", rows.Err())
-}
-
-// scopePrefilter is the SQL half of engine.Scope.Matches: each scope column
-// is a wildcard (NULL) or equal to the request's. Tags are checked in Go.
-func scopePrefilter(s engine.Scope) (string, []any) {
-	return `(scope_environment IS NULL OR scope_environment = ?) AND (scope_project IS NULL OR scope_project = ?)
-		AND (scope_agent_family IS NULL OR scope_agent_family = ?)`, []any{s.Environment, s.Project, s.AgentFamily}
+	return out, nil
 }

@@ -16,7 +16,7 @@ func (db *DB) scopeRules(ctx context.Context, s engine.Scope) (rules []engine.Ru
 	if rules, cfg, ok, err = db.cache.getIfFresh(db.reader(ctx), s); ok || err != nil {
 		return rules, cfg, err
 	}
-	err = db.readTx(ctx, func(r runner) error {
+	err = db.drv.Read(ctx, func(r Reader) error {
 		rules, cfg, err = db.cache.get(r, s)
 		return err
 	})

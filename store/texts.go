@@ -48,22 +48,6 @@ type RuleText struct {
 
 type ruleText struct{ kind, text string }
 
-var (
-	qTextsOfRule = sqlq(`SELECT kind, text, text_sha256 FROM rule_texts WHERE rule_id = ? ORDER BY kind, text_sha256`)
-	qTextInsert  = sqlq(`INSERT INTO rule_texts (rule_id, kind, text, text_sha256, created_at) VALUES (?, ?, ?, ?, ?)`)
-	qTextSetKind = sqlq(`UPDATE rule_texts SET kind = ? WHERE rule_id = ? AND text_sha256 = ?`)
-	qTextDelete  = sqlq(`DELETE FROM rule_texts WHERE rule_id = ? AND text_sha256 = ?`)
-	qTextKindOf  = sqlq(`SELECT kind FROM rule_texts WHERE rule_id = ? AND text_sha256 = ?`)
-	qAllTexts    = sqlq(`SELECT t.rule_id, t.kind, t.text, t.text_sha256 FROM rule_texts t
-	JOIN persona_rules r ON r.rule_id = t.rule_id WHERE r.status <> 'archived' ORDER BY t.rule_id, t.text_sha256`)
-	qCountTexts   = sqlq(`SELECT count(*) FROM rule_texts t JOIN persona_rules r ON r.rule_id = t.rule_id WHERE r.status <> 'archived'`)
-	qMissingTexts = sqlq(`SELECT t.rule_id, t.kind, t.text, t.text_sha256 FROM rule_texts t
-	JOIN persona_rules r ON r.rule_id = t.rule_id
-	WHERE r.status <> 'archived' AND NOT EXISTS (SELECT 1 FROM persona_embeddings e
-		WHERE e.rule_id = t.rule_id AND e.model_id = ? AND e.text_sha256 = t.text_sha256)
-	ORDER BY t.rule_id, t.text_sha256`)
-)
-
 func checkText(kind, text string) error {
 	if kindRank(kind) == 0 {
 		return engine.Errorf(engine.EINVALID, "unknown rule text kind %q: want template, example, correction or contrary", kind)
@@ -80,24 +64,24 @@ func (t *Tx) AddRuleText(ruleID, kind, text string) error {
 	if err := checkText(kind, text); err != nil {
 		return err
 	}
-	if ok, err := ruleExists(t.runner, ruleID); err != nil || !ok {
-		if err == nil {
-			err = engine.Errorf(engine.ENOTFOUND, "rule %q not found", ruleID)
-		}
+	if err := mustExist(t.dt, ruleID); err != nil {
 		return err
 	}
-	sum := textSHA256(text)
-	var old string
-	err := t.queryRow(qTextKindOf, ruleID, sum).Scan(&old)
-	switch {
-	case err == nil:
-		if kindRank(kind) > kindRank(old) {
-			_, err = t.exec(qTextSetKind, kind, ruleID, sum)
-		}
-	default:
-		_, err = t.exec(qTextInsert, ruleID, kind, text, sum, fmtTime(time.Now()))
+	sum := TextSHA256(text)
+	inserted, err := t.dt.InsertRuleText(RuleText{RuleID: ruleID, Kind: kind, Text: text, SHA256: sum}, time.Now())
+	if err != nil || inserted {
+		return err
 	}
-	return dbErr("add rule text", err)
+	have, err := t.dt.RuleTexts(ruleID)
+	if err != nil {
+		return err
+	}
+	for _, x := range have {
+		if x.SHA256 == sum && kindRank(kind) > kindRank(x.Kind) {
+			return t.dt.SetRuleTextKind(ruleID, sum, kind)
+		}
+	}
+	return nil
 }
 
 // replaceTexts makes texts the rule's only texts of the given kinds: rows of
@@ -114,32 +98,31 @@ func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error
 		}
 		return false
 	}
-	have := map[string]string{} // sha → kind
-	if err := t.scan(qTextsOfRule, []any{ruleID}, func(sc scanner) error {
-		var kind, text, sum string
-		err := sc.Scan(&kind, &text, &sum)
-		have[sum] = kind
+	rows, err := t.dt.RuleTexts(ruleID)
+	if err != nil {
 		return err
-	}); err != nil {
-		return err
+	}
+	have := make(map[string]string, len(rows)) // sha → kind
+	for _, x := range rows {
+		have[x.SHA256] = x.Kind
 	}
 	want := map[string]string{} // sha → kind, strongest wins
 	for _, x := range texts {
-		sum := textSHA256(x.text)
+		sum := TextSHA256(x.text)
 		if k, ok := want[sum]; !ok || kindRank(x.kind) > kindRank(k) {
 			want[sum] = x.kind
 		}
 	}
 	for sum, kind := range have {
 		if _, keep := want[sum]; !keep && replaced(kind) {
-			if _, err := t.exec(qTextDelete, ruleID, sum); err != nil {
-				return dbErr("replace rule texts", err)
+			if err := t.dt.DeleteRuleText(ruleID, sum); err != nil {
+				return err
 			}
 		}
 	}
-	now := fmtTime(time.Now())
+	now := time.Now()
 	for _, x := range texts {
-		sum := textSHA256(x.text)
+		sum := TextSHA256(x.text)
 		kind, ok := want[sum]
 		if !ok || kind != x.kind {
 			continue // a duplicate, or a weaker duplicate of a stronger text
@@ -147,12 +130,12 @@ func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error
 		delete(want, sum)
 		var err error
 		if old, exists := have[sum]; !exists {
-			_, err = t.exec(qTextInsert, ruleID, kind, x.text, sum, now)
+			_, err = t.dt.InsertRuleText(RuleText{RuleID: ruleID, Kind: kind, Text: x.text, SHA256: sum}, now)
 		} else if old != kind && (replaced(old) || kindRank(kind) > kindRank(old)) {
-			_, err = t.exec(qTextSetKind, kind, ruleID, sum)
+			err = t.dt.SetRuleTextKind(ruleID, sum, kind)
 		}
 		if err != nil {
-			return dbErr("replace rule texts", err)
+			return err
 		}
 	}
 	return nil
@@ -176,41 +159,32 @@ func (db *DB) ReplaceRuleTexts(ctx context.Context, kind string, texts map[strin
 // RuleTexts lists a rule's texts ordered by kind and sha256. Errors: EINVALID
 // for a malformed id, ENOTFOUND for an unknown rule.
 func (db *DB) RuleTexts(ctx context.Context, ruleID string) ([]RuleText, error) {
-	out := []RuleText{}
-	err := db.readTx(ctx, func(r runner) error {
+	var out []RuleText
+	err := db.drv.Read(ctx, func(r Reader) error {
 		if _, err := getRule(r, ruleID); err != nil {
 			return err
 		}
-		return r.scan(qTextsOfRule, []any{ruleID}, func(sc scanner) error {
-			x := RuleText{RuleID: ruleID}
-			err := sc.Scan(&x.Kind, &x.Text, &x.SHA256)
-			out = append(out, x)
-			return err
-		})
+		var err error
+		out, err = r.RuleTexts(ruleID)
+		return err
 	})
-	return out, err
+	if err != nil {
+		return []RuleText{}, err
+	}
+	return out, nil
 }
 
 // LoadRuleTexts returns the texts of every rule that is not archived
 // (candidates included), ordered by rule id and sha256: what the classifier
 // builds its index of rule vocabulary from. Its errors are internal.
 func (db *DB) LoadRuleTexts(ctx context.Context) ([]RuleText, error) {
-	out := []RuleText{}
-	err := db.reader(ctx).scan(qAllTexts, nil, func(sc scanner) error {
-		var x RuleText
-		err := sc.Scan(&x.RuleID, &x.Kind, &x.Text, &x.SHA256)
-		out = append(out, x)
-		return err
-	})
-	return out, err
+	return db.reader(ctx).LiveRuleTexts()
 }
 
 // CountTexts counts the texts of rules that are not archived: the texts an
 // embedding job covers. Its errors are internal.
 func (db *DB) CountTexts(ctx context.Context) (int, error) {
-	var n int
-	err := db.reader(ctx).queryRow(qCountTexts).Scan(&n)
-	return n, dbErr("count rule texts", err)
+	return db.reader(ctx).CountLiveRuleTexts()
 }
 
 // MissingEmbeddings lists the texts of rules that are not archived (candidates
@@ -220,12 +194,5 @@ func (db *DB) MissingEmbeddings(ctx context.Context, modelID string) ([]RuleText
 	if modelID == "" {
 		return nil, engine.Errorf(engine.EINVALID, "model id is empty")
 	}
-	out := []RuleText{}
-	err := db.reader(ctx).scan(qMissingTexts, []any{modelID}, func(sc scanner) error {
-		var x RuleText
-		err := sc.Scan(&x.RuleID, &x.Kind, &x.Text, &x.SHA256)
-		out = append(out, x)
-		return err
-	})
-	return out, err
+	return db.reader(ctx).TextsWithoutEmbedding(modelID)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
@@ -66,22 +67,12 @@ func (a *app) openDB(ctx context.Context) (*store.DB, error) {
 	if a.db != nil {
 		return a.db, nil
 	}
-	db, err := store.OpenWith(ctx, a.dbPath, store.Options{Logger: a.logger()})
+	db, err := setup.OpenStore(ctx, a.setupConfig())
 	if err != nil {
 		return nil, err
 	}
 	a.db = db
 	return db, nil
-}
-
-// openDBConfig opens the database and loads the engine config stored in it.
-func (a *app) openDBConfig(ctx context.Context) (*store.DB, engine.Config, error) {
-	db, err := a.openDB(ctx)
-	if err != nil {
-		return nil, engine.Config{}, err
-	}
-	cfg, err := db.Config(ctx)
-	return db, cfg, err
 }
 
 func (a *app) close() {

@@ -25,10 +25,10 @@ rule pack.`,
 			if err != nil {
 				return err
 			}
-			return a.output(core.sync, func(w io.Writer) {
-				s := core.sync
+			return a.output(core.Sync, func(w io.Writer) {
+				s := core.Sync
 				fmt.Fprintf(w, "%s: %d rules (%d added, %d updated, %d archived, %d left to your own rules of the same id); %d texts embedded, %d already embedded; %s %s\n",
-					core.reg.Name(), core.reg.Len(), s.Added, s.Updated, s.Archived, s.Kept, s.Embedded, s.Skipped, s.Embedder, s.Model)
+					core.Registry.Name(), core.Registry.Len(), s.Added, s.Updated, s.Archived, s.Kept, s.Embedded, s.Skipped, s.Embedder, s.Model)
 			})
 		},
 	}
@@ -59,7 +59,7 @@ func newClassifyCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := core.clf.Classify(cmd.Context(), strings.Join(args, " "), scope)
+			res, err := core.Memory.Classify(cmd.Context(), strings.Join(args, " "), scope)
 			if err != nil {
 				return err
 			}

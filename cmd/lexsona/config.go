@@ -14,7 +14,11 @@ func newConfigCmd(a *app) *cobra.Command {
 		Use:   "show",
 		Short: "Show every hyperparameter (defaults with stored overrides)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, cfg, err := a.openDBConfig(cmd.Context())
+			mem, err := a.openMemory(cmd.Context())
+			if err != nil {
+				return err
+			}
+			cfg, err := mem.Config(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -26,11 +30,11 @@ func newConfigCmd(a *app) *cobra.Command {
 		Short: "Set one hyperparameter, e.g. `config set category.security_policy.n_min 12`",
 		Args:  exactArgs(2, "a key and a value"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := a.openDB(cmd.Context())
+			mem, err := a.openMemory(cmd.Context())
 			if err != nil {
 				return err
 			}
-			cfg, err := db.SetConfig(cmd.Context(), args[0], args[1])
+			cfg, err := mem.SetConfig(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return err
 			}

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/spf13/cobra"
 )
 
@@ -28,7 +28,7 @@ proposes a candidate rule from its text.`,
 			for _, f := range []struct {
 				set  bool
 				name string
-			}{{accept, classifier.ActionAccept}, {reject, classifier.ActionReject}, {asNew, classifier.ActionNew}} {
+			}{{accept, memory.ActionAccept}, {reject, memory.ActionReject}, {asNew, memory.ActionNew}} {
 				if f.set {
 					n++
 					action = f.name
@@ -43,7 +43,7 @@ proposes a candidate rule from its text.`,
 			if n != 1 {
 				return usagef("confirm: give exactly one of --accept, --reject, --new")
 			}
-			if ruleID != "" && action != classifier.ActionAccept {
+			if ruleID != "" && action != memory.ActionAccept {
 				return usagef("confirm: --rule goes with --accept")
 			}
 			ids := make([]int64, len(args))
@@ -63,13 +63,13 @@ proposes a candidate rule from its text.`,
 				return err
 			}
 			if len(ids) == 1 {
-				res, err := core.clf.Confirm(cmd.Context(), ids[0], action, ruleID, when)
+				res, err := core.Memory.Confirm(cmd.Context(), ids[0], action, ruleID, when)
 				if err != nil {
 					return err
 				}
 				return a.output(res, func(w io.Writer) { printConfirm(w, ids[0], &res) })
 			}
-			items := core.clf.ConfirmBatch(cmd.Context(), ids, action, ruleID, when)
+			items := core.Memory.ConfirmBatch(cmd.Context(), ids, action, ruleID, when)
 			failed, code := 0, ""
 			for _, it := range items {
 				if it.Error != nil {
@@ -103,7 +103,7 @@ proposes a candidate rule from its text.`,
 	return c
 }
 
-func printConfirm(w io.Writer, id int64, r *classifier.ConfirmResult) {
+func printConfirm(w io.Writer, id int64, r *memory.ConfirmResult) {
 	fmt.Fprintf(w, "%d: %s", id, r.Status)
 	if r.RecordResult != nil {
 		fmt.Fprintf(w, " %s %s (alpha %g beta %g)", r.EventType, r.RuleID, r.Alpha, r.Beta)
@@ -112,21 +112,19 @@ func printConfirm(w io.Writer, id int64, r *classifier.ConfirmResult) {
 }
 
 func (a *app) listPending(cmd *cobra.Command, status string, limit int) error {
-	if status == "all" {
-		status = ""
-	}
-	db, err := a.openDB(cmd.Context())
+	mem, err := a.openMemory(cmd.Context())
 	if err != nil {
 		return err
 	}
-	items, err := db.ListPending(cmd.Context(), status, limit)
+	list, err := mem.ListConfirmations(cmd.Context(), status, limit)
 	if err != nil {
 		return err
 	}
-	return a.output(map[string]any{"confirmations": items}, func(w io.Writer) {
+	items := list.Confirmations
+	return a.output(list, func(w io.Writer) {
 		if len(items) == 0 {
 			which := status + " "
-			if status == "" {
+			if status == "all" {
 				which = ""
 			}
 			fmt.Fprintf(w, "no %sconfirmations\n", which)

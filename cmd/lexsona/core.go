@@ -2,36 +2,33 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io"
-	"os"
 
-	"github.com/lexsona/lexsona/classifier"
-	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
-	"github.com/lexsona/lexsona/store"
 )
 
-// core is what every command that embeds or classifies needs: the store, the
-// embedder, the registry in force (synced and embedded), and a classifier.
-type core struct {
-	db   *store.DB
-	emb  models.Embedder
-	reg  *registry.Registry
-	sync registry.Summary
-	clf  *classifier.Classifier
+// core is what every command that embeds or classifies needs: the store,
+// the embedder, the registry in force (synced and embedded) and the use
+// cases over them (setup.Core).
+type core = setup.Core
+
+// setupConfig is the composition root's configuration from the global flags.
+func (a *app) setupConfig() setup.Config {
+	return setup.Config{
+		DB: a.dbPath, Registry: a.registry, Progress: a.stderr, Logger: a.logger(),
+		Embedder: models.Options{Backend: a.embedder, ModelDir: a.modelDir, Variant: a.variant, OrtLib: a.ortLib, Logger: a.logger()},
+	}
 }
 
 // openEmbedder opens the embedder the global flags choose (--embedder,
-// --model-dir, --ort-lib), once per command.
+// --model-dir, --variant, --ort-lib), once per command.
 func (a *app) openEmbedder(ctx context.Context) (models.Embedder, error) {
 	if a.emb != nil {
 		return a.emb, nil
 	}
-	emb, err := models.Open(ctx, models.Options{
-		Backend: a.embedder, ModelDir: a.modelDir, Variant: a.variant, OrtLib: a.ortLib, Logger: a.logger(),
-	})
+	emb, err := setup.OpenEmbedder(ctx, a.setupConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +53,7 @@ func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, data, err := a.registryInForce(ctx, db)
+	name, data, err := setup.RegistryInForce(ctx, db, a.registry)
 	if err != nil {
 		return nil, err
 	}
@@ -68,36 +65,9 @@ func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
 	return emb, nil
 }
 
-// registryInForce is the registry --registry names, else the one in force in
-// the store (see registry.InForce).
-func (a *app) registryInForce(ctx context.Context, db *store.DB) (name string, data []byte, err error) {
-	if a.registry != "" {
-		data, err := readRegistryFile(a.registry)
-		return a.registry, data, err
-	}
-	return registry.InForce(ctx, db)
-}
-
-// readRegistryFile reads a registry file, refusing one over registry.MaxFileSize.
-func readRegistryFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, engine.Errorf(engine.EINVALID, "cannot read registry %s: %v", path, errors.Unwrap(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, registry.MaxFileSize+1))
-	if err != nil {
-		return nil, engine.Errorf(engine.EINVALID, "cannot read registry %s: %v", path, err)
-	}
-	if len(data) > registry.MaxFileSize {
-		return nil, engine.Errorf(engine.ETOOLARGE, "registry %s is larger than %d bytes", path, registry.MaxFileSize)
-	}
-	return data, nil
-}
-
 // openCore opens the store and the embedder, syncs the registry in force (a
 // no-op when nothing changed; the lexical embedder is fitted on its texts
-// first) and builds the classifier.
+// first) and builds the use cases (setup.Assemble).
 func (a *app) openCore(ctx context.Context) (*core, error) {
 	db, err := a.openDB(ctx)
 	if err != nil {
@@ -107,13 +77,16 @@ func (a *app) openCore(ctx context.Context) (*core, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, data, err := a.registryInForce(ctx, db)
+	return setup.Assemble(ctx, db, emb, a.setupConfig())
+}
+
+// openMemory returns the use cases over the store alone, for commands that
+// read or edit rules without classifying (their embedder is not loaded:
+// a call that classifies would fail).
+func (a *app) openMemory(ctx context.Context) (*memory.Service, error) {
+	db, err := a.openDB(ctx)
 	if err != nil {
 		return nil, err
 	}
-	reg, sum, err := registry.SyncInForce(ctx, db, emb, name, data, registry.SyncOptions{Progress: a.stderr})
-	if err != nil {
-		return nil, err
-	}
-	return &core{db: db, emb: emb, reg: reg, sync: sum, clf: classifier.New(db, emb, classifier.Options{})}, nil
+	return memory.New(db, nil, memory.Options{}), nil
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/spf13/cobra"
 )
@@ -19,11 +19,11 @@ import (
 type hookBackend struct{ a *app }
 
 func (h hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
-	db, err := h.a.openDB(ctx)
+	mem, err := h.a.openMemory(ctx)
 	if err != nil {
 		return "", err
 	}
-	snap, err := db.Snapshot(ctx, engine.SnapshotRequest{Scope: scope, Now: time.Now().UTC()})
+	snap, err := mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
 	return snap.Prompt, err
 }
 
@@ -40,31 +40,27 @@ func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 	if err != nil {
 		return nil, err
 	}
-	snap, err := db.Snapshot(ctx, engine.SnapshotRequest{Scope: scope, Now: time.Now().UTC(), Max: hookMaxRules})
+	snap, err := memory.New(db, nil, memory.Options{}).Persona(ctx, memory.PersonaRequest{Scope: scope, Max: memory.MaxSnapshotRules})
 	if err != nil {
 		return nil, err
 	}
 	return hooks.Enforcements(snap, reg), nil
 }
 
-// hookMaxRules bounds the snapshot PreToolUse reads its must rules from: all
-// of them, not the persona's cut.
-const hookMaxRules = 10000
-
 func (h hookBackend) Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
 	core, err := h.a.openCore(ctx)
 	if err != nil {
 		return classifier.Result{}, err
 	}
-	return core.clf.Classify(ctx, text, scope)
+	return core.Memory.Classify(ctx, text, scope)
 }
 
-func (h hookBackend) Record(ctx context.Context, req classifier.RecordRequest) (classifier.RecordResponse, error) {
+func (h hookBackend) Record(ctx context.Context, c engine.Correction) (memory.RecordResponse, error) {
 	core, err := h.a.openCore(ctx)
 	if err != nil {
-		return classifier.RecordResponse{}, err
+		return memory.RecordResponse{}, err
 	}
-	res, _, err := core.clf.Record(ctx, req)
+	res, _, err := core.Memory.Record(ctx, c)
 	return res, err
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/hub"
 	"github.com/lexsona/lexsona/models/modelimport"
 )
 
@@ -26,7 +27,7 @@ func (a *app) modelDirOrDefault() (string, error) {
 }
 
 func newModelPullCmd(a *app) *cobra.Command {
-	var variant, hub string
+	var variant, hubURL string
 	pull := &cobra.Command{
 		Use:   "pull [--variant V]",
 		Short: "Download sentence-transformers/all-MiniLM-L6-v2 (ONNX + tokenizer) into --model-dir",
@@ -35,16 +36,25 @@ func newModelPullCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := models.Pull(cmd.Context(), models.PullOptions{Dir: dir, Variant: variant, BaseURL: hub, Progress: a.stderr}); err != nil {
+			progress, end := models.TermProgress(a.stderr)
+			res, err := hub.Pull(cmd.Context(), hub.Options{Dir: dir, Variant: variant, BaseURL: hubURL, Progress: progress})
+			end()
+			if err != nil {
+				for _, f := range res.Files {
+					fmt.Fprintln(a.stderr, f)
+				}
 				return err
 			}
-			return a.output(map[string]string{"model_dir": dir, "variant": variant}, func(w io.Writer) {
+			return a.output(res, func(w io.Writer) {
+				for _, f := range res.Files {
+					fmt.Fprintln(w, f)
+				}
 				fmt.Fprintf(w, "model ready in %s\n", dir)
 			})
 		},
 	}
 	pull.Flags().StringVar(&variant, "variant", "", "a quantized file the model publishes, e.g. qint8_avx512_vnni (default: onnx/model.onnx)")
-	pull.Flags().StringVar(&hub, "hub", "", "Hugging Face hub URL (default https://huggingface.co)")
+	pull.Flags().StringVar(&hubURL, "hub", "", "Hugging Face hub URL (default https://huggingface.co)")
 	return pull
 }
 
@@ -76,7 +86,9 @@ came from; importing the same source again does nothing.`,
 			if err != nil {
 				return err
 			}
-			res, err := modelimport.Import(cmd.Context(), modelimport.Options{Source: args[0], Dest: dir})
+			progress, end := models.TermProgress(a.stderr)
+			res, err := modelimport.Import(cmd.Context(), modelimport.Options{Source: args[0], Dest: dir, Progress: progress})
+			end()
 			if err != nil {
 				return err
 			}

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
 )
@@ -49,18 +50,15 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 				pol = engine.Counter
 			}
 			// Bad input is refused before anything is opened or synced.
-			corr := engine.Correction{RuleID: ruleID, Polarity: pol, UserText: text, AgentOutput: agentOutput,
-				FrameID: frame, Scope: scope, At: when, IdempotencyKey: key}
-			if err := corr.Validate(); err != nil {
+			corr, err := memory.NormalizeCorrection(engine.Correction{RuleID: ruleID, Polarity: pol, UserText: text,
+				AgentOutput: agentOutput, FrameID: frame, Scope: scope, At: when, IdempotencyKey: key}, time.Now())
+			if err != nil {
 				return err
 			}
-			// With --rule the classifier records it as explicit (score 1), as
-			// POST /v1/corrections does; either way the registry in force is
-			// synced first, so the default pack's rules exist on a new database.
-			return a.recordClassified(cmd, classifier.RecordRequest{
-				Text: text, RuleID: ruleID, Polarity: pol, Scope: scope, FrameID: frame, AgentOutput: agentOutput,
-				At: when, IdempotencyKey: key,
-			})
+			// With --rule it is recorded as explicit (score 1), as POST
+			// /v1/corrections does; either way the registry in force is synced
+			// first, so the default pack's rules exist on a new database.
+			return a.recordClassified(cmd, corr)
 		},
 	}
 	f := c.Flags()
@@ -85,12 +83,12 @@ func printRecord(w io.Writer, res *store.RecordResult) {
 }
 
 // recordClassified classifies the correction and acts on the decision.
-func (a *app) recordClassified(cmd *cobra.Command, req classifier.RecordRequest) error {
+func (a *app) recordClassified(cmd *cobra.Command, c engine.Correction) error {
 	core, err := a.openCore(cmd.Context())
 	if err != nil {
 		return err
 	}
-	res, _, err := core.clf.Record(cmd.Context(), req)
+	res, _, err := core.Memory.Record(cmd.Context(), c)
 	if err != nil {
 		return err
 	}

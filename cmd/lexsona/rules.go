@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"text/tabwriter"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/spf13/cobra"
 )
 
@@ -25,8 +26,7 @@ func newRulesAddCmd(a *app) *cobra.Command {
 		Use:   "add --rule ID --category C --severity S --text T",
 		Short: "Add a rule at the prior (alpha 2, beta 5)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sev, err := engine.ParseSeverity(severity)
-			if err != nil {
+			if _, err := engine.ParseSeverity(severity); err != nil {
 				return err
 			}
 			scope, err := sf.scope()
@@ -37,17 +37,22 @@ func newRulesAddCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, cfg, err := a.openDBConfig(cmd.Context())
+			// The rule's text is embedded with the embedder of the registry in
+			// force (fitted, for the lexical one), without syncing it.
+			db, err := a.openDB(cmd.Context())
 			if err != nil {
 				return err
 			}
-			r := engine.NewRule(id, category, sev, text, scope, cfg, now)
-			r.Topic = topic
-			r, err = db.CreateRule(cmd.Context(), r)
+			emb, err := a.openFittedEmbedder(cmd.Context())
 			if err != nil {
 				return err
 			}
-			return a.printRule(r, cfg, now)
+			v, err := memory.New(db, emb, memory.Options{}).AddRule(cmd.Context(), memory.NewRule{RuleID: id, Category: category, Severity: severity,
+				Text: text, Scope: scope, Topic: topic, At: now})
+			if err != nil {
+				return err
+			}
+			return a.printView(v)
 		},
 	}
 	f := c.Flags()
@@ -72,36 +77,29 @@ func newRulesListCmd(a *app) *cobra.Command {
 		Use:   "list",
 		Short: "List rules, optionally filtered",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			f := store.RuleFilter{Category: category, Source: source, Limit: limit}
-			if status != "" {
-				s, err := engine.ParseStatus(status)
-				if err != nil {
-					return err
-				}
-				f.Status = s
+			if limit < 0 {
+				return usagef("--limit %d: want 0 (no limit) or more", limit)
 			}
+			q := memory.RulesQuery{Category: category, Status: status, Source: source}
 			if cmd.Flags().Changed("env") || cmd.Flags().Changed("project") || cmd.Flags().Changed("agent") || cmd.Flags().Changed("tag") {
 				s, err := sf.scope()
 				if err != nil {
 					return err
 				}
-				f.Scope = &s
+				q.Scope = &s
 			}
 			at, err := parseTime("now", now)
 			if err != nil {
 				return err
 			}
-			db, cfg, err := a.openDBConfig(cmd.Context())
+			q.Now = at
+			mem, err := a.openMemory(cmd.Context())
 			if err != nil {
 				return err
 			}
-			rules, err := db.ListRules(cmd.Context(), f)
+			views, err := listAll(cmd.Context(), mem, q, limit)
 			if err != nil {
 				return err
-			}
-			views := make([]engine.RuleView, len(rules))
-			for i, r := range rules {
-				views[i] = engine.View(r, cfg, at)
 			}
 			return a.output(map[string]any{"rules": views}, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -123,6 +121,26 @@ func newRulesListCmd(a *app) *cobra.Command {
 	return c
 }
 
+// listAll returns the rules q selects, at most limit (0: all), page by page.
+func listAll(ctx context.Context, mem *memory.Service, q memory.RulesQuery, limit int) ([]engine.RuleView, error) {
+	views := []engine.RuleView{}
+	for {
+		q.Limit = memory.MaxRulesLimit
+		if limit > 0 {
+			q.Limit = min(limit-len(views), memory.MaxRulesLimit)
+		}
+		page, err := mem.ListRules(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		views = append(views, page.Rules...)
+		if page.NextAfter == "" || (limit > 0 && len(views) >= limit) {
+			return views, nil
+		}
+		q.After = page.NextAfter
+	}
+}
+
 func newRulesShowCmd(a *app) *cobra.Command {
 	var now string
 	c := &cobra.Command{
@@ -134,24 +152,23 @@ func newRulesShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, cfg, err := a.openDBConfig(cmd.Context())
+			mem, err := a.openMemory(cmd.Context())
 			if err != nil {
 				return err
 			}
-			r, err := db.GetRule(cmd.Context(), args[0])
+			v, err := mem.GetRule(cmd.Context(), args[0], at)
 			if err != nil {
 				return err
 			}
-			return a.printRule(r, cfg, at)
+			return a.printView(v)
 		},
 	}
 	c.Flags().StringVar(&now, "now", "", "assess confidence at this time (RFC 3339)")
 	return c
 }
 
-// printRule prints a rule's view: JSON with --json, else a short summary.
-func (a *app) printRule(r engine.Rule, cfg engine.Config, now time.Time) error {
-	v := engine.View(r, cfg, now)
+// printView prints a rule's view: JSON with --json, else a short summary.
+func (a *app) printView(v engine.RuleView) error {
 	return a.output(v, func(w io.Writer) {
 		fmt.Fprintf(w, "%s  [%s, %s, %s]\n  %s\n", v.RuleID, v.Category, v.Severity, v.State, v.Text)
 		fmt.Fprintf(w, "  scope %s  topic %q  status %s  source %s\n", v.Scope, v.Topic, v.Status, v.Source)

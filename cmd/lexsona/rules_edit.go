@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/spf13/cobra"
 )
 
@@ -30,62 +30,46 @@ an existing rule and removes the candidate.`,
 				if fl.NFlag() > 0 && (fl.Changed("text") || fl.Changed("rename") || fl.Changed("status")) {
 					return usagef("--merge-into cannot be combined with other changes")
 				}
-				db, err := a.openDB(cmd.Context())
+				mem, err := a.openMemory(cmd.Context())
 				if err != nil {
 					return err
 				}
-				r, err := db.MergeRule(cmd.Context(), args[0], mergeInto, now)
+				v, err := mem.MergeRule(cmd.Context(), args[0], mergeInto, now)
 				if err != nil {
 					return err
 				}
-				return a.printRuleNow(cmd, r, now)
+				return a.printView(v)
 			}
-			var u store.RuleUpdate
-			if fl.Changed("text") {
-				u.Text = &text
-			}
-			if fl.Changed("category") {
-				u.Category = &category
-			}
-			if fl.Changed("topic") {
-				u.Topic = &topic
-			}
-			if fl.Changed("severity") {
-				s, err := engine.ParseSeverity(severity)
-				if err != nil {
-					return err
+			var p memory.RulePatch
+			for _, f := range []struct {
+				name string
+				dst  **string
+				v    *string
+			}{{"text", &p.Text, &text}, {"category", &p.Category, &category}, {"topic", &p.Topic, &topic},
+				{"severity", &p.Severity, &severity}, {"status", &p.Status, &status}, {"rename", &p.RenameTo, &rename}} {
+				if fl.Changed(f.name) {
+					*f.dst = f.v
 				}
-				u.Severity = &s
-			}
-			if fl.Changed("status") {
-				s, err := engine.ParseStatus(status)
-				if err != nil {
-					return err
-				}
-				u.Status = &s
-			}
-			if fl.Changed("rename") {
-				u.RenameTo = &rename
 			}
 			if fl.Changed("env") || fl.Changed("project") || fl.Changed("agent") || fl.Changed("tag") || fl.Changed("exclude-tag") {
 				s, err := sf.scope()
 				if err != nil {
 					return err
 				}
-				u.Scope = &s
+				p.Scope = &s
 			}
-			if u == (store.RuleUpdate{}) {
+			if p == (memory.RulePatch{}) {
 				return usagef("rules edit: nothing to change; give at least one of --text, --category, --severity, scope flags, --topic, --status, --rename, --merge-into")
 			}
-			db, err := a.openDB(cmd.Context())
+			mem, err := a.openMemory(cmd.Context())
 			if err != nil {
 				return err
 			}
-			r, err := db.UpdateRule(cmd.Context(), args[0], u, now)
+			v, err := mem.EditRule(cmd.Context(), args[0], p, now)
 			if err != nil {
 				return err
 			}
-			return a.printRuleNow(cmd, r, now)
+			return a.printView(v)
 		},
 	}
 	f := c.Flags()
@@ -103,7 +87,7 @@ an existing rule and removes the candidate.`,
 
 // ruleActionCmd builds a `rules VERB ID [--at T]` command: act changes the
 // rule at now, and the rule is printed as it is afterwards.
-func ruleActionCmd(a *app, verb, short string, act func(db *store.DB, ctx context.Context, id string, now time.Time) (engine.Rule, error)) *cobra.Command {
+func ruleActionCmd(a *app, verb, short string, act func(mem *memory.Service, ctx context.Context, id string, at time.Time) (engine.RuleView, error)) *cobra.Command {
 	var at string
 	c := &cobra.Command{
 		Use:   verb + " ID",
@@ -114,15 +98,15 @@ func ruleActionCmd(a *app, verb, short string, act func(db *store.DB, ctx contex
 			if err != nil {
 				return err
 			}
-			db, err := a.openDB(cmd.Context())
+			mem, err := a.openMemory(cmd.Context())
 			if err != nil {
 				return err
 			}
-			r, err := act(db, cmd.Context(), args[0], now)
+			v, err := act(mem, cmd.Context(), args[0], now)
 			if err != nil {
 				return err
 			}
-			return a.printRuleNow(cmd, r, now)
+			return a.printView(v)
 		},
 	}
 	c.Flags().StringVar(&at, "at", "", "time of the change (RFC 3339)")
@@ -130,24 +114,19 @@ func ruleActionCmd(a *app, verb, short string, act func(db *store.DB, ctx contex
 }
 
 func newRulesArchiveCmd(a *app) *cobra.Command {
-	return ruleActionCmd(a, "archive", "Archive a rule: never injected again, history kept", (*store.DB).ArchiveRule)
+	return ruleActionCmd(a, "archive", "Archive a rule: never injected again, history kept", (*memory.Service).ArchiveRule)
 }
 
 func newRulesAcceptCmd(a *app) *cobra.Command {
 	return ruleActionCmd(a, "accept", "Accept a candidate rule; for an exception proposal, also exclude its tag from the original rule",
-		(*store.DB).AcceptCandidate)
+		func(mem *memory.Service, ctx context.Context, id string, at time.Time) (engine.RuleView, error) {
+			return mem.ReviewCandidate(ctx, id, true, at)
+		})
 }
 
 func newRulesRejectCmd(a *app) *cobra.Command {
 	return ruleActionCmd(a, "reject", "Reject a candidate rule (it is archived); an exception proposal is never proposed again and the original rule stays as it was",
-		(*store.DB).RejectCandidate)
-}
-
-// printRuleNow prints r assessed at now with the stored config.
-func (a *app) printRuleNow(cmd *cobra.Command, r engine.Rule, now time.Time) error {
-	cfg, err := a.db.Config(cmd.Context())
-	if err != nil {
-		return err
-	}
-	return a.printRule(r, cfg, now)
+		func(mem *memory.Service, ctx context.Context, id string, at time.Time) (engine.RuleView, error) {
+			return mem.ReviewCandidate(ctx, id, false, at)
+		})
 }

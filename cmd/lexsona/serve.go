@@ -53,7 +53,7 @@ The registry in force (or --registry) is synced on start.`,
 				return err
 			}
 			srv, err := server.New(server.Config{
-				Addr: addr, DB: core.db, Embedder: core.emb, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
+				Addr: addr, DB: core.DB, Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
 				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
 			})
@@ -150,7 +150,7 @@ func newMCPCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return server.ServeMCP(cmd.Context(), server.Config{DB: core.db, Embedder: core.emb, IdempotencyTTL: ttl, Logger: a.logger()}, a.stdin, a.stdout)
+			return server.ServeMCP(cmd.Context(), server.Config{DB: core.DB, Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger()}, a.stdin, a.stdout)
 		},
 	}
 	addIdempotencyTTLFlag(c, &idemTTL)

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/spf13/cobra"
 )
 
@@ -32,8 +32,8 @@ the file. A file that already holds this persona is not touched.`,
 			if err != nil {
 				return err
 			}
-			if max < 0 || max > 10000 {
-				return usagef("--max %d: want 1 to 10000 (0 for the configured default)", max)
+			if max < 0 || max > memory.MaxSnapshotRules {
+				return usagef("--max %d: want 1 to %d (0 for the configured default)", max, memory.MaxSnapshotRules)
 			}
 			agentFile := hooks.ValidFormat(format)
 			switch {
@@ -48,11 +48,11 @@ the file. A file that already holds this persona is not touched.`,
 			if err != nil {
 				return err
 			}
-			db, err := a.openDB(cmd.Context())
+			mem, err := a.openMemory(cmd.Context())
 			if err != nil {
 				return err
 			}
-			snap, err := db.Snapshot(cmd.Context(), engine.SnapshotRequest{
+			snap, err := mem.Persona(cmd.Context(), memory.PersonaRequest{
 				Scope: scope, Now: at, Max: max, IncludeDormant: includeDormant, Trace: trace,
 			})
 			if err != nil {

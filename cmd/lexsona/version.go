@@ -7,8 +7,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/lexsona/lexsona/models"
 	"github.com/spf13/cobra"
+
+	"github.com/lexsona/lexsona/models/ort"
 )
 
 // version is the release version, set at link time with
@@ -86,9 +87,9 @@ func newVersionCmd(a *app) *cobra.Command {
 		Short: "Print the version, the commit it was built from, the Go version and the ONNX Runtime found",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := buildVersion()
-			if lib, err := models.FindORTLib(a.ortLib); err != nil {
+			if lib, err := ort.FindLib(a.ortLib); err != nil {
 				v.ORTError = err.Error()
-			} else if ver, err := models.ProbeORTLib(lib); err != nil {
+			} else if ver, err := ort.ProbeLib(lib); err != nil {
 				v.ORTLib, v.ORTVersion, v.ORTError = lib, ver, err.Error()
 			} else {
 				v.ORTLib, v.ORTVersion = lib, ver

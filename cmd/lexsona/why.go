@@ -5,27 +5,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/lexsona/lexsona/engine"
 	"github.com/spf13/cobra"
 )
-
-// whyRule is the answer of `lexsona why ID`: the rule now and every event
-// that made it so, in the order recorded.
-type whyRule struct {
-	Rule    engine.RuleView `json:"rule"`
-	History []engine.Event  `json:"history"`
-}
-
-// whyScope is the answer of `lexsona why` with scope flags: every rule's
-// decision for that context, the winners and the conflict losers.
-type whyScope struct {
-	Scope     engine.Scope      `json:"scope"`
-	Winners   []string          `json:"winners"`
-	Losers    []engine.Loss     `json:"losers"`
-	Decisions []engine.Decision `json:"decisions"`
-}
-
-const historyPage = 10000
 
 func newWhyCmd(a *app) *cobra.Command {
 	var now string
@@ -44,7 +25,7 @@ func newWhyCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, cfg, err := a.openDBConfig(cmd.Context())
+			mem, err := a.openMemory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -53,37 +34,28 @@ func newWhyCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				snap, err := db.Snapshot(cmd.Context(), engine.SnapshotRequest{Scope: scope, Now: at, Trace: true})
+				out, err := mem.Why(cmd.Context(), scope, at)
 				if err != nil {
 					return err
 				}
-				out := whyScope{Scope: scope, Winners: []string{}, Losers: snap.Losers, Decisions: snap.Decisions}
-				for _, r := range snap.Rules {
-					out.Winners = append(out.Winners, r.RuleID)
-				}
 				return a.output(out, func(w io.Writer) {
-					fmt.Fprintf(w, "scope %s\n", scope)
+					fmt.Fprintf(w, "scope %s\n", out.Scope)
 					for _, d := range out.Decisions {
-						fmt.Fprintf(w, "  %-40s %-14s %s\n", d.RuleID, d.Outcome, d.Reason)
+						more := ""
+						if d.Needed > 0 {
+							more = fmt.Sprintf(" (%d more corrections)", d.Needed)
+						}
+						fmt.Fprintf(w, "  %-40s %-14s %s%s\n", d.RuleID, d.Outcome, d.Reason, more)
 					}
 				})
 			}
-			r, err := db.GetRule(cmd.Context(), args[0])
+			out, err := mem.ExplainRule(cmd.Context(), args[0], at, -1)
 			if err != nil {
 				return err
 			}
-			out := whyRule{Rule: engine.View(r, cfg, at), History: []engine.Event{}}
-			var after int64
-			for {
-				page, err := db.History(cmd.Context(), r.RuleID, after, historyPage)
-				if err != nil {
-					return err
-				}
-				out.History = append(out.History, page...)
-				if len(page) < historyPage {
-					break
-				}
-				after = page[len(page)-1].EventID
+			cfg, err := mem.Config(cmd.Context())
+			if err != nil {
+				return err
 			}
 			return a.output(out, func(w io.Writer) {
 				v, t := out.Rule, cfg.For(out.Rule.Category)

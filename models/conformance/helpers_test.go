@@ -13,6 +13,8 @@ import (
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
+	"github.com/lexsona/lexsona/models/ort"
 )
 
 // The tolerances the conformance claims are made at, per vector component.
@@ -57,9 +59,9 @@ func langchain4jDir(t *testing.T) string {
 // fails instead under LEXSONA_REQUIRE_ORT=1 or LEXSONA_REQUIRE_REAL_MODEL=1.
 func mustORT(t *testing.T) {
 	t.Helper()
-	lib, err := models.FindORTLib("")
+	lib, err := ort.FindLib("")
 	if err == nil {
-		_, err = models.ProbeORTLib(lib)
+		_, err = ort.ProbeLib(lib)
 	}
 	if err == nil {
 		return
@@ -89,9 +91,9 @@ func openWith(t *testing.T, o models.Options) models.Embedder {
 	if e, ok := opened[key]; ok {
 		return e
 	}
-	e, err := models.Open(context.Background(), o)
+	e, err := auto.Open(context.Background(), o)
 	if err != nil {
-		t.Fatalf("models.Open(%s, %s): %v", o.Backend, o.ModelDir, err)
+		t.Fatalf("auto.Open(%s, %s): %v", o.Backend, o.ModelDir, err)
 	}
 	if id := e.Identity(); id.Dims != 384 {
 		t.Fatalf("%s on %s: %d dimensions, want all-MiniLM-L6-v2's 384", o.Backend, o.ModelDir, id.Dims)

@@ -17,8 +17,10 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/models/bertfuse/onnxpb"
 	"github.com/lexsona/lexsona/models/modelimport"
+	"github.com/lexsona/lexsona/models/ort"
 )
 
 // tinySpec is the tiny fixture's architecture (scripts/fixtures.sh: hidden
@@ -48,9 +50,9 @@ func mustTiny(tb testing.TB) string {
 // LEXSONA_REQUIRE_ORT=1.
 func mustORT(tb testing.TB) string {
 	tb.Helper()
-	lib, err := models.FindORTLib("")
+	lib, err := ort.FindLib("")
 	if err == nil {
-		_, err = models.ProbeORTLib(lib)
+		_, err = ort.ProbeLib(lib)
 	}
 	if err != nil {
 		if os.Getenv("LEXSONA_REQUIRE_ORT") == "1" {
@@ -236,7 +238,7 @@ func wantErr(tb testing.TB, err error, code string, parts ...string) {
 func mustEmbed(tb testing.TB, o models.Options, texts []string) [][]float32 {
 	tb.Helper()
 	o.CacheSize = -1
-	e, err := models.Open(context.Background(), o)
+	e, err := auto.Open(context.Background(), o)
 	if err != nil {
 		tb.Fatalf("open %s on %s: %v", o.Backend, o.ModelDir, err)
 	}

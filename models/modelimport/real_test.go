@@ -14,6 +14,7 @@ import (
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/models/modelimport"
 )
 
@@ -107,7 +108,7 @@ func autoOpen(t *testing.T, home, dir, lib string) (string, string) {
 	t.Setenv("HF_HUB_CACHE", "")
 	t.Setenv("HF_HOME", home)
 	var log bytes.Buffer
-	e, err := models.Open(context.Background(), models.Options{Backend: "auto", ModelDir: dir, OrtLib: lib, NoFuse: true, CacheSize: -1,
+	e, err := auto.Open(context.Background(), models.Options{Backend: "auto", ModelDir: dir, OrtLib: lib, NoFuse: true, CacheSize: -1,
 		Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,40 @@
+package classifier
+
+import (
+	"context"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Corpus is what the classifier scores against, read-only: the stored
+// vectors of every rule's texts for a model, the rules' scopes and texts,
+// and a version that moves whenever any of them changes. The use-case layer
+// implements it over the store; the classifier never writes.
+type Corpus interface {
+	// Version returns the corpus version; a value read less than maxAge ago
+	// may be returned without asking the store again.
+	Version(ctx context.Context, maxAge time.Duration) (int64, error)
+	// Vectors returns every stored vector of model.
+	Vectors(ctx context.Context, model string) ([]Vector, error)
+	// Rules returns the scope of every rule that is not archived, by id.
+	Rules(ctx context.Context) (map[string]engine.Scope, error)
+	// Texts returns every rule's texts (for the rule-vocabulary score).
+	Texts(ctx context.Context) ([]Text, error)
+	// RuleExists reports whether a rule with this id exists (any status).
+	RuleExists(ctx context.Context, id string) (bool, error)
+}
+
+// Vector is one stored vector of a rule's text. Affirms is false for a
+// contrary text (one that says the opposite of its rule).
+type Vector struct {
+	RuleID  string
+	Affirms bool
+	Vector  []float32
+}
+
+// Text is one text of a rule.
+type Text struct {
+	RuleID string
+	Text   string
+}

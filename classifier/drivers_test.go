@@ -1,0 +1,3 @@
+package classifier
+
+import _ "github.com/lexsona/lexsona/store/sqlite"

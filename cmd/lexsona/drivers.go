@@ -1,0 +1,4 @@
+package main
+
+// The store drivers this program is built with.
+import _ "github.com/lexsona/lexsona/store/sqlite"

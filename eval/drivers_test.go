@@ -1,0 +1,3 @@
+package eval
+
+import _ "github.com/lexsona/lexsona/store/sqlite"

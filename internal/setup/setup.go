@@ -1,0 +1,143 @@
+// Package setup is LexSona's composition root: the one place that opens the
+// store (with its driver), the embedder, the registry in force, and builds
+// the use-case layer over them. The CLI (cmd/lexsona), the server's tests
+// and, through the binary, e2e assemble LexSona with it; nothing else
+// imports a store driver or an embedder backend by name.
+package setup
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
+	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/store"
+
+	// The store drivers built into LexSona.
+	_ "github.com/lexsona/lexsona/store/sqlite"
+)
+
+// Config says what to open. Zero fields take the defaults.
+type Config struct {
+	// DB is a SQLite file path or a PostgreSQL URL (store.DefaultPath()).
+	DB string
+	// Embedder chooses the backend and model (auto.Open's options).
+	Embedder models.Options
+	// Registry is a registry file to sync; empty means the registry in
+	// force (the one last synced, else the default pack).
+	Registry string
+	// Progress gets the registry sync's progress bar when it is a terminal.
+	Progress io.Writer
+	// Logger gets the store's and the embedder's diagnostics.
+	Logger *slog.Logger
+}
+
+// OpenStore opens the store cfg.DB names (store.OpenWith). Errors: its.
+func OpenStore(ctx context.Context, cfg Config) (*store.DB, error) {
+	dsn := cfg.DB
+	if dsn == "" {
+		dsn = store.DefaultPath()
+	}
+	return store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger})
+}
+
+// OpenEmbedder opens the embedder cfg.Embedder chooses (auto.Open).
+// Errors: its.
+func OpenEmbedder(ctx context.Context, cfg Config) (models.Embedder, error) {
+	o := cfg.Embedder
+	if o.Logger == nil {
+		o.Logger = cfg.Logger
+	}
+	return auto.Open(ctx, o)
+}
+
+// RegistryInForce returns the name and YAML of the registry to sync: the
+// file cfg.Registry names, else the one in force in db (registry.InForce).
+// Errors: EINVALID for an unreadable file, ETOOLARGE over
+// registry.MaxFileSize, the store's.
+func RegistryInForce(ctx context.Context, db *store.DB, file string) (name string, data []byte, err error) {
+	if file != "" {
+		data, err := ReadRegistryFile(file)
+		return file, data, err
+	}
+	return registry.InForce(ctx, db)
+}
+
+// ReadRegistryFile reads a registry file, refusing one over
+// registry.MaxFileSize. Errors: EINVALID naming an unreadable file,
+// ETOOLARGE naming a file over the limit.
+func ReadRegistryFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "cannot read registry %s: %v", path, errors.Unwrap(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, registry.MaxFileSize+1))
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "cannot read registry %s: %v", path, err)
+	}
+	if len(data) > registry.MaxFileSize {
+		return nil, engine.Errorf(engine.ETOOLARGE, "registry %s is larger than %d bytes", path, registry.MaxFileSize)
+	}
+	return data, nil
+}
+
+// Core is an assembled LexSona: the store, the embedder, the registry
+// synced into the store, and the use cases over them.
+type Core struct {
+	DB       *store.DB
+	Embedder models.Embedder
+	Registry *registry.Registry
+	Sync     registry.Summary
+	Memory   *memory.Service
+}
+
+// Assemble syncs the registry in force (or cfg.Registry) into db with emb
+// — a no-op when nothing changed; a lexical embedder is fitted on its texts
+// first — and builds the use cases. It opens nothing: db and emb stay the
+// caller's to close. Errors: RegistryInForce's and memory.SyncRegistry's.
+func Assemble(ctx context.Context, db *store.DB, emb models.Embedder, cfg Config) (*Core, error) {
+	name, data, err := RegistryInForce(ctx, db, cfg.Registry)
+	if err != nil {
+		return nil, err
+	}
+	mem := memory.New(db, emb, memory.Options{})
+	reg, sum, err := mem.SyncRegistry(ctx, name, data, registry.SyncOptions{Progress: cfg.Progress})
+	if err != nil {
+		return nil, err
+	}
+	return &Core{DB: db, Embedder: emb, Registry: reg, Sync: sum, Memory: mem}, nil
+}
+
+// Open opens the store and the embedder and assembles them (Assemble).
+// Close the Core when done. Errors: OpenStore's, OpenEmbedder's,
+// Assemble's; on error nothing stays open.
+func Open(ctx context.Context, cfg Config) (*Core, error) {
+	db, err := OpenStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	emb, err := OpenEmbedder(ctx, cfg)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	c, err := Assemble(ctx, db, emb, cfg)
+	if err != nil {
+		emb.Close()
+		db.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Close closes the embedder and the store.
+func (c *Core) Close() error {
+	return errors.Join(c.Embedder.Close(), c.DB.Close())
+}

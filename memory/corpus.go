@@ -1,0 +1,75 @@
+package memory
+
+import (
+	"context"
+	"time"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+// Corpus returns the classifier's read-only view of db (see corpus), for
+// front ends that run a classifier of their own (the offline evaluation).
+func Corpus(db *store.DB) classifier.Corpus { return corpus{db} }
+
+// corpus is the classifier's read-only view of the store: the stored
+// vectors, the scopes and texts of the rules that are not archived, and the
+// embeddings version that moves whenever any of them changes.
+type corpus struct{ db *store.DB }
+
+func (c corpus) Version(ctx context.Context, maxAge time.Duration) (int64, error) {
+	return c.db.EmbeddingsVersionWithin(ctx, maxAge)
+}
+
+func (c corpus) Vectors(ctx context.Context, model string) ([]classifier.Vector, error) {
+	rows, err := c.db.LoadEmbeddings(ctx, model)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]classifier.Vector, len(rows))
+	for i, r := range rows {
+		out[i] = classifier.Vector{RuleID: r.RuleID, Affirms: store.Affirms(r.Kind), Vector: r.Vector}
+	}
+	return out, nil
+}
+
+func (c corpus) Rules(ctx context.Context) (map[string]engine.Scope, error) {
+	rules, err := c.db.ListRules(ctx, store.RuleFilter{})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]engine.Scope, len(rules))
+	for _, r := range rules {
+		if r.Status != engine.StatusArchived {
+			out[r.RuleID] = r.Scope
+		}
+	}
+	return out, nil
+}
+
+func (c corpus) Texts(ctx context.Context) ([]classifier.Text, error) {
+	live, err := c.Rules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	texts, err := c.db.LoadRuleTexts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]classifier.Text, 0, len(texts))
+	for _, t := range texts {
+		if _, ok := live[t.RuleID]; ok {
+			out = append(out, classifier.Text{RuleID: t.RuleID, Text: t.Text})
+		}
+	}
+	return out, nil
+}
+
+func (c corpus) RuleExists(ctx context.Context, id string) (bool, error) {
+	_, err := c.db.GetRule(ctx, id)
+	if engine.ErrorCode(err) == engine.ENOTFOUND {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -1,0 +1,3 @@
+package memory
+
+import _ "github.com/lexsona/lexsona/store/sqlite"

@@ -1,0 +1,176 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/redact"
+	"github.com/lexsona/lexsona/store"
+)
+
+// RecordResponse is what Record did. The store's record result (event_id,
+// rule_id, event_type, alpha, beta, confidence, active, exception_proposal) is
+// there for auto_match and explicit (the reinforcement or counterexample) and
+// for new_rule (the candidate's creation event, plus created_rule); it is
+// absent for confirm, which stores a pending confirmation (pending_id) and
+// nothing else. A generic text ("that's wrong", "nope, try again") or a
+// counterexample that matches no rule is new_rule with nothing stored at all
+// (Stored is false): no rule can be learned from it, and its reason says so.
+type RecordResponse struct {
+	*store.RecordResult
+	Decision string  `json:"decision"`
+	Score    float64 `json:"score"`
+	// Polarity is the polarity recorded (auto_match, explicit) or kept with
+	// the pending confirmation (confirm): −1 when the caller said so or the
+	// classifier found a contradiction (Reason then starts with
+	// "contradiction"), 1 otherwise.
+	Polarity    engine.Polarity    `json:"polarity"`
+	Candidates  []engine.Candidate `json:"candidates"`
+	PendingID   int64              `json:"pending_id,omitempty"`
+	CreatedRule *engine.Rule       `json:"created_rule,omitempty"`
+	Reason      string             `json:"reason,omitempty"`
+	// Redacted counts the secrets replaced by placeholders in text and agent output before storing.
+	Redacted int `json:"redacted"`
+	// Promoted is set when this correction made its candidate rule active.
+	Promoted bool `json:"promoted,omitempty"`
+}
+
+// Stored reports whether Record wrote anything: evidence, a pending
+// confirmation or a candidate rule.
+func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.PendingID != 0 }
+
+// Record classifies a correction and acts on the decision in one write
+// transaction:
+//   - auto_match and explicit (c.RuleID set, or a CORRECT[rule_id]: prefix):
+//     a reinforcement on the rule, or a counterexample when c.Polarity is −1
+//     or (auto_match) the classifier found that the text contradicts the
+//     rule; the event carries the text, decision, score, candidates and model;
+//   - confirm: a pending confirmation (text, scope, polarity — −1 for a
+//     contradiction, so accepting it records a counterexample — frame, agent
+//     output, candidates, model), nothing else;
+//   - new_rule: nothing for a generic text or a counterexample (see
+//     RecordResponse); otherwise a candidate rule (engine.NewCandidateRule,
+//     id proposed.<slug>-<hash>, suffixed -2…-9 when taken; scoped to the
+//     correction's environment, project and agent family) with its creation
+//     event, and the vector already computed stored as its template's
+//     embedding, so the same correction matches it next time.
+//
+// c.Polarity 0 means a reinforcement unless the classifier finds a
+// contradiction; a zero c.At means now. Secrets in the text and agent output
+// are replaced by placeholders before anything is classified or stored.
+// With c.IdempotencyKey the whole operation is idempotent: a retry with the
+// same correction (At aside) returns the first response with replayed=true
+// and writes nothing; the key is looked up once, in the write transaction. Errors: EINVALID naming a bad text, polarity, frame id,
+// agent output, key, scope or time (in the future), or an archived rule;
+// ETOOLARGE for a text over 1 MiB; ENOTFOUND for an unknown rule; ECONFLICT
+// when the key was used for another correction; the classifier's and the
+// store's otherwise. On error nothing is written.
+func (s *Service) Record(ctx context.Context, c engine.Correction) (RecordResponse, bool, error) {
+	c, err := NormalizeCorrection(c, s.now())
+	if err != nil {
+		return RecordResponse{}, false, err
+	}
+	redacted := redact.Strings(&c.UserText, &c.AgentOutput)
+	sum, err := fingerprint(c)
+	if err != nil {
+		return RecordResponse{}, false, err
+	}
+	cl, err := s.clf.Decide(ctx, c.UserText, c.Scope, c.RuleID, c.Polarity == engine.Counter)
+	if err != nil {
+		return RecordResponse{}, false, err
+	}
+	var prop classifier.TextVectors
+	if cl.Learnable() {
+		if prop, err = s.clf.Vectors(ctx, classifier.CandidateText(c.UserText), &cl); err != nil {
+			return RecordResponse{}, false, err
+		}
+	}
+	var resp RecordResponse
+	replayed := false
+	err = s.db.Write(ctx, func(tx *store.Tx) error {
+		if c.IdempotencyKey != "" {
+			resp = RecordResponse{}
+			found, err := tx.LookupIdempotency(c.IdempotencyKey, sum, &resp)
+			if err != nil || found {
+				replayed = found
+				return err
+			}
+		}
+		resp = RecordResponse{Decision: cl.Decision, Score: cl.Score, Polarity: cl.Polarity, Candidates: cl.Candidates, Reason: cl.Reason, Redacted: redacted}
+		if err := s.act(tx, c, &cl, prop, &resp); err != nil {
+			return err
+		}
+		if c.IdempotencyKey != "" {
+			return tx.SaveIdempotency(c.IdempotencyKey, sum, resp)
+		}
+		return nil
+	})
+	if err != nil {
+		return RecordResponse{}, false, err
+	}
+	if resp.Candidates == nil {
+		resp.Candidates = []engine.Candidate{}
+	}
+	return resp, replayed, nil
+}
+
+// act writes what decision cl calls for, inside tx, into resp.
+func (s *Service) act(tx *store.Tx, c engine.Correction, cl *classifier.Classification, prop classifier.TextVectors, resp *RecordResponse) error {
+	switch cl.Decision {
+	case classifier.DecisionAutoMatch, classifier.DecisionExplicit:
+		rc := c
+		rc.IdempotencyKey, rc.RuleID, rc.Decision, rc.Candidates, rc.Polarity = "", cl.RuleID, cl.Decision, cl.Candidates, cl.Polarity
+		score := cl.Score
+		rc.Score = &score
+		if cl.Decision == classifier.DecisionAutoMatch {
+			rc.Model = cl.Model
+		}
+		res, promoted, err := applyEvidence(tx, rc)
+		if err != nil {
+			return err
+		}
+		resp.RecordResult, resp.Promoted = &res, promoted
+	case classifier.DecisionConfirm:
+		id, err := tx.CreatePending(engine.Pending{Text: c.UserText, Scope: c.Scope, Polarity: cl.Polarity, FrameID: c.FrameID,
+			AgentOutput: c.AgentOutput, Candidates: cl.Candidates, Model: cl.Model, CreatedAt: c.At})
+		if err != nil {
+			return err
+		}
+		resp.PendingID = id
+	case classifier.DecisionNewRule:
+		if !cl.Learnable() {
+			resp.Reason = classifier.JoinReasons(resp.Reason, cl.UnlearnableReason())
+			return nil
+		}
+		score := cl.Score
+		ev := engine.Event{UserText: c.UserText, AgentOutput: c.AgentOutput, FrameID: c.FrameID, Scope: c.Scope,
+			Decision: cl.Decision, Score: &score, Candidates: cl.Candidates, Model: cl.Model, At: c.At,
+			Detail: "proposed from a correction that matched no rule"}
+		res, rule, err := insertCandidate(tx, prop, c.UserText, c.Scope, ev, c.At)
+		if err != nil {
+			return err
+		}
+		resp.RecordResult, resp.CreatedRule = &res, &rule
+	}
+	return nil
+}
+
+// recordKey is what a correction's idempotency key stands for: everything
+// but the time and the key, after normalisation and redaction.
+type recordKey struct {
+	Text        string          `json:"text"`
+	RuleID      string          `json:"rule_id,omitempty"`
+	Polarity    engine.Polarity `json:"polarity"`
+	Scope       engine.Scope    `json:"scope"`
+	FrameID     string          `json:"frame_id,omitempty"`
+	AgentOutput string          `json:"agent_output,omitempty"`
+}
+
+// fingerprint is the sha256 of c's recordKey.
+func fingerprint(c engine.Correction) (string, error) {
+	return store.RequestSHA256(struct {
+		Op  string    `json:"op"`
+		Req recordKey `json:"req"`
+	}{"record", recordKey{c.UserText, c.RuleID, c.Polarity, c.Scope, c.FrameID, c.AgentOutput}})
+}

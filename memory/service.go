@@ -1,0 +1,75 @@
+// Package memory is LexSona's use-case layer: every operation a user can
+// perform — record a correction, classify, confirm, add/edit/archive/accept/
+// reject a rule, sync a registry, persona, why, config — lives here once.
+// It validates input once, decides with engine and the classifier, and
+// persists through the store; the HTTP API, the MCP server and the CLI are
+// thin adapters that parse, call a Service method and render its answer.
+//
+// Errors are *engine.Error values with the codes of engine/errors.go; every
+// method's doc says which codes it returns.
+package memory
+
+import (
+	"time"
+
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/store"
+)
+
+// Options configure a Service; the zero value gives the product's behaviour.
+type Options struct {
+	// Classifier configures the classifier (thresholds, guard, polarity…).
+	Classifier classifier.Options
+	// Now is the clock (time.Now when nil): the default time of a correction
+	// and the moment a persona or why is evaluated at.
+	Now func() time.Time
+	// Bulk embeds registry syncs (the classifying embedder when nil): a
+	// server gives its unbatched embedder, so that a sync's large batches
+	// do not queue behind, or in front of, the requests' small ones.
+	Bulk models.Embedder
+}
+
+// Service performs the use cases over one store with one embedder. It is
+// safe for concurrent use.
+type Service struct {
+	db   *store.DB
+	emb  models.Embedder
+	bulk models.Embedder
+	clf  *classifier.Classifier
+	now  func() time.Time
+}
+
+// New returns a Service over db, classifying with emb. It does no I/O; a bad
+// classifier option makes every call that classifies return its EINVALID
+// error (see classifier.New).
+func New(db *store.DB, emb models.Embedder, opts Options) *Service {
+	s := &Service{db: db, emb: emb, bulk: opts.Bulk, now: opts.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.bulk == nil {
+		s.bulk = emb
+	}
+	s.clf = classifier.New(corpus{db}, emb, opts.Classifier)
+	return s
+}
+
+// Classifier returns the service's classifier (for its thresholds and
+// identity; recording goes through the Service).
+func (s *Service) Classifier() *classifier.Classifier { return s.clf }
+
+// Store returns the service's store, for the front ends' health checks and
+// metrics (never for use cases: those are Service methods).
+func (s *Service) Store() *store.DB { return s.db }
+
+// Embedder returns the embedder the service classifies with.
+func (s *Service) Embedder() models.Embedder { return s.emb }
+
+// at is t in UTC, or now when t is zero.
+func (s *Service) at(t time.Time) time.Time {
+	if t.IsZero() {
+		t = s.now()
+	}
+	return t.UTC()
+}

@@ -1,0 +1,85 @@
+package ort
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/modelimport"
+	"github.com/lexsona/lexsona/models/modeltest"
+)
+
+func TestFindLib(t *testing.T) {
+	dir := t.TempDir()
+	present := filepath.Join(dir, "libonnxruntime.so.1")
+	if err := os.WriteFile(present, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.so")
+	tests := []struct {
+		name, explicit, env, want, errFragment string
+	}{
+		{"option wins", present, missing, present, ""},
+		{"env", "", present, present, ""},
+		{"missing option", missing, "", "", missing},
+		{"missing env", "", missing, "", missing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("LEXSONA_ORT_LIB", tt.env)
+			got, err := FindLib(tt.explicit)
+			if tt.errFragment != "" {
+				modeltest.WantErr(t, err, engine.EUNAVAILABLE, tt.errFragment, "make ort")
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("FindLib(%q) = %q, %v; want %q", tt.explicit, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestVersionAtLeast(t *testing.T) {
+	tests := []struct {
+		v    string
+		want bool
+	}{{"1.30.0", true}, {"1.24.0", true}, {"1.24", true}, {"1.23.2", false}, {"2.0.0", true}, {"1.9.0", false}, {"", false}, {"dev", false}}
+	for _, tt := range tests {
+		if got := versionAtLeast(tt.v, MinVersion); got != tt.want {
+			t.Errorf("versionAtLeast(%q) = %v, want %v", tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestORTOtherNames: a model whose output is not called last_hidden_state is
+// asked for its names and still embeds identically.
+func TestORTOtherNames(t *testing.T) {
+	mustLib(t)
+	tiny := modeltest.MustTinyModel(t)
+	dir := modeltest.CopyModel(t, tiny)
+	b, err := os.ReadFile(filepath.Join(dir, "model.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := bytes.ReplaceAll(b, []byte("last_hidden_state"), []byte("token_embeddings_")) // same length: the protobuf stays valid
+	if bytes.Equal(renamed, b) {
+		t.Fatal("the tiny model has no last_hidden_state output")
+	}
+	modeltest.MustWrite(t, filepath.Join(dir, "model.onnx"), renamed)
+	texts := []string{"hello", "use pnpm, not npm"}
+	want := modeltest.MustEmbed(t, mustOpen(t, models.Options{ModelDir: tiny}), texts)
+	got := modeltest.MustEmbed(t, mustOpen(t, models.Options{ModelDir: dir}), texts)
+	if d := modeltest.MaxAbsDiff(got, want); d != 0 {
+		t.Errorf("renamed output: embeddings differ by %.3g", d)
+	}
+}
+
+// TestInt8VariantName: the variant Options name is the one modelimport writes.
+func TestInt8VariantName(t *testing.T) {
+	if models.VariantInt8 != modelimport.Int8Variant {
+		t.Errorf("models.VariantInt8 %q, modelimport.Int8Variant %q", models.VariantInt8, modelimport.Int8Variant)
+	}
+}

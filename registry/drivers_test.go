@@ -1,0 +1,3 @@
+package registry
+
+import _ "github.com/lexsona/lexsona/store/sqlite"

@@ -1,0 +1,3 @@
+package server
+
+import _ "github.com/lexsona/lexsona/store/sqlite"

@@ -1,0 +1,100 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/migrations"
+	"github.com/lexsona/lexsona/store"
+)
+
+// A database whose file cannot be written (a read-only mount, the immutable
+// attribute, no write permission) is opened read-only: reads work, each
+// write fails at once with the read-only fault and Writable reports it. Nothing is migrated, checkpointed or cleaned then.
+
+// cannotWrite reports whether path exists and opening it for writing fails
+// for want of the right to (EROFS, EACCES, EPERM: what a read-only mount,
+// permissions and the immutable attribute give).
+func cannotWrite(path string) bool {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err == nil {
+		f.Close()
+		return false
+	}
+	return errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission)
+}
+
+// roDSN returns the data source name of a read-only connection: mode=ro,
+// or, when the write-ahead log's files cannot be created beside a file on a
+// read-only mount, immutable=1 (SQLite then reads the file as it is, with no
+// locking: nothing can change it).
+func roDSN(path string, immutable bool) string {
+	q := fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)&_pragma=query_only(1)&_pragma=temp_store(MEMORY)", busyTimeoutMS)
+	if immutable {
+		q = "immutable=1&" + q
+	}
+	return fileURL(path) + "?" + q
+}
+
+// openReadOnly opens both pools of db read-only and checks that the schema
+// is the one this build writes. Errors: EUNAVAILABLE naming what failed
+// (the read-only fault's message included) or a schema that would need
+// migrating.
+func (d *Driver) openReadOnly(ctx context.Context, conns int) error {
+	immutable := false
+	w, err := openPool(ctx, d.path, roDSN(d.path, false), 1)
+	if err != nil { // the log's files cannot be created beside the file
+		immutable = true
+		w, err = openPool(ctx, d.path, roDSN(d.path, true), 1)
+	}
+	if err != nil {
+		return err
+	}
+	var current int
+	if err := w.QueryRowContext(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&current); err != nil {
+		w.Close()
+		return engine.Errorf(engine.EUNAVAILABLE, "%s: its schema cannot be read: %s", store.FaultMessage(store.FaultReadOnly), engine.ErrorMessage(dbErr("read the schema version", err)))
+	}
+	if want := latestVersion(); current != want {
+		w.Close()
+		return engine.Errorf(engine.EUNAVAILABLE, "%s, and its schema (version %d) is not this build's (%d): open it once where it can be written", store.FaultMessage(store.FaultReadOnly), current, want)
+	}
+	r, err := openPool(ctx, d.path, roDSN(d.path, immutable), conns)
+	if err != nil {
+		w.Close()
+		return err
+	}
+	d.write, d.read, d.readOnly = w, r, true
+	return nil
+}
+
+// latestVersion is the newest embedded migration's version (0 when they
+// cannot be read: the read-only open then refuses the file).
+func latestVersion() int {
+	ms, err := loadMigrations(migrations.SQLite)
+	if err != nil || len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].Version
+}
+
+// cleanOrphans deletes the embeddings no classifier loads: those of archived
+// rules and, should any remain, those whose text is gone. A
+// rule restored later has its texts embedded again by the next sync. It is
+// a no-op write when there are none; it returns how many it deleted.
+func cleanOrphans(ctx context.Context, w *sql.DB) (int64, error) {
+	res, err := w.ExecContext(ctx, `DELETE FROM persona_embeddings WHERE rule_id IN
+		(SELECT rule_id FROM persona_rules WHERE status = 'archived')
+		OR NOT EXISTS (SELECT 1 FROM rule_texts t
+		WHERE t.rule_id = persona_embeddings.rule_id AND t.text_sha256 = persona_embeddings.text_sha256)`)
+	if err != nil {
+		return 0, dbErr("delete orphaned embeddings", err)
+	}
+	return res.RowsAffected()
+}

@@ -1,0 +1,166 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/lexsona/lexsona/store"
+)
+
+// queries lists the statements prepared once per connection at Open (see
+// sqlq); anything else is prepared per call.
+var queries []string
+
+// sqlq registers q for preparation at Open and returns it unchanged, so hot
+// statements are compiled once per connection instead of once per call.
+func sqlq(q string) string {
+	queries = append(queries, q)
+	return q
+}
+
+// runner runs statements on a transaction (tx set) or a pool (pool set),
+// using the prepared statement of q when there is one. It is the driver's
+// store.Reader and, on the write transaction, its store.DriverTx.
+type runner struct {
+	ctx   context.Context
+	tx    *sql.Tx
+	pool  *sql.DB
+	stmts map[string]*sql.Stmt
+	d     *Driver
+}
+
+// Write runs fn on the single write connection, possibly in one transaction
+// with other callers' functions, each in a savepoint (group commit: see
+// write.go), and returns once the commit holding its writes returned.
+// Errors: EUNAVAILABLE when another process holds the lock past
+// busy_timeout or for a fault of the file (the read-only fault at once on a
+// file opened read-only), context errors when ctx ended before fn started,
+// internal errors (a failed commit: nothing was written; a closed database).
+func (d *Driver) Write(ctx context.Context, fn func(store.DriverTx) error) error {
+	return d.writer.submit(ctx, fn)
+}
+
+// Read runs fn in one read transaction on the read pool, so that all its
+// queries see the same committed state. Its BEGIN (deferred: it waits for no
+// lock) runs without ctx's cancellation, like every statement (see
+// runner.sctx); a done ctx fails it at once.
+func (d *Driver) Read(ctx context.Context, fn func(store.Reader) error) error {
+	return d.readTx(ctx, func(r runner) error { return fn(r) })
+}
+
+func (d *Driver) readTx(ctx context.Context, fn func(r runner) error) error {
+	if err := ctx.Err(); err != nil {
+		return dbErr("begin a read transaction", err)
+	}
+	sqlTx, err := d.read.BeginTx(context.WithoutCancel(ctx), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return dbErr("begin a read transaction", err)
+	}
+	defer sqlTx.Rollback()
+	return fn(runner{ctx: ctx, tx: sqlTx, stmts: d.rstmt, d: d})
+}
+
+// Reader returns a runner on the read pool, outside any transaction.
+func (d *Driver) Reader(ctx context.Context) store.Reader { return d.reader(ctx) }
+
+func (d *Driver) reader(ctx context.Context) runner {
+	return runner{ctx: ctx, pool: d.read, stmts: d.rstmt, d: d}
+}
+
+// consistent runs fn in r's transaction, or in a read transaction of its
+// own when r has none, for reads of several statements.
+func (r runner) consistent(fn func(r runner) error) error {
+	if r.tx != nil {
+		return fn(r)
+	}
+	return r.d.readTx(r.ctx, fn)
+}
+
+// sctx is the context a statement runs with: r.ctx without its cancellation
+// while r.ctx is live, r.ctx itself once it is done (the statement then
+// fails at once with its error). For every statement run with a context that
+// can end, the driver (modernc.org/sqlite) starts a goroutine that waits to
+// interrupt it; the store's statements take microseconds, so that goroutine
+// (and the thread wake-ups of scheduling it, several per request) bought
+// nothing but latency. A cancelled request still stops at its next
+// statement; a statement already running finishes.
+func (r runner) sctx() context.Context {
+	if r.ctx.Err() != nil {
+		return r.ctx
+	}
+	return context.WithoutCancel(r.ctx)
+}
+
+func (r runner) stmt(ctx context.Context, q string) *sql.Stmt {
+	s := r.stmts[q]
+	if s != nil && r.tx != nil {
+		return r.tx.StmtContext(ctx, s)
+	}
+	return s
+}
+
+func (r runner) exec(q string, args ...any) (sql.Result, error) {
+	ctx := r.sctx()
+	if s := r.stmt(ctx, q); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	if r.tx != nil {
+		return r.tx.ExecContext(ctx, q, args...)
+	}
+	return r.pool.ExecContext(ctx, q, args...)
+}
+
+func (r runner) query(q string, args ...any) (*sql.Rows, error) {
+	ctx := r.sctx()
+	if s := r.stmt(ctx, q); s != nil {
+		return s.QueryContext(ctx, args...)
+	}
+	if r.tx != nil {
+		return r.tx.QueryContext(ctx, q, args...)
+	}
+	return r.pool.QueryContext(ctx, q, args...)
+}
+
+func (r runner) queryRow(q string, args ...any) *sql.Row {
+	ctx := r.sctx()
+	if s := r.stmt(ctx, q); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	if r.tx != nil {
+		return r.tx.QueryRowContext(ctx, q, args...)
+	}
+	return r.pool.QueryRowContext(ctx, q, args...)
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+// scan runs q and calls fn for each row; op names what it does in errors.
+func (r runner) scan(op, q string, args []any, fn func(sc scanner) error) error {
+	rows, err := r.query(q, args...)
+	if err != nil {
+		return dbErr(op, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return dbErr(op, err)
+		}
+	}
+	return dbErr(op, rows.Err())
+}
+
+// execErr runs q and returns only its error, as dbErr(op, …).
+func (r runner) execErr(op, q string, args ...any) error {
+	_, err := r.exec(q, args...)
+	return dbErr(op, err)
+}
+
+// affected runs q and reports whether it changed a row.
+func (r runner) affected(op, q string, args ...any) (bool, error) {
+	res, err := r.exec(q, args...)
+	if err != nil {
+		return false, dbErr(op, err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, dbErr(op, err)
+}

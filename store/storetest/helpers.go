@@ -1,0 +1,60 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+// t0 is the fixed clock of the tests.
+var t0 = T0
+
+// mustCount returns the number of stored rows of each kind.
+func mustCount(tb testing.TB, db *store.DB) store.Stats {
+	tb.Helper()
+	s, err := db.Stats(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// wantCode fails the test unless err carries the engine error code want.
+func wantCode(tb testing.TB, err error, want string) {
+	tb.Helper()
+	if got := engine.ErrorCode(err); got != want {
+		tb.Fatalf("error code %q (%v), want %q", got, err, want)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func def(id, text string, examples ...string) engine.Definition {
+	return engine.Definition{Rule: engine.Rule{RuleID: id, Category: "tool_preference", Severity: engine.SeverityShould, Text: text}, Examples: examples}
+}
+
+func mustSync(t *testing.T, db *store.DB, defs ...engine.Definition) store.SyncResult {
+	t.Helper()
+	res, err := db.SyncDefinitions(context.Background(), defs, t0)
+	if err != nil {
+		t.Fatalf("SyncDefinitions: %v", err)
+	}
+	return res
+}
+
+func mustVersion(t *testing.T, db *store.DB) int64 {
+	t.Helper()
+	v, err := db.EmbeddingsVersion(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// reopen opens another handle on db's database, as another process would.
+func reopen(t *testing.T, db *store.DB) *store.DB {
+	t.Helper()
+	return mustOpen(t, db.Path())
+}

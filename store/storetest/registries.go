@@ -1,0 +1,196 @@
+package storetest
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+func syncNamed(t *testing.T, db *store.DB, name string, defs ...engine.Definition) store.SyncResult {
+	t.Helper()
+	res, err := db.SyncRegistry(context.Background(), store.RegistrySync{Name: name, Definitions: defs, At: t0})
+	if err != nil {
+		t.Fatalf("SyncRegistry(%s): %v", name, err)
+	}
+	return res
+}
+
+func status(t *testing.T, db *store.DB, id string) engine.Status {
+	t.Helper()
+	r, err := db.GetRule(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Status
+}
+
+// testSyncNamedRegistries: each registry is a source of its own. A sync
+// archives only the rules of its registry that it no longer defines, even
+// when it defines nothing at all; the default pack is the registry of a
+// sync without a name.
+func testSyncNamedRegistries(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	mustSync(t, db, def("pack.a", "Pack A"), def("pack.b", "Pack B")) // the default pack
+	res := syncNamed(t, db, "team.yaml", def("team.x", "Team X"), def("team.y", "Team Y"))
+	if diff := cmp.Diff(store.SyncResult{Added: []string{"team.x", "team.y"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
+		t.Errorf("first sync of team.yaml (-want +got):\n%s", diff)
+	}
+	if h, _ := db.History(ctx, "team.x", 0, 0); len(h) != 1 || !strings.Contains(h[0].Detail, "team.yaml") {
+		t.Errorf("creation event %+v does not name the registry", h)
+	}
+	res = syncNamed(t, db, "team.yaml", def("team.y", "Team Y"))
+	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{"team.x"}, Kept: []string{}}, res); diff != "" {
+		t.Errorf("team.yaml without team.x (-want +got):\n%s", diff)
+	}
+	res = syncNamed(t, db, "team.yaml")
+	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{"team.y"}, Kept: []string{}}, res); diff != "" {
+		t.Errorf("empty team.yaml (-want +got):\n%s", diff)
+	}
+	for id, want := range map[string]engine.Status{"pack.a": engine.StatusActiveEligible, "pack.b": engine.StatusActiveEligible,
+		"team.x": engine.StatusArchived, "team.y": engine.StatusArchived} {
+		if got := status(t, db, id); got != want {
+			t.Errorf("%s is %s, want %s", id, got, want)
+		}
+	}
+	// The default pack's own sync archives only its rules; team.yaml's come back with team.yaml.
+	res = syncNamed(t, db, store.DefaultRegistry, def("pack.a", "Pack A"))
+	if diff := cmp.Diff([]string{"pack.b"}, res.Archived); diff != "" {
+		t.Errorf("default pack without pack.b archived (-want +got):\n%s", diff)
+	}
+	res = syncNamed(t, db, "team.yaml", def("team.x", "Team X"))
+	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"team.x"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
+		t.Errorf("team.x back in team.yaml (-want +got):\n%s", diff)
+	}
+	if status(t, db, "team.x") != engine.StatusActiveEligible || status(t, db, "pack.a") != engine.StatusActiveEligible {
+		t.Error("restoring team.x changed the wrong rules")
+	}
+	// A rule that left its registry may be defined by another one, which takes it over.
+	res = syncNamed(t, db, "other.yaml", def("team.y", "Team Y, elsewhere"))
+	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"team.y"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
+		t.Errorf("other.yaml taking team.y over (-want +got):\n%s", diff)
+	}
+	if r, _ := db.GetRule(ctx, "team.y"); r.Status != engine.StatusActiveEligible || r.Text != "Team Y, elsewhere" {
+		t.Errorf("team.y after other.yaml took it over: %+v", r)
+	}
+	if res := syncNamed(t, db, "team.yaml", def("team.x", "Team X")); len(res.Archived) != 0 {
+		t.Errorf("team.yaml archived %v, which other.yaml defines now", res.Archived)
+	}
+}
+
+// testSyncRegistryConflict: a definition whose id is a rule another
+// registry defines is refused, naming both, and nothing is written.
+func testSyncRegistryConflict(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	syncNamed(t, db, "team.yaml", def("team.x", "Team X"))
+	before := mustCount(t, db)
+	_, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "mine.yaml", YAML: []byte("v1"),
+		Definitions: []engine.Definition{def("mine.a", "Mine A"), def("team.x", "My X")}, At: t0})
+	wantCode(t, err, engine.ECONFLICT)
+	for _, want := range []string{"team.x", `"team.yaml"`, `"mine.yaml"`} {
+		if !strings.Contains(engine.ErrorMessage(err), want) {
+			t.Errorf("conflict %q does not name %s", engine.ErrorMessage(err), want)
+		}
+	}
+	if diff := cmp.Diff(before, mustCount(t, db)); diff != "" {
+		t.Errorf("a refused sync wrote (-before +after):\n%s", diff)
+	}
+	if files, _ := db.Registries(ctx); len(files) != 0 {
+		t.Errorf("a refused sync recorded %+v", files)
+	}
+	for _, name := range []string{strings.Repeat("n", 257), "bad\nname"} {
+		_, err := db.SyncRegistry(ctx, store.RegistrySync{Name: name, Definitions: []engine.Definition{def("mine.a", "A")}})
+		wantCode(t, err, engine.EINVALID)
+	}
+	if r, _ := db.GetRule(ctx, "team.x"); r.Text != "Team X" || r.Status != engine.StatusActiveEligible {
+		t.Errorf("team.x after the refused sync: %+v", r)
+	}
+}
+
+// testRegistries: each registry's YAML is recorded under its name, a
+// re-sync of the same YAML changes nothing, and Registry names the one
+// synced last.
+func testRegistries(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	if files, err := db.Registries(ctx); err != nil || len(files) != 0 {
+		t.Fatalf("Registries of a new store = %+v, %v", files, err)
+	}
+	if _, _, ok, err := db.Registry(ctx); ok || err != nil {
+		t.Fatalf("Registry of a new store: ok=%v, %v", ok, err)
+	}
+	for _, s := range []store.RegistrySync{
+		{Name: "team.yaml", YAML: []byte("team v1"), Definitions: []engine.Definition{def("team.x", "X")}},
+		{YAML: []byte("pack v1"), Definitions: []engine.Definition{def("pack.a", "A")}},
+		{Name: "team.yaml", YAML: []byte("team v2"), Definitions: []engine.Definition{def("team.x", "X2")}},
+	} {
+		if _, err := db.SyncRegistry(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := db.Registries(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Name+"="+string(f.YAML))
+		if f.SHA256 != store.TextSHA256(string(f.YAML)) || f.SyncedAt.IsZero() {
+			t.Errorf("registry %s: sha256 %s, synced at %v", f.Name, f.SHA256, f.SyncedAt)
+		}
+	}
+	if diff := cmp.Diff([]string{"default=pack v1", "team.yaml=team v2"}, got); diff != "" {
+		t.Errorf("Registries (-want +got):\n%s", diff)
+	}
+	if name, yaml, ok, err := db.Registry(ctx); err != nil || !ok || name != "team.yaml" || string(yaml) != "team v2" {
+		t.Errorf("Registry = %q %q %v %v, want the one synced last", name, yaml, ok, err)
+	}
+	v := mustVersion(t, db)
+	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "team.yaml", YAML: []byte("team v2"),
+		Definitions: []engine.Definition{def("team.x", "X2")}}); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := db.Registries(ctx)
+	if !cmp.Equal(files, again) || mustVersion(t, db) != v {
+		t.Errorf("a sync of the recorded YAML changed something: %+v → %+v", files, again)
+	}
+}
+
+// testEventTypes: AppendEvent takes the promotion and violation events
+// beside the engine's, and refuses an unknown type.
+func testEventTypes(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	for _, et := range []engine.EventType{"promotion", "violation"} {
+		err := db.Write(ctx, func(tx *store.Tx) error {
+			_, err := tx.AppendEvent(engine.Event{RuleID: "tool.x", EventType: et, Detail: string(et), At: t0})
+			return err
+		})
+		if err != nil {
+			t.Fatalf("AppendEvent(%s): %v", et, err)
+		}
+	}
+	err := db.Write(ctx, func(tx *store.Tx) error {
+		_, err := tx.AppendEvent(engine.Event{RuleID: "tool.x", EventType: "celebration", At: t0})
+		return err
+	})
+	wantCode(t, err, engine.EINVALID)
+	hist, _ := db.History(ctx, "tool.x", 0, 0)
+	var types []engine.EventType
+	for _, e := range hist {
+		types = append(types, e.EventType)
+		if e.Polarity != 0 || e.Alpha != 2 || e.Beta != 5 {
+			t.Errorf("event %+v: want polarity 0 and the rule's alpha/beta", e)
+		}
+	}
+	if diff := cmp.Diff([]engine.EventType{engine.EventCreation, "promotion", "violation"}, types); diff != "" {
+		t.Errorf("event types (-want +got):\n%s", diff)
+	}
+}

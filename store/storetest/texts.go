@@ -1,0 +1,242 @@
+package storetest
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+// TestMigrateContraryKeepsTexts applies the migrations up to 003, stores a
+// rule with two texts and a vector the way 003's schema holds them, then
+// applies the rest: the texts and the vector survive, the embeddings counter
+// still moves on writes, a 'contrary' text is accepted, and deleting a text
+// still deletes its vector.
+// TestReplaceRuleTexts replaces one kind of texts and leaves the others.
+func testReplaceRuleTexts(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db := open(t)
+	MustCreate(t, db, "tool.a", "tool_preference", engine.Scope{})
+	MustCreate(t, db, "tool.b", "tool_preference", engine.Scope{})
+	kinds := func(id string) map[string]string {
+		t.Helper()
+		texts, err := db.RuleTexts(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, x := range texts {
+			out[x.Text] = x.Kind
+		}
+		return out
+	}
+	if err := db.Write(ctx, func(tx *store.Tx) error { return tx.AddRuleText("tool.a", store.KindExample, "ex") }); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		texts map[string][]string
+		a, b  map[string]string
+	}{
+		{map[string][]string{"tool.a": {"no", "nah"}, "tool.b": {"fine"}},
+			map[string]string{"Text of tool.a": store.KindTemplate, "ex": store.KindExample, "no": store.KindContrary, "nah": store.KindContrary},
+			map[string]string{"Text of tool.b": store.KindTemplate, "fine": store.KindContrary}},
+		// An example keeps its kind; a listed rule loses what it no longer lists; tool.b is not listed.
+		{map[string][]string{"tool.a": {"nah", "ex"}},
+			map[string]string{"Text of tool.a": store.KindTemplate, "ex": store.KindExample, "nah": store.KindContrary},
+			map[string]string{"Text of tool.b": store.KindTemplate, "fine": store.KindContrary}},
+		{map[string][]string{"tool.a": nil, "tool.b": {}},
+			map[string]string{"Text of tool.a": store.KindTemplate, "ex": store.KindExample},
+			map[string]string{"Text of tool.b": store.KindTemplate}},
+	}
+	for i, s := range steps {
+		if err := db.ReplaceRuleTexts(ctx, store.KindContrary, s.texts); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if diff := cmp.Diff(s.a, kinds("tool.a")); diff != "" {
+			t.Errorf("step %d tool.a (-want +got):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(s.b, kinds("tool.b")); diff != "" {
+			t.Errorf("step %d tool.b (-want +got):\n%s", i, diff)
+		}
+	}
+	for _, tc := range []struct {
+		kind  string
+		texts map[string][]string
+		code  string
+		msg   string
+	}{
+		{"opposite", map[string][]string{"tool.a": {"x"}}, engine.EINVALID, "unknown rule text kind"},
+		{store.KindContrary, map[string][]string{"tool.a": {"ok", "  "}}, engine.EINVALID, "rule tool.a"},
+		{store.KindContrary, map[string][]string{"tool.a": {"ok"}, "tool.zzz": {"x"}}, engine.ENOTFOUND, "tool.zzz"},
+	} {
+		err := db.ReplaceRuleTexts(ctx, tc.kind, tc.texts)
+		if engine.ErrorCode(err) != tc.code || !strings.Contains(engine.ErrorMessage(err), tc.msg) {
+			t.Errorf("ReplaceRuleTexts(%s, %v) = %v: want %s naming %q", tc.kind, tc.texts, err, tc.code, tc.msg)
+		}
+	}
+	if diff := cmp.Diff(map[string]string{"Text of tool.a": store.KindTemplate, "ex": store.KindExample}, kinds("tool.a")); diff != "" {
+		t.Errorf("a failed call wrote (-want +got):\n%s", diff)
+	}
+	if store.Affirms(store.KindContrary) || !store.Affirms(store.KindTemplate) || !store.Affirms(store.KindExample) || !store.Affirms(store.KindCorrection) {
+		t.Error("store.Affirms: want false for contrary only")
+	}
+}
+
+func testEmbeddingsRoundTrip(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	mustSync(t, db, def("reg.a", "Rule A", "say a"), def("reg.b", "Rule B"))
+	if n, err := db.CountTexts(ctx); err != nil || n != 3 {
+		t.Fatalf("CountTexts = %d, %v; want 3", n, err)
+	}
+	miss, err := db.MissingEmbeddings(ctx, "mini@abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(miss) != 3 || miss[0].RuleID != "reg.a" || miss[2].RuleID != "reg.b" {
+		t.Fatalf("missing %+v", miss)
+	}
+	v0 := mustVersion(t, db)
+	vecs := [][]float32{{0.5, -1.25, float32(math.Pi)}, {1, 0, 0}, {0, 1e-30, -0}}
+	// Interrupted after the first batch: the rest is still missing.
+	if err := db.PutEmbeddings(ctx, "mini@abc", miss[:1], vecs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if rest, _ := db.MissingEmbeddings(ctx, "mini@abc"); !cmp.Equal(rest, miss[1:]) {
+		t.Errorf("after one batch, missing %+v", rest)
+	}
+	if err := db.PutEmbeddings(ctx, "mini@abc", miss[1:], vecs[1:]); err != nil {
+		t.Fatal(err)
+	}
+	if v := mustVersion(t, db); v <= v0 {
+		t.Errorf("EmbeddingsVersion %d did not move from %d", v, v0)
+	}
+	if rest, _ := db.MissingEmbeddings(ctx, "mini@abc"); len(rest) != 0 {
+		t.Errorf("still missing %+v", rest)
+	}
+	if other, _ := db.MissingEmbeddings(ctx, "other@1"); len(other) != 3 {
+		t.Errorf("another model misses %d texts, want 3", len(other))
+	}
+	got, err := db.LoadEmbeddings(ctx, "mini@abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []store.StoredEmbedding
+	for i, m := range miss {
+		want = append(want, store.StoredEmbedding{RuleID: m.RuleID, Kind: m.Kind, SHA256: m.SHA256, Vector: vecs[i]})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LoadEmbeddings (-want +got):\n%s", diff)
+	}
+
+	// Archived rules' vectors are not loaded; the version moves.
+	v1 := mustVersion(t, db)
+	if _, err := db.ArchiveRule(ctx, "reg.b", t0); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.LoadEmbeddings(ctx, "mini@abc"); len(got) != 2 {
+		t.Errorf("loaded %d vectors after archiving reg.b, want 2", len(got))
+	}
+	if mustVersion(t, db) == v1 {
+		t.Error("archiving did not move EmbeddingsVersion")
+	}
+	// Recording evidence does not.
+	v2 := mustVersion(t, db)
+	MustRecord(t, db, engine.Correction{RuleID: "reg.a"})
+	if mustVersion(t, db) != v2 {
+		t.Error("a correction moved EmbeddingsVersion")
+	}
+}
+
+func testPutEmbeddingsBadInput(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	mustSync(t, db, def("reg.a", "Rule A", "say a"))
+	miss, _ := db.MissingEmbeddings(ctx, "m@1")
+	if err := db.PutEmbeddings(ctx, "m@1", miss[:1], [][]float32{{1, 2, 3}}); err != nil {
+		t.Fatal(err)
+	}
+	n := mustCount(t, db)
+	for _, tc := range []struct {
+		name  string
+		model string
+		items []store.RuleText
+		vecs  [][]float32
+	}{
+		{"length mismatch", "m@1", miss, [][]float32{{1, 2, 3}}},
+		{"dims differ from stored", "m@1", miss[1:], [][]float32{{1, 2}}},
+		{"dims differ in batch", "m@2", miss, [][]float32{{1, 2}, {1, 2, 3}}},
+		{"empty vector", "m@2", miss[:1], [][]float32{{}}},
+		{"NaN", "m@2", miss[:1], [][]float32{{float32(math.NaN())}}},
+		{"no model", "", miss[:1], [][]float32{{1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCode(t, db.PutEmbeddings(ctx, tc.model, tc.items, tc.vecs), engine.EINVALID)
+			if mustCount(t, db) != n {
+				t.Error("wrote")
+			}
+		})
+	}
+	// A text removed since it was listed is skipped, not an error.
+	gone := store.RuleText{RuleID: "reg.a", Kind: store.KindExample, Text: "old", SHA256: store.TextSHA256("old")}
+	if err := db.PutEmbeddings(ctx, "m@1", []store.RuleText{gone}, [][]float32{{1, 2, 3}}); err != nil || mustCount(t, db) != n {
+		t.Errorf("vanished text: %v", err)
+	}
+}
+
+// A scope edit changes which rules a classifier may offer, so it must bump
+// the embeddings version its index is cached under.
+func testScopeEditBumpsEmbeddingsVersion(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	before, err := db.EmbeddingsVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := engine.Scope{Project: "api"}
+	if _, err := db.UpdateRule(ctx, "tool.x", store.RuleUpdate{Scope: &s}, t0); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := db.EmbeddingsVersion(ctx)
+	if after <= before {
+		t.Errorf("embeddings version %d → %d after a scope edit", before, after)
+	}
+	text := "new text"
+	db.UpdateRule(ctx, "tool.x", store.RuleUpdate{Text: &text}, t0)
+	MustRecord(t, db, engine.Correction{RuleID: "tool.x"})
+	if v, _ := db.EmbeddingsVersion(ctx); v <= after {
+		t.Errorf("embeddings version %d → %d after a text edit", after, v)
+	}
+}
+
+// EmbeddingsVersionWithin sees this process's writes at once, and another
+// handle's (another process's) once its cached read is older than maxAge.
+func testEmbeddingsVersionWithin(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	v0, err := db.EmbeddingsVersionWithin(ctx, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	MustCreate(t, db, "tool.y", "tool_preference", engine.Scope{})
+	if v1, _ := db.EmbeddingsVersionWithin(ctx, time.Hour); v1 <= v0 {
+		t.Fatalf("own write not seen: %d → %d", v0, v1)
+	}
+	v1, _ := db.EmbeddingsVersionWithin(ctx, time.Hour)
+	other := reopen(t, db)
+	MustCreate(t, other, "tool.z", "tool_preference", engine.Scope{})
+	if v, _ := db.EmbeddingsVersionWithin(ctx, time.Hour); v != v1 {
+		t.Errorf("another handle's write seen before maxAge: %d → %d", v1, v)
+	}
+	if v, _ := db.EmbeddingsVersionWithin(ctx, 0); v <= v1 {
+		t.Errorf("another handle's write not seen after maxAge: %d → %d", v1, v)
+	}
+}
