@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"math"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,18 +13,11 @@ import (
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/sqlite" // the driver MustOpenStore opens
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // MustOpenStore opens a fresh store in a temp dir, closed at cleanup.
-func MustOpenStore(tb testing.TB) *store.DB {
-	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "db"))
-	if err != nil {
-		tb.Fatalf("store.Open: %v", err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
+func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
 
 // MustLexical returns the lexical embedder fitted on reg's texts (the
 // default pack when reg is nil), as the service fits it before a sync.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -16,21 +15,14 @@ import (
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/sqlite" // the driver MustOpenStore opens
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // t0 is the time of the tests' corrections unless they say otherwise.
 var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // MustOpenStore opens a fresh store in a temp dir, closed at cleanup.
-func MustOpenStore(tb testing.TB) *store.DB {
-	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "db"))
-	if err != nil {
-		tb.Fatalf("store.Open: %v", err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
+func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
 
 // MustLexical returns the lexical embedder fitted on reg's texts (the
 // default pack when reg is nil), as the service fits it before a sync.
