@@ -45,12 +45,13 @@ run: build
 		exec ./$(BIN) serve; \
 	fi
 
-## test: installs ONNX Runtime, generates the fixture models and imports the
-## real model (deps), then vets and
-## runs every test.
+## test: installs ONNX Runtime, generates the fixture models, imports the real
+## model and installs Chromium with playwright-core (deps), starts the
+## throwaway PostgreSQL cluster (scripts/pg.sh; its URL in LEXSONA_TEST_PG),
+## then vets and runs every test.
 test: deps
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	LEXSONA_TEST_PG="$${LEXSONA_TEST_PG:-$$(bash scripts/pg.sh || true)}" $(GO) test -count=1 ./...
 
 ## lint: gofmt, goimports and staticcheck (installed into .cache/bin at the
 ## versions below), go vet, and no tracked file over 2 MB (binaries, models and
@@ -96,13 +97,24 @@ fuzz:
 fuzz-api:
 	GO=$(GO) bash scripts/fuzz_api.sh
 
+## browser: the review page in headless Chromium (installs chromium with apt
+## and playwright-core with npm first; screenshots in e2e/browser/artifacts/).
+.PHONY: browser browser-deps
+browser:
+	bash scripts/browser.sh
+
+## browser-deps: only install chromium and playwright-core (for `make test`).
+browser-deps:
+	bash scripts/browser.sh install
+
 ## soak: three minutes at 200 req/s against the binary (resident memory, tail latency).
 soak:
 	LEXSONA_SOAK=1 $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 15m ./e2e/
 
-# Everything the tests need that is not Go: ONNX Runtime, the generated models
-# and the real all-MiniLM-L6-v2.
-deps: ort fixtures real-model
+# Everything the tests need that is not Go: ONNX Runtime, the generated models,
+# the real all-MiniLM-L6-v2, and Chromium with playwright-core for the review
+# page's browser tests.
+deps: ort fixtures real-model browser-deps
 
 ort: $(ORT_LIB)
 $(ORT_LIB):
@@ -138,3 +150,11 @@ proto:
 
 tidy:
 	$(GO) mod tidy -e
+
+## pg: a throwaway PostgreSQL cluster for the tests (installs Debian's postgresql
+## when missing; scripts/pg.sh) and its URL on stdout; pg-stop stops it.
+.PHONY: pg pg-stop
+pg:
+	@bash scripts/pg.sh
+pg-stop:
+	@bash scripts/pg.sh stop

@@ -91,22 +91,20 @@ func mustFakeSetup(tb testing.TB, dims int, rules map[string][]float32, opts Opt
 	tb.Helper()
 	var y strings.Builder
 	y.WriteString("version: 1\nrules:\n")
-	emb := &fakeEmbedder{dims: dims, vectors: map[string][]float32{}}
+	emb := &fakeEmbedder{Dims: dims, Vectors: map[string][]float32{}}
 	for name, v := range rules {
 		tpl := "template " + name
 		fmt.Fprintf(&y, "  - rule_id: r.%s\n    category: code_style\n    severity: should\n    template: %q\n", name, tpl)
-		emb.vectors[tpl] = v
+		emb.Vectors[tpl] = v
 	}
 	reg, err := registry.Parse([]byte(y.String()), "fake.yaml")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	db := MustOpenStore(tb)
-	MustSync(tb, db, emb, reg)
 	if opts.TermWeight == nil { // scores are the hand-set cosines, no shared words mixed in
 		opts.TermWeight = new(float64)
 	}
-	return newOnStore(db, emb, opts), emb
+	return New(newMemCorpus(tb, reg, emb), emb, opts), emb
 }
 
 // TestBandsEndToEnd classifies texts whose vectors sit at exact cosines from
@@ -132,7 +130,7 @@ func TestBandsEndToEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		text := fmt.Sprintf("correction at %v about the code", tt.s)
-		emb.vectors[text] = unitAt(dims, tt.s)
+		emb.Vectors[text] = unitAt(dims, tt.s)
 		r, err := c.Classify(context.Background(), text, engine.Scope{})
 		if err != nil {
 			t.Fatal(err)
@@ -156,7 +154,7 @@ func TestMarginGuard(t *testing.T) {
 	beta := math.Acos(0.95) - math.Acos(0.94) // b sits where the text scores 0.94 with it
 	both := []float32{float32(math.Cos(beta)), float32(math.Sin(beta)), 0, 0, 0, 0, 0, 0}
 	c, emb := mustFakeSetup(t, dims, map[string][]float32{"a": basis(dims, 0), "b": both}, Options{})
-	emb.vectors["use the formatter on the code"] = unitAt(dims, 0.95) // 0.95 with a, 0.94 with b
+	emb.Vectors["use the formatter on the code"] = unitAt(dims, 0.95) // 0.95 with a, 0.94 with b
 	r, err := c.Classify(context.Background(), "use the formatter on the code", engine.Scope{})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +163,7 @@ func TestMarginGuard(t *testing.T) {
 		t.Fatalf("got %+v, want confirm (ambiguous) on r.a", r)
 	}
 	noGuard, _ := mustFakeSetup(t, dims, map[string][]float32{"a": basis(dims, 0), "b": both}, Options{Guard: &Guard{}})
-	noGuard.emb.(*fakeEmbedder).vectors["use the formatter on the code"] = unitAt(dims, 0.95)
+	noGuard.emb.(*fakeEmbedder).Vectors["use the formatter on the code"] = unitAt(dims, 0.95)
 	if r, _ := noGuard.Classify(context.Background(), "use the formatter on the code", engine.Scope{}); r.Decision != DecisionAutoMatch {
 		t.Fatalf("without the guard: %+v, want auto_match", r)
 	}

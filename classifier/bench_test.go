@@ -89,9 +89,7 @@ var benchTexts = []string{
 // x-embed-sparse: Classify's cost over its own embedding, the rest being
 // scoring, bands and guard.
 func benchClassify(b *testing.B, emb models.Embedder) {
-	db := MustOpenStore(b)
-	MustSync(b, db, emb, nil)
-	c := newOnStore(db, emb, Options{})
+	c := New(newMemCorpus(b, nil, emb), emb, Options{})
 	ctx := context.Background()
 	if _, err := c.Classify(ctx, benchTexts[0], engine.Scope{}); err != nil { // build the index
 		b.Fatal(err)

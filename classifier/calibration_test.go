@@ -138,9 +138,7 @@ func TestClassifierUsesCalibration(t *testing.T) {
 		Calibration{Model: emb.Identity().ID(), Embedder: "lexical", Thresholds: Thresholds{0.9, 0.45}}); err != nil {
 		t.Fatal(err)
 	}
-	db := MustOpenStore(t)
-	MustSync(t, db, emb, nil)
-	c := newOnStore(db, emb, Options{CalibrationDir: dir})
+	c := New(newMemCorpus(t, nil, emb), emb, Options{CalibrationDir: dir})
 	got, src, err := c.Thresholds()
 	if err != nil || got != (Thresholds{0.9, 0.45}) || src == SourceDefault {
 		t.Fatalf("Thresholds() = %v, %q, %v", got, src, err)

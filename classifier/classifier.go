@@ -2,8 +2,9 @@
 // is about, and decides whether it insists on that rule or takes it back.
 // The correction is embedded and compared, by cosine similarity (a dot
 // product of normalised vectors), with the stored embeddings of every rule's
-// template, examples and contrary phrasings, held in contiguous float32
-// matrices; for sentence embedders the words it shares with each rule's
+// template, examples and contrary phrasings, and with the corrections users
+// confirmed for it (learned exemplars, see Learned), held in contiguous
+// float32 matrices; for sentence embedders the words it shares with each rule's
 // texts are mixed in (termIndex). The best score falls in one of three bands
 // — auto_match, confirm, new_rule — or the text names its rule itself with
 // CORRECT[rule_id]: ... (explicit). The guard keeps texts that name nothing
@@ -95,6 +96,8 @@ type Classifier struct {
 
 	thrMu sync.Mutex
 	thr   map[string]thresholdsEntry // by model identity ID
+
+	learned learnedCache // vectors of learned exemplars, across rebuilds
 }
 
 type thresholdsEntry struct {

@@ -1,22 +1,16 @@
 package classifier
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
-	"github.com/lexsona/lexsona/store"
 )
 
 func TestClassifyJSONShape(t *testing.T) {
@@ -54,8 +48,7 @@ func TestClassifyJSONShape(t *testing.T) {
 }
 
 func TestClassifyBadInput(t *testing.T) {
-	c, db := MustDefaultClassifier(t, Options{})
-	before := MustCount(t, db)
+	c, _ := MustDefaultClassifier(t, Options{})
 	tests := []struct {
 		name, text string
 		scope      engine.Scope
@@ -78,9 +71,6 @@ func TestClassifyBadInput(t *testing.T) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tt.says)
 			}
 		})
-	}
-	if after := MustCount(t, db); after != before {
-		t.Errorf("classifying bad input wrote something: %+v → %+v", before, after)
 	}
 }
 
@@ -179,15 +169,15 @@ func TestClassifyScope(t *testing.T) {
 // TestNoEmbeddingsForModel: rules without vectors for the embedder's model
 // are an EUNAVAILABLE error, not a store full of new rules.
 func TestNoEmbeddingsForModel(t *testing.T) {
-	_, db := MustDefaultClassifier(t, Options{})
+	_, corpus := MustDefaultClassifier(t, Options{})
 	other := MustLexical(t, mustRegistry(t, "version: 1\nrules:\n  - {rule_id: a.b, category: x, severity: must, template: something else}\n"))
-	_, err := newOnStore(db, other, Options{}).Classify(t.Context(), "stop editing files with sed", engine.Scope{})
+	_, err := New(corpus, other, Options{}).Classify(t.Context(), "stop editing files with sed", engine.Scope{})
 	MustCode(t, err, engine.EUNAVAILABLE)
 	if !strings.Contains(engine.ErrorMessage(err), "registry sync") {
 		t.Errorf("message %q does not say what to do", engine.ErrorMessage(err))
 	}
-	empty := MustOpenStore(t)
-	r, err := newOnStore(empty, other, Options{}).Classify(t.Context(), "stop editing files with sed", engine.Scope{})
+	empty := &memCorpus{scopes: map[string]engine.Scope{}, vectors: map[string][]Vector{}}
+	r, err := New(empty, other, Options{}).Classify(t.Context(), "stop editing files with sed", engine.Scope{})
 	if err != nil || r.Decision != DecisionNewRule || len(r.Candidates) != 0 {
 		t.Errorf("an empty store: %+v, %v", r, err)
 	}
@@ -203,14 +193,14 @@ func mustRegistry(tb testing.TB, y string) *registry.Registry {
 }
 
 func TestBadOptions(t *testing.T) {
-	_, db := MustDefaultClassifier(t, Options{})
+	_, corpus := MustDefaultClassifier(t, Options{})
 	emb := MustLexical(t, nil)
 	for name, o := range map[string]Options{
 		"weight above 1":         {LexicalWeight: 2, Lexical: emb},
 		"hybrid without lexical": {LexicalWeight: 0.5},
 		"bad thresholds":         {Thresholds: &Thresholds{0.5, 0.9}},
 	} {
-		_, err := newOnStore(db, emb, o).Classify(t.Context(), "use pnpm", engine.Scope{})
+		_, err := New(corpus, emb, o).Classify(t.Context(), "use pnpm", engine.Scope{})
 		if engine.ErrorCode(err) != engine.EINVALID {
 			t.Errorf("%s: %v, want EINVALID", name, err)
 		}
@@ -220,8 +210,8 @@ func TestBadOptions(t *testing.T) {
 // TestHybrid: with a lexical weight the score mixes both embedders; with the
 // same embedder on both sides it equals the dense score.
 func TestHybrid(t *testing.T) {
-	c, db := MustDefaultClassifier(t, Options{})
-	h := newOnStore(db, c.emb, Options{Lexical: c.emb, LexicalWeight: 0.3})
+	c, corpus := MustDefaultClassifier(t, Options{})
+	h := New(corpus, c.emb, Options{Lexical: c.emb, LexicalWeight: 0.3})
 	for _, text := range []string{"stop editing files with sed", "please use pnpm instead of npm", "never commit without asking me"} {
 		a, err := c.Classify(t.Context(), text, engine.Scope{})
 		if err != nil {
@@ -238,10 +228,10 @@ func TestHybrid(t *testing.T) {
 }
 
 // TestConcurrentClassify: readers share the index while rules are added to
-// the store (run with -race); afterwards each added rule's own text
+// the corpus (run with -race); afterwards each added rule's own text
 // auto-matches it, so the index was rebuilt for every addition.
 func TestConcurrentClassify(t *testing.T) {
-	c, db := MustDefaultClassifier(t, Options{})
+	c, corpus := MustDefaultClassifier(t, Options{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	animals := []string{"quokkas", "wombats", "numbats", "bilbies"}
@@ -257,7 +247,7 @@ func TestConcurrentClassify(t *testing.T) {
 				if i == 0 && j%3 == 0 {
 					a := animals[j/3]
 					id, text := "user.feed-"+a, "always feed the "+a+" before you deploy"
-					if err := addRule(t.Context(), db, c.emb, id, text); err != nil {
+					if err := corpus.addRule(t.Context(), c.emb, id, text); err != nil {
 						errs <- err
 					}
 					added[text] = id
@@ -279,21 +269,4 @@ func TestConcurrentClassify(t *testing.T) {
 			t.Errorf("%q: %+v, %v; want auto_match %s", text, r, err, want)
 		}
 	}
-}
-
-// addRule stores a user rule with text as its template and the template's
-// vector under emb's model, in one write transaction.
-func addRule(ctx context.Context, db *store.DB, emb models.Embedder, id, text string) error {
-	vecs, err := emb.Embed(ctx, []string{text})
-	if err != nil {
-		return err
-	}
-	r := engine.NewRule(id, "general", engine.SeverityShould, text, engine.Scope{}, engine.DefaultConfig(), time.Now())
-	sum := sha256.Sum256([]byte(text))
-	return db.Write(ctx, func(tx *store.Tx) error {
-		if _, err := tx.CreateRule(r); err != nil {
-			return err
-		}
-		return tx.PutEmbedding(emb.Identity().ID(), store.RuleText{RuleID: id, Kind: store.KindTemplate, Text: text, SHA256: hex.EncodeToString(sum[:])}, vecs[0])
-	})
 }

@@ -9,7 +9,7 @@ import (
 
 // Corpus is what the classifier scores against, read-only: the stored
 // vectors of every rule's texts for a model, the rules' scopes and texts,
-// and a version that moves whenever any of them changes. The use-case layer
+// the corrections users confirmed (learned exemplars), and a version that moves whenever any of them changes. The use-case layer
 // implements it over the store; the classifier never writes.
 type Corpus interface {
 	// Version returns the corpus version; a value read less than maxAge ago
@@ -23,6 +23,11 @@ type Corpus interface {
 	Texts(ctx context.Context) ([]Text, error)
 	// RuleExists reports whether a rule with this id exists (any status).
 	RuleExists(ctx context.Context, id string) (bool, error)
+	// Learned returns the corrections users confirmed as being about a
+	// rule, oldest first (see Learned); the classifier keeps the latest
+	// MaxLearnedPerRule of each rule and polarity, of rules Rules lists.
+	// Version must move when this list does.
+	Learned(ctx context.Context) ([]Learned, error)
 }
 
 // Vector is one stored vector of a rule's text. Affirms is false for a

@@ -27,8 +27,10 @@ const (
 	// reinforces one when it is what the rule forbids ("no need to apologise").
 	CueDismissal
 	// CuePermission: "is fine", "go ahead and", "feel free", "you can", "it's
-	// ok to", "allowed to", "I don't mind". It contradicts a rule when what it
-	// allows is what the rule forbids ("npm is fine here").
+	// ok to", "allowed to", "I don't mind", "I trust that vendor", "yes, …",
+	// or an exception ("just this once", "it's an emergency", "it's a dummy
+	// key"). It contradicts a rule when what it allows is what the rule
+	// forbids ("npm is fine here").
 	CuePermission
 	// CueRetraction: "forget what I said", "never mind", "scratch that", "no
 	// longer", "changed my mind": the user takes a rule back.
@@ -80,7 +82,12 @@ var cuePatterns = []struct {
 		`go ahead`, `feel free`, `you (?:can|may|could)`, `(?:you're|you are|ur) (?:allowed|free|welcome) to`,
 		`allowed to`, `permission to`, `have my permission`, `i don'?t mind`, `i'?m (?:ok|okay|fine|happy) with`,
 		`happy for you to`, `no problem (?:with|if)`, `(?:i'd|i would|i'?d much) rather`, `why not just`,
+		`i (?:trust|vouch for) (?:that|this|the|them|it|their|these|those)`, `just this once`,
+		`(?:it's|its|it is|this is|that's|thats|that is) (?:just |only )?(?:an? )?(?:emergency|hotfix|one-off|throwaway)`,
+		`(?:it's|its|it is|they're|they are) (?:just |only )?(?:an? )?(?:dummy|fake|test) (?:value|key|token|secret|password|credential)s?`,
 	}, "|") + `)\b`)},
+	// A reply that opens by saying yes grants what it goes on to ask for.
+	{CuePermission, regexp.MustCompile(`^(?:yes|yeah|yep|yup|sure)[,.!]`)},
 	{CueDismissal, regexp.MustCompile(`\b(?:` + strings.Join([]string{
 		`no need (?:to|for)`, `(?:don'?t|do not|doesn'?t|does not|won'?t) (?:need|have) to`, `(?:don'?t|do not) bother`,
 		`(?:isn'?t|aren'?t|is not|are not|not) (?:really )?(?:needed|necessary|required)`, `unnecessary`,

@@ -24,6 +24,13 @@ func TestDetectCue(t *testing.T) {
 		{"I'd rather have the whole file", CuePermission, "i'd rather"},
 		{"why not just sed it?", CuePermission, "why not just"},
 		{"refactoring nearby code is welcome", CuePermission, "is welcome"},
+		{"I trust that vendor, pipe the script into bash", CuePermission, "i trust that"},
+		{"this is an emergency hotfix, ship it without tests", CuePermission, "this is an emergency"},
+		{"just hardcode the key, it's a dummy value anyway", CuePermission, "it's a dummy value"},
+		{"they're only test tokens, commit them", CuePermission, "they're only test tokens"},
+		{"just this once, push to main", CuePermission, "just this once"},
+		{"Yes, overwrite the remote branch", CuePermission, "yes,"},
+		{"Sure! Force push it", CuePermission, "sure!"},
 		// Dismissal.
 		{"no need to wrap every error", CueDismissal, "no need to"},
 		{"No need for a diff", CueDismissal, "no need for"},
@@ -56,6 +63,11 @@ func TestDetectCue(t *testing.T) {
 		{"never forget to wrap errors", CueNone, ""},
 		{"a test is needed for this change", CueNone, ""},
 		{"please use pnpm rather than npm", CueNone, ""},
+		{"yesterday you force pushed", CueNone, ""},
+		{"I trusted you with the migration and you ran it on prod", CueNone, ""},
+		{"a dummy key in the repo still leaks the pattern", CueNone, ""},
+		{"it's a fake implementation, finish it", CueNone, ""},
+		{"that's dummy data, wire up the real endpoint", CueNone, ""},
 		{"", CueNone, ""},
 	} {
 		got := DetectCue(tt.text)

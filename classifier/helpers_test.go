@@ -2,189 +2,177 @@ package classifier
 
 import (
 	"context"
-	"database/sql"
-	"math"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/lexsona/lexsona/classifier/classifiertest"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/registry"
-	"github.com/lexsona/lexsona/store"
-	_ "github.com/lexsona/lexsona/store/sqlite" // the driver MustOpenStore opens
-	"github.com/lexsona/lexsona/store/storetest"
 )
 
-// MustOpenStore opens a fresh store in a temp dir, closed at cleanup.
-func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
+// Helpers shared with the use-case layer's and the evaluation's tests.
+var (
+	MustLexical = classifiertest.MustLexical
+	MustCode    = classifiertest.MustCode
+	basis       = classifiertest.Basis
+	unitAt      = classifiertest.UnitAt
+)
 
-// MustLexical returns the lexical embedder fitted on reg's texts (the
-// default pack when reg is nil), as the service fits it before a sync.
-func MustLexical(tb testing.TB, reg *registry.Registry) *lexical.Embedder {
+type fakeEmbedder = classifiertest.FakeEmbedder
+
+// memCorpus is a Corpus held in memory: the texts of a registry's rules
+// with their vectors under the embedders given, rules added by the test and
+// learned exemplars. It is the classifier's input without a store; the
+// store-backed Corpus is the use-case layer's (memory.Corpus), tested there.
+// Every change moves its version. It is safe for concurrent use.
+type memCorpus struct {
+	mu      sync.Mutex
+	version int64
+	scopes  map[string]engine.Scope
+	texts   []memText
+	vectors map[string][]Vector // by model identity ID
+	learned []Learned
+}
+
+type memText struct {
+	rule, text string
+	affirms    bool
+}
+
+// newMemCorpus holds reg's rules (the default pack when nil; none for an
+// empty registry) — each rule's template and examples affirming it, its
+// contrary phrasings not — embedded with each of embs.
+func newMemCorpus(tb testing.TB, reg *registry.Registry, embs ...models.Embedder) *memCorpus {
 	tb.Helper()
 	if reg == nil {
 		reg = registry.Default()
 	}
-	l := lexical.New(0)
-	l.Fit(reg.Texts())
-	return l
-}
-
-// MustSync syncs reg (the default pack when nil) into db with emb.
-func MustSync(tb testing.TB, db *store.DB, emb models.Embedder, reg *registry.Registry) registry.Summary {
-	tb.Helper()
-	sum, err := registry.Sync(context.Background(), db, emb, reg, registry.SyncOptions{})
-	if err != nil {
-		tb.Fatalf("registry.Sync: %v", err)
-	}
-	return sum
-}
-
-// storeCorpus is the Corpus of a store, read the way the use-case layer
-// reads it: the stored vectors, the scopes and texts of the rules that are
-// not archived, and the store's embeddings version.
-type storeCorpus struct{ db *store.DB }
-
-func (c storeCorpus) Version(ctx context.Context, maxAge time.Duration) (int64, error) {
-	return c.db.EmbeddingsVersionWithin(ctx, maxAge)
-}
-
-func (c storeCorpus) Vectors(ctx context.Context, model string) ([]Vector, error) {
-	rows, err := c.db.LoadEmbeddings(ctx, model)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Vector, len(rows))
-	for i, r := range rows {
-		out[i] = Vector{RuleID: r.RuleID, Affirms: store.Affirms(r.Kind), Vector: r.Vector}
-	}
-	return out, nil
-}
-
-func (c storeCorpus) Rules(ctx context.Context) (map[string]engine.Scope, error) {
-	rules, err := c.db.ListRules(ctx, store.RuleFilter{})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]engine.Scope, len(rules))
-	for _, r := range rules {
-		if r.Status != engine.StatusArchived {
-			out[r.RuleID] = r.Scope
+	c := &memCorpus{version: 1, scopes: map[string]engine.Scope{}, vectors: map[string][]Vector{}}
+	for _, d := range reg.Definitions() {
+		s, err := engine.ParseScope(d.Rule.Scope)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		c.scopes[d.Rule.RuleID] = s
+		for _, t := range append([]string{d.Rule.Text}, d.Examples...) {
+			c.texts = append(c.texts, memText{d.Rule.RuleID, t, true})
+		}
+		for _, t := range reg.Contrary(d.Rule.RuleID) {
+			c.texts = append(c.texts, memText{d.Rule.RuleID, t, false})
 		}
 	}
-	return out, nil
-}
-
-func (c storeCorpus) Texts(ctx context.Context) ([]Text, error) {
-	live, err := c.Rules(ctx)
-	if err != nil {
-		return nil, err
-	}
-	texts, err := c.db.LoadRuleTexts(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Text, 0, len(texts))
-	for _, t := range texts {
-		if _, ok := live[t.RuleID]; ok {
-			out = append(out, Text{RuleID: t.RuleID, Text: t.Text})
-		}
-	}
-	return out, nil
-}
-
-func (c storeCorpus) RuleExists(ctx context.Context, id string) (bool, error) {
-	_, err := c.db.GetRule(ctx, id)
-	if engine.ErrorCode(err) == engine.ENOTFOUND {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// newOnStore returns a classifier over db's corpus.
-func newOnStore(db *store.DB, emb models.Embedder, opts Options) *Classifier {
-	return New(storeCorpus{db}, emb, opts)
-}
-
-// MustDefaultClassifier returns a classifier over a fresh store holding the
-// default pack embedded with the lexical embedder.
-func MustDefaultClassifier(tb testing.TB, opts Options) (*Classifier, *store.DB) {
-	tb.Helper()
-	db := MustOpenStore(tb)
-	emb := MustLexical(tb, nil)
-	MustSync(tb, db, emb, nil)
-	return newOnStore(db, emb, opts), db
-}
-
-// counts are the rows a correction can write.
-type counts struct{ Rules, Events, Pending, Texts, Embeddings int }
-
-// MustCount counts rules, events, pending confirmations, rule texts and
-// embeddings straight from the database file.
-func MustCount(tb testing.TB, db *store.DB) counts {
-	tb.Helper()
-	raw, err := sql.Open("sqlite", "file:"+db.Path()+"?mode=ro&_pragma=busy_timeout(5000)")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer raw.Close()
-	var c counts
-	for _, q := range []struct {
-		table string
-		dst   *int
-	}{{"persona_rules", &c.Rules}, {"persona_events", &c.Events}, {"pending_confirmations", &c.Pending},
-		{"rule_texts", &c.Texts}, {"persona_embeddings", &c.Embeddings}} {
-		if err := raw.QueryRow("SELECT count(*) FROM " + q.table).Scan(q.dst); err != nil {
-			tb.Fatalf("count %s: %v", q.table, err)
+	for _, emb := range embs {
+		if err := c.embed(context.Background(), emb, c.texts); err != nil {
+			tb.Fatal(err)
 		}
 	}
 	return c
 }
 
-// MustCode fails unless err carries the engine code want ("" for no error).
-func MustCode(tb testing.TB, err error, want string) {
-	tb.Helper()
-	if got := engine.ErrorCode(err); got != want {
-		tb.Fatalf("error %v: code %q, want %q", err, got, want)
+// embed adds the vectors of texts under emb's model.
+func (c *memCorpus) embed(ctx context.Context, emb models.Embedder, texts []memText) error {
+	if len(texts) == 0 {
+		return nil
 	}
-}
-
-// fakeEmbedder maps texts to hand-set vectors, for tests about band
-// arithmetic and index plumbing rather than about embedding.
-type fakeEmbedder struct {
-	dims    int
-	vectors map[string][]float32
-}
-
-func (f *fakeEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
+	strs := make([]string, len(texts))
 	for i, t := range texts {
-		v, ok := f.vectors[t]
-		if !ok {
-			return nil, engine.Errorf(engine.EINVALID, "fake embedder has no vector for %q", t)
-		}
-		out[i] = v
+		strs[i] = t.text
+	}
+	vs, err := emb.Embed(ctx, strs)
+	if err != nil {
+		return err
+	}
+	id := emb.Identity().ID()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, t := range texts {
+		c.vectors[id] = append(c.vectors[id], Vector{RuleID: t.rule, Affirms: t.affirms, Vector: vs[i]})
+	}
+	c.version++
+	return nil
+}
+
+// addRule adds a rule without scope whose template is text, embedded with emb.
+func (c *memCorpus) addRule(ctx context.Context, emb models.Embedder, id, text string) error {
+	t := memText{id, text, true}
+	c.mu.Lock()
+	c.scopes[id] = engine.Scope{}
+	c.texts = append(c.texts, t)
+	c.mu.Unlock()
+	return c.embed(ctx, emb, []memText{t})
+}
+
+// archive takes rule id out of the rules the corpus lists (its texts stay).
+func (c *memCorpus) archive(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.scopes, id)
+	c.version++
+}
+
+// learn adds learned exemplars.
+func (c *memCorpus) learn(ls ...Learned) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.learned = append(c.learned, ls...)
+	c.version++
+}
+
+func (c *memCorpus) Version(context.Context, time.Duration) (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version, nil
+}
+
+func (c *memCorpus) Vectors(_ context.Context, model string) ([]Vector, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.vectors[model]), nil
+}
+
+func (c *memCorpus) Rules(context.Context) (map[string]engine.Scope, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]engine.Scope, len(c.scopes))
+	for id, s := range c.scopes {
+		out[id] = s
 	}
 	return out, nil
 }
-func (f *fakeEmbedder) Identity() models.Identity {
-	return models.Identity{Name: "fake", SHA256: "0123456789abcdef0123", Dims: f.dims}
-}
-func (f *fakeEmbedder) Backend() string { return "fake" }
-func (f *fakeEmbedder) Close() error    { return nil }
 
-// unitAt returns a dims-long unit vector whose cosine with e0 is s and with
-// e1 is sqrt(1-s²).
-func unitAt(dims int, s float64) []float32 {
-	v := make([]float32, dims)
-	v[0], v[1] = float32(s), float32(math.Sqrt(1-s*s))
-	return v
+func (c *memCorpus) Texts(context.Context) ([]Text, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Text
+	for _, t := range c.texts {
+		if _, live := c.scopes[t.rule]; live {
+			out = append(out, Text{RuleID: t.rule, Text: t.text})
+		}
+	}
+	return out, nil
 }
 
-// basis returns the i-th basis vector.
-func basis(dims, i int) []float32 {
-	v := make([]float32, dims)
-	v[i] = 1
-	return v
+func (c *memCorpus) RuleExists(_ context.Context, id string) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.scopes[id]
+	return ok, nil
+}
+
+func (c *memCorpus) Learned(context.Context) ([]Learned, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.learned), nil
+}
+
+// MustDefaultClassifier returns a classifier over the default pack embedded
+// with the lexical embedder, and its corpus.
+func MustDefaultClassifier(tb testing.TB, opts Options) (*Classifier, *memCorpus) {
+	tb.Helper()
+	emb := MustLexical(tb, nil)
+	corpus := newMemCorpus(tb, nil, emb)
+	return New(corpus, emb, opts), corpus
 }

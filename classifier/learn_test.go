@@ -112,11 +112,10 @@ func TestLearnable(t *testing.T) {
 // hybrid classifier adds the lexical model's.
 func TestVectors(t *testing.T) {
 	ctx := t.Context()
-	db := MustOpenStore(t)
 	lex := MustLexical(t, nil)
-	MustSync(t, db, lex, nil)
+	corpus := newMemCorpus(t, nil, lex)
 	emb := &countingEmbedder{Embedder: lex}
-	c := newOnStore(db, emb, Options{})
+	c := New(corpus, emb, Options{})
 	text := "the quokka enclosure needs repainting in teal"
 	want, err := lex.Embed(ctx, []string{text})
 	if err != nil {
@@ -153,7 +152,7 @@ func TestVectors(t *testing.T) {
 	}
 
 	// Sparse query (the lexical embedder itself), hybrid.
-	h := newOnStore(db, lex, Options{Lexical: lex, LexicalWeight: 0.3})
+	h := New(corpus, lex, Options{Lexical: lex, LexicalWeight: 0.3})
 	hcl, err := h.Decide(ctx, text, engine.Scope{}, "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +163,7 @@ func TestVectors(t *testing.T) {
 		t.Errorf("hybrid vectors, %v (-want +got):\n%s", err, d)
 	}
 
-	bad := newOnStore(db, lex, Options{LexicalWeight: 2, Lexical: lex})
+	bad := New(corpus, lex, Options{LexicalWeight: 2, Lexical: lex})
 	_, err = bad.Vectors(ctx, text, nil)
 	MustCode(t, err, engine.EINVALID)
 	MustCode(t, bad.Err(), engine.EINVALID)

@@ -121,7 +121,7 @@ rules:
 	if err != nil {
 		tb.Fatal(err)
 	}
-	emb := &fakeEmbedder{dims: dims, vectors: map[string][]float32{
+	emb := &fakeEmbedder{Dims: dims, Vectors: map[string][]float32{
 		"template a": basis(dims, 0), "contrary a": basis(dims, 1), "template b": basis(dims, 2),
 		"reinforcing text":                          basis(dims, 0),
 		"contrary wording here":                     basis(dims, 1),
@@ -131,15 +131,14 @@ rules:
 		"plain words naming rule b":                 basis(dims, 2),
 		"halfway between template a and contrary a": {0.7, 0.714, 0, 0},
 	}}
-	db := MustOpenStore(tb)
-	MustSync(tb, db, emb, reg)
+	corpus := newMemCorpus(tb, reg, emb)
 	if opts.Thresholds == nil {
 		opts.Thresholds = &Thresholds{Auto: 0.7, Confirm: 0.5}
 	}
 	if opts.TermWeight == nil {
 		opts.TermWeight = new(float64)
 	}
-	return newOnStore(db, emb, opts), emb
+	return New(corpus, emb, opts), emb
 }
 
 // TestClassifyPolarity: the contrary phrasings count towards a rule's score

@@ -132,9 +132,8 @@ func denseOf(ix *Index) []float32 {
 // equal those of the same embedder seen as dense only, plain and hybrid.
 func TestClassifySparseMatchesDense(t *testing.T) {
 	ctx := context.Background()
-	db := MustOpenStore(t)
 	emb := MustLexical(t, nil)
-	MustSync(t, db, emb, nil)
+	corpus := newMemCorpus(t, nil, emb)
 	tests := []struct {
 		name         string
 		sparse, dens Options
@@ -145,7 +144,7 @@ func TestClassifySparseMatchesDense(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sc, dc := newOnStore(db, tt.emb, tt.sparse), newOnStore(db, tt.hidden, tt.dens)
+			sc, dc := New(corpus, tt.emb, tt.sparse), New(corpus, tt.hidden, tt.dens)
 			for _, text := range scoringTexts(t) {
 				want, err := dc.Classify(ctx, text, engine.Scope{})
 				if err != nil {

@@ -9,8 +9,6 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
-	"github.com/lexsona/lexsona/registry"
-	"github.com/lexsona/lexsona/store"
 )
 
 // The texts below were written for these tests: they are neither registry
@@ -43,10 +41,10 @@ var (
 )
 
 // mustRealClassifier returns a classifier with the default options over a
-// fresh store holding the default pack embedded by the real
+// corpus holding the default pack embedded by the real
 // all-MiniLM-L6-v2 on the ort backend. It skips naming the folder when the
 // model or ONNX Runtime is absent (fails under LEXSONA_REQUIRE_REAL_MODEL=1).
-func mustRealClassifier(t *testing.T) (*Classifier, *store.DB) {
+func mustRealClassifier(t *testing.T) *Classifier {
 	t.Helper()
 	dir := testenv.RealModelDir(t)
 	realOnce.Do(func() {
@@ -55,15 +53,13 @@ func mustRealClassifier(t *testing.T) (*Classifier, *store.DB) {
 	if realErr != nil {
 		testenv.RealModelMissing(t, "the ort backend cannot run the real model in %s: %v (run `make ort` for ONNX Runtime)", dir, realErr)
 	}
-	db := MustOpenStore(t)
-	MustSync(t, db, realEmb, registry.Default())
-	return newOnStore(db, realEmb, Options{}), db
+	return New(newMemCorpus(t, nil, realEmb), realEmb, Options{})
 }
 
 // TestRealModelReinforces: plainly worded corrections auto-match their rule
 // as reinforcements at the default bands.
 func TestRealModelReinforces(t *testing.T) {
-	c, _ := mustRealClassifier(t)
+	c := mustRealClassifier(t)
 	for text, rule := range realReinforcements {
 		r, err := c.Classify(t.Context(), text, engine.Scope{})
 		if err != nil {

@@ -9,10 +9,11 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-// snapshot is the index built from one embeddings version of the store:
-// dense and lex (hybrid only) hold the vectors of the texts that affirm each
-// rule (template, examples, corrections), contra and lexContra those of its
-// contrary texts; all four hold the same rules in the same order (ids).
+// snapshot is the index built from one corpus version: dense and lex
+// (hybrid only) hold the vectors of the texts that affirm each rule
+// (template, examples, corrections, affirming learned exemplars), contra and
+// lexContra those of its contrary texts (and contrary learned exemplars);
+// all four hold the same rules in the same order (ids).
 type snapshot struct {
 	version           int64
 	model, lexModel   string
@@ -96,7 +97,8 @@ func (c *Classifier) rebuild(ctx context.Context, v int64, model, lexModel strin
 	return s, nil
 }
 
-// build loads the vectors of model (and lexModel) and the rules' scopes.
+// build loads the vectors of model (and lexModel), the learned exemplars and
+// the rules' scopes.
 func (c *Classifier) build(ctx context.Context, version int64, model, lexModel string) (*snapshot, error) {
 	s := &snapshot{version: version, model: model, lexModel: lexModel}
 	dense, err := c.corpus.Vectors(ctx, model)
@@ -111,6 +113,11 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 	}
 	scopes, err := c.corpus.Rules(ctx)
 	if err != nil {
+		return nil, err
+	}
+	stored := [2]int{len(dense), len(lex)}
+	live := func(id string) bool { _, ok := scopes[id]; return ok }
+	if err := c.addLearned(ctx, &dense, &lex, live); err != nil {
 		return nil, err
 	}
 	set := map[string]bool{}
@@ -132,7 +139,7 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 		s.lex, s.lexContra = NewIndex(ld, s.ids, toRows(lex, true), scopes), NewIndex(ld, s.ids, toRows(lex, false), scopes)
 	}
 	var texts []Text
-	if c.termW > 0 || len(dense) == 0 || (lexModel != "" && len(lex) == 0) {
+	if c.termW > 0 || stored[0] == 0 || (lexModel != "" && stored[1] == 0) {
 		if texts, err = c.corpus.Texts(ctx); err != nil {
 			return nil, err
 		}
@@ -141,10 +148,10 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 		s.terms = newTermIndex(s.ids, texts)
 	}
 	for _, m := range []struct {
-		model   string
-		ix, cix *Index
-	}{{model, s.dense, s.contra}, {lexModel, s.lex, s.lexContra}} {
-		if m.model == "" || m.ix.Rows()+m.cix.Rows() > 0 {
+		model  string
+		stored int
+	}{{model, stored[0]}, {lexModel, stored[1]}} {
+		if m.model == "" || m.stored > 0 {
 			continue
 		}
 		if n := len(texts); n > 0 {

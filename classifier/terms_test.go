@@ -76,7 +76,7 @@ func TestTermWeightMixesScores(t *testing.T) {
 	text := "template a please"
 	v := make([]float32, dims)
 	v[0], v[2] = 0.6, 0.8 // cosine 0.6 with r.a's template, 0 with r.b's
-	emb.vectors[text] = v
+	emb.Vectors[text] = v
 	zero, r0 := c.Classify(t.Context(), text, engine.Scope{})
 	if r0 != nil || zero.Score != 0.6 {
 		t.Fatalf("term weight 0: %+v, %v", zero, r0)

@@ -152,14 +152,14 @@ func registryCases(t *testing.T, h *catalogue) []badCase {
 	}
 	bombFile, hugeFile := write("bomb.yaml", bomb), write("huge.yaml", huge)
 	reg := func(name string, body []byte, want int, msg string) badCase {
-		return badCase{name: name, surface: viaHTTP, method: http.MethodPost, path: "/v1/registry/sync", ctype: "application/yaml", body: body, want: want, msg: msg}
+		return badCase{name: name, surface: viaHTTP, method: http.MethodPost, path: "/v1/registry/sync?name=e2e", ctype: "application/yaml", body: body, want: want, msg: msg}
 	}
 	textPlain := reg("registry as text/plain", []byte("version: 1\nrules: []\n"), 400, `Content-Type "text/plain" is not accepted`)
 	textPlain.ctype = "text/plain"
 	return []badCase{
 		reg("YAML bomb", bomb, 400, "alias *a: anchors and aliases are not allowed in a registry"),
 		reg("registry over 16 MiB", huge, 413, "16777216"),
-		reg("malformed YAML", []byte("version: 1\nrules: [\n"), 400, "request"),
+		reg("malformed YAML", []byte("version: 1\nrules: [\n"), 400, "e2e:2: YAML syntax"),
 		reg("empty registry body", []byte{}, 400, "request body is empty"),
 		reg("SQL in a registry rule id", []byte("version: 1\nrules:\n  - rule_id: \""+sqlDrop+"\"\n    category: code_style\n    template: x\n"), 400, "malformed rule id"),
 		textPlain,

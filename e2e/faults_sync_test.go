@@ -64,7 +64,7 @@ func TestFaultKillDuringSync(t *testing.T) {
 		name := []string{"bulk.a", "bulk.b"}[round%2]
 		done := make(chan Response, 1)
 		go func() {
-			r, _ := c.Do(http.MethodPost, "/v1/registry/sync", "application/yaml", regs[name], nil)
+			r, _ := c.Do(http.MethodPost, "/v1/registry/sync?name=bulk", "application/yaml", regs[name], nil)
 			done <- r
 		}()
 		time.Sleep(time.Duration(frac * float64(whole)))
@@ -92,10 +92,10 @@ func TestFaultKillDuringSync(t *testing.T) {
 	mustHoldEvents(t, db, acked, false)
 }
 
-// postRegistry posts yaml to /v1/registry/sync.
+// postRegistry posts yaml to /v1/registry/sync as the source "bulk".
 func postRegistry(t *testing.T, c *Client, yaml []byte) Response {
 	t.Helper()
-	return c.MustDo(t, http.MethodPost, "/v1/registry/sync", "application/yaml", yaml)
+	return c.MustDo(t, http.MethodPost, "/v1/registry/sync?name=bulk", "application/yaml", yaml)
 }
 
 // mustOneRegistry checks that db holds each registry whole: for each of

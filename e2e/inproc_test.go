@@ -46,11 +46,7 @@ func MustStartInProc(tb testing.TB, edit func(*server.Config)) *InProc {
 		tb.Fatalf("models.Open lexical: %v", err)
 	}
 	tb.Cleanup(func() { emb.Close() })
-	name, data, err := registry.InForce(ctx, db)
-	if err == nil {
-		_, _, err = registry.SyncInForce(ctx, db, emb, name, data, registry.SyncOptions{})
-	}
-	if err != nil {
+	if _, _, err = registry.EnsureInForce(ctx, db, emb, registry.SyncOptions{}); err != nil {
 		db.Close()
 		tb.Fatalf("syncing the default registry: %v", err)
 	}

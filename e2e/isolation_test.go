@@ -71,7 +71,7 @@ func TestScopeIsolation(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := NewClient(p.Base, 2)
-	if r := c.MustDo(t, http.MethodPost, "/v1/registry/sync", "application/yaml", isoRegistry()); r.Status != http.StatusOK {
+	if r := c.MustDo(t, http.MethodPost, "/v1/registry/sync?name=iso", "application/yaml", isoRegistry()); r.Status != http.StatusOK {
 		t.Fatalf("registry sync: %d %s", r.Status, r.Body)
 	}
 	for _, r := range isoRules {

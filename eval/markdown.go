@@ -49,17 +49,10 @@ func WriteMarkdown(w io.Writer, r Report, plots []string) {
 	fmt.Fprintf(w, "- scoring: %s (the paper's tables: %s alone)\n\n", r.Scoring, ScoringDense)
 
 	fmt.Fprintf(w, "## Targets\n\n%s.\n\n| target | held out | goal | |\n|---|---:|---:|---|\n", targetsHeading(r.Targets))
-	for _, t := range r.Targets.Targets {
-		cmp, verdict := "≥", "met"
-		if t.AtMost {
-			cmp = "≤"
-		}
-		if !t.Met {
-			verdict = "**not met**"
-		}
-		fmt.Fprintf(w, "| %s | %s (%s) | %s %s | %s |\n", t.Name, formatTarget(t, t.Value), t.Detail, cmp, formatTarget(t, t.Goal), verdict)
-	}
-	fmt.Fprintf(w, "\n## The paper's operating points\n\n%s.\n\n", paperTableCaption(r))
+	writeTargetRows(w, r.Targets)
+	fmt.Fprintln(w)
+	writeWarmMarkdown(w, r)
+	fmt.Fprintf(w, "## The paper's operating points\n\n%s.\n\n", paperTableCaption(r))
 	paperTable(r).markdown(w)
 	fmt.Fprintln(w)
 
@@ -134,6 +127,20 @@ func WriteMarkdown(w io.Writer, r Report, plots []string) {
 	for _, e := range append(append([]ErrorCase{}, r.WorstErrors.FalsePositives...), r.WorstErrors.FalseNegatives...) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s (%.3f) | %s |\n", e.Type, e.ID, mdEscape(e.Text), strings.Join(e.Acceptable, ", "),
 			orDash(e.Predicted)+reasonNote(e.Reason), e.Top, e.Score, rankCell(e))
+	}
+}
+
+// writeTargetRows writes one Markdown table row per target.
+func writeTargetRows(w io.Writer, ts Targets) {
+	for _, t := range ts.Targets {
+		cmp, verdict := "≥", "met"
+		if t.AtMost {
+			cmp = "≤"
+		}
+		if !t.Met {
+			verdict = "**not met**"
+		}
+		fmt.Fprintf(w, "| %s | %s (%s) | %s %s | %s |\n", t.Name, formatTarget(t, t.Value), t.Detail, cmp, formatTarget(t, t.Goal), verdict)
 	}
 }
 

@@ -52,6 +52,10 @@ type Report struct {
 	Paper       PaperTable     `json:"paper"`
 	Results     []Scored       `json:"results"`
 	LowOverlap  OverlapStats   `json:"low_overlap"`
+	// Warm is the classifier after some use (other labelled items fed to
+	// it as learned exemplars); nil when Config.Cold. Everything above is
+	// the cold classifier: the registry's texts alone.
+	Warm *WarmReport `json:"warm,omitempty"`
 }
 
 // View is the headline numbers under one guard setting.

@@ -44,12 +44,17 @@ type Config struct {
 	Progress io.Writer
 	// TempDir is where the throw-away store is created ("" = os.TempDir()).
 	TempDir string
+	// Cold skips the warm run (Report.Warm): the items classified again
+	// with other labelled items fed to the classifier as learned exemplars.
+	Cold bool
 }
 
 // Run evaluates cfg: it creates a store in a temporary directory (never the
 // user's database), fits the embedder when it is a models.Fitter, embeds the
 // registry with registry.Sync (the service's precompute job), classifies every
-// item with the classifier and builds the Report.
+// item with the classifier and builds the Report; unless cfg.Cold, it
+// classifies every item again with other items as learned exemplars
+// (Report.Warm, see WarmReport).
 //
 // Errors: EINVALID for a missing dataset or embedder, a dataset naming a rule
 // the registry lacks, bad thresholds or a bad calibration file; the store's,
@@ -96,7 +101,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if f, ok := emb.(models.Fitter); ok {
 		f.Fit(reg.Texts())
 	}
-	if _, err := registry.Sync(ctx, db, emb, reg, registry.SyncOptions{Progress: cfg.Progress}); err != nil {
+	progress, endProgress := models.TermProgress(cfg.Progress)
+	_, err = registry.Sync(ctx, db, emb, reg, registry.SyncOptions{Progress: progress})
+	endProgress()
+	if err != nil {
 		return Report{}, err
 	}
 
@@ -104,7 +112,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	scored, err := classifyAll(ctx, db, emb, reg.Len(), thr, guard, nil, cfg.Dataset.Items, cfg.Progress)
+	scored, err := classifyAll(ctx, memory.Corpus(db), emb, reg.Len(), thr, guard, nil, cfg.Dataset.Items, cfg.Progress)
 	if err != nil {
 		return Report{}, err
 	}
@@ -115,7 +123,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	dense, productScoring := scored, ScoringDense
 	if w := classifier.DefaultTermWeight(id); w > 0 {
 		productScoring = fmt.Sprintf("hybrid: %.2g·embedding cosine + %.2g·rule-vocabulary score", 1-w, w)
-		if dense, err = classifyAll(ctx, db, emb, reg.Len(), thr, guard, classifier.DenseOnly(), cfg.Dataset.Items, cfg.Progress); err != nil {
+		if dense, err = classifyAll(ctx, memory.Corpus(db), emb, reg.Len(), thr, guard, classifier.DenseOnly(), cfg.Dataset.Items, cfg.Progress); err != nil {
 			return Report{}, err
 		}
 	}
@@ -125,6 +133,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		targetAuto: cfg.TargetAuto, targetConfirm: cfg.TargetConfirm, crossValidate: cfg.CrossValidate, templates: templates(reg),
 		scoring: productScoring, dense: dense,
 	}, scored, cats)
+	if !cfg.Cold {
+		warm, n, err := classifyWarm(ctx, memory.Corpus(db), emb, reg.Len(), thr, guard, cfg.Dataset.Items, cfg.Progress)
+		if err != nil {
+			return Report{}, err
+		}
+		rep.Warm = warmReport(meta{thresholds: thr, guard: guard, targetAuto: cfg.TargetAuto, targetConfirm: cfg.TargetConfirm,
+			crossValidate: cfg.CrossValidate, scoring: productScoring}, warm, cats, n, cfg.Dataset.HasSplits())
+	}
 	return rep, nil
 }
 
@@ -157,18 +173,19 @@ const keptCandidates = 5
 // then at thr with the guard on and with it off (the service's decisions).
 // termWeight is the classifier's Options.TermWeight (nil: the model's
 // default; classifier.DenseOnly(): the paper's dense cosine).
-func classifyAll(ctx context.Context, db *store.DB, emb models.Embedder, rules int, thr classifier.Thresholds, guard classifier.Guard, termWeight *float64, items []Item, progress io.Writer) ([]Scored, error) {
+func classifyAll(ctx context.Context, corpus classifier.Corpus, emb models.Embedder, rules int, thr classifier.Thresholds, guard classifier.Guard, termWeight *float64, items []Item, progress io.Writer) ([]Scored, error) {
 	zero := classifier.Thresholds{}
-	everything := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard, TermWeight: termWeight})
-	everythingOff := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &classifier.Guard{}, TermWeight: termWeight})
-	on := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: &thr, Guard: &guard, TermWeight: termWeight})
-	off := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}, TermWeight: termWeight})
+	everything := classifier.New(corpus, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &guard, TermWeight: termWeight})
+	everythingOff := classifier.New(corpus, emb, classifier.Options{Thresholds: &zero, K: rules, MinScore: -1, Guard: &classifier.Guard{}, TermWeight: termWeight})
+	on := classifier.New(corpus, emb, classifier.Options{Thresholds: &thr, Guard: &guard, TermWeight: termWeight})
+	off := classifier.New(corpus, emb, classifier.Options{Thresholds: &thr, Guard: &classifier.Guard{}, TermWeight: termWeight})
 	label := "classifying corrections"
 	if termWeight != nil && *termWeight == 0 {
 		label = "classifying corrections (dense only)"
 	}
-	bar := models.NewBar(progress, len(items), label)
-	defer bar.Finish()
+	p, endProgress := models.TermProgress(progress)
+	defer endProgress()
+	bar := models.Count(p, label, len(items))
 	out := make([]Scored, 0, len(items))
 	for _, it := range items {
 		all, err := everything.Classify(ctx, it.Text, engine.Scope{})

@@ -100,19 +100,26 @@ func paperTableCaption(r Report) string {
 }
 
 // splitTable is the headline numbers per split.
-func splitTable(r Report) *table {
-	t := &table{head: []string{"split", "items",
-		fmt.Sprintf("auto %.2f P", r.Thresholds.Auto), "R", "F1",
-		fmt.Sprintf("cosine P@%.2f", Paper.Threshold), "R", fmt.Sprintf("cosine P@%.2f", Paper.AblationThreshold), "R",
-		"top-1", "top-3", "polarity errors", "false alarms", "detector P", "R"}}
+func splitTable(r Report) *table { return splitTableOf(r, true) }
+
+// splitTableOf is splitTable, with the paper's method's columns when paper
+// is set.
+func splitTableOf(r Report, paper bool) *table {
+	head := []string{"split", "items", fmt.Sprintf("auto %.2f P", r.Thresholds.Auto), "R", "F1"}
+	if paper {
+		head = append(head, fmt.Sprintf("cosine P@%.2f", Paper.Threshold), "R", fmt.Sprintf("cosine P@%.2f", Paper.AblationThreshold), "R")
+	}
+	t := &table{head: append(head, "top-1", "top-3", "polarity errors", "false alarms", "detector P", "R")}
 	for _, v := range r.Splits {
 		p := v.Polarity
-		t.row(v.Split, fmt.Sprint(v.Items), f2(v.AtAuto.Precision), f2(v.AtAuto.Recall), f2(v.AtAuto.F1),
-			f2(v.AtPaper.Precision), f2(v.AtPaper.Recall), f2(v.AtAblation.Precision), f2(v.AtAblation.Recall),
-			f2(v.Ranking.Top1), f2(v.Ranking.Top3),
+		row := []string{v.Split, fmt.Sprint(v.Items), f2(v.AtAuto.Precision), f2(v.AtAuto.Recall), f2(v.AtAuto.F1)}
+		if paper {
+			row = append(row, f2(v.AtPaper.Precision), f2(v.AtPaper.Recall), f2(v.AtAblation.Precision), f2(v.AtAblation.Recall))
+		}
+		t.row(append(row, f2(v.Ranking.Top1), f2(v.Ranking.Top3),
 			fmt.Sprintf("%s = %s", frac(p.Reinforced, p.Contradictions), pct(p.ErrorRate)),
 			fmt.Sprintf("%s = %s", frac(p.FalseAlarms, p.Affirmations), pct(p.FalseAlarmRate)),
-			f2(p.Detector.Precision), f2(p.Detector.Recall))
+			f2(p.Detector.Precision), f2(p.Detector.Recall))...)
 	}
 	return t
 }

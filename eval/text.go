@@ -53,6 +53,7 @@ func WriteText(w io.Writer, r Report) {
 		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin, r.Scoring, ScoringDense)
 	WriteTargetsText(w, r.Targets)
 	fmt.Fprintln(w)
+	writeWarmText(w, r)
 
 	fmt.Fprintln(w, paperTableCaption(r))
 	paperTable(r).text(w)

@@ -3,11 +3,30 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 )
+
+// ViolationRecorder is a Backend that keeps the tool calls it denies on the
+// rule's receipts (memory.Service.RecordViolation). A Backend without it
+// denies the same calls and records nothing.
+type ViolationRecorder interface {
+	RecordViolation(ctx context.Context, v memory.Violation) (memory.ViolationResult, error)
+}
+
+// ViolationTimeout bounds the wait for the write of a violation, so that a
+// busy store never holds the agent's tool call for longer.
+const ViolationTimeout = time.Second
+
+// ErrNotRecorded is wrapped by the error HandleClaudeCode returns, together
+// with its deny answer, when a denied tool call could not be recorded on the
+// rule's receipts: the caller answers the deny and logs the error.
+var ErrNotRecorded = errors.New("the denied tool call was not recorded on the rule's receipts")
 
 // Enforcement is a must rule in force with the checks of its registry
 // entry's enforce.
@@ -33,8 +52,10 @@ func Enforcements(snap engine.Snapshot, reg *registry.Registry) []Enforcement {
 }
 
 // handleToolUse denies a tool call that breaks the check of a must rule in
-// force for the session's scope, with the rule's text as the reason; any
-// other call gets no decision (Claude Code's permission flow applies).
+// force for the session's scope, with the rule's text as the reason, and
+// records the violation when b is a ViolationRecorder (a failed write
+// returns the deny with an error wrapping ErrNotRecorded); any other call
+// gets no decision (Claude Code's permission flow applies).
 func handleToolUse(ctx context.Context, ev Event, b Backend) (*Output, error) {
 	if ev.ToolName == "" {
 		return nil, nil
@@ -56,14 +77,46 @@ func handleToolUse(ctx context.Context, ev Event, b Backend) (*Output, error) {
 	for _, e := range enf {
 		for _, c := range e.Checks {
 			if c.Matches(ev.ToolName, input) {
-				return &Output{HookSpecificOutput: SpecificOutput{
+				out := &Output{HookSpecificOutput: SpecificOutput{
 					HookEventName:      ev.HookEventName,
 					PermissionDecision: "deny",
 					PermissionDecisionReason: fmt.Sprintf("LexSona rule [%s] (must): %s. This %s call breaks it (its %s matches the rule's check): do it another way, or ask the user.",
 						e.RuleID, e.Text, ev.ToolName, c.Field),
-				}}, nil
+				}}
+				return out, recordViolation(ctx, b, memory.Violation{
+					RuleID: e.RuleID, Tool: ev.ToolName, Field: c.Field, Pattern: c.Pattern.String(),
+					Input: input[c.Field].(string), FrameID: ev.SessionID, Scope: scope,
+				})
 			}
 		}
 	}
 	return nil, nil
+}
+
+// recordViolation records v when b is a ViolationRecorder. It waits for the
+// write at most ViolationTimeout: a store held by another writer makes the
+// deny wait no longer, and the write, which ctx's end does not cancel, goes
+// on behind the answer (in a process that stays up, like the service). Its
+// error wraps ErrNotRecorded.
+func recordViolation(ctx context.Context, b Backend, v memory.Violation) error {
+	vr, ok := b.(ViolationRecorder)
+	if !ok {
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := vr.RecordViolation(context.WithoutCancel(ctx), v)
+		done <- err
+	}()
+	t := time.NewTimer(ViolationTimeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrNotRecorded, err)
+		}
+		return nil
+	case <-t.C:
+		return fmt.Errorf("%w: the store did not take it within %s", ErrNotRecorded, ViolationTimeout)
+	}
 }

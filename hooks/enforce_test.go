@@ -2,12 +2,15 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -66,5 +69,62 @@ func TestPreToolUseEnforcesMustRules(t *testing.T) {
 	bad, _ := ReadEvent(strings.NewReader(`{` + common + `,"tool_name":"Bash","tool_input":"sed -i"}`))
 	if _, err := HandleClaudeCode(context.Background(), bad, &fakeBackend{enforced: enforced}); engine.ErrorCode(err) != engine.EINVALID {
 		t.Errorf("tool_input not an object: %v", err)
+	}
+}
+
+// recordingBackend is fakeBackend that records violations, or fails to
+// with err.
+type recordingBackend struct {
+	fakeBackend
+	violations []memory.Violation
+	err        error
+}
+
+func (r *recordingBackend) RecordViolation(_ context.Context, v memory.Violation) (memory.ViolationResult, error) {
+	if r.err != nil {
+		return memory.ViolationResult{}, r.err
+	}
+	r.violations = append(r.violations, v)
+	return memory.ViolationResult{}, nil
+}
+
+func TestPreToolUseRecordsViolations(t *testing.T) {
+	dir := projectDir(t)
+	enforced := Enforcements(engine.Snapshot{Rules: []engine.SnapshotRule{
+		{RuleID: "tool.no-sed-for-file-editing", Severity: engine.SeverityMust, Text: "Never use sed to edit files"},
+	}}, registry.Default())
+	event := func(command string) Event {
+		t.Helper()
+		in, _ := json.Marshal(map[string]string{"command": command})
+		e, err := ReadEvent(strings.NewReader(`{"session_id":"abc123","cwd":"` + filepath.Join(dir, "sub") +
+			`","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_01","tool_input":` + string(in) + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	b := &recordingBackend{fakeBackend: fakeBackend{enforced: enforced}}
+	for _, cmd := range []string{"go test ./...", "sed -i 's/a/b/' main.go"} {
+		if _, err := HandleClaudeCode(context.Background(), event(cmd), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []memory.Violation{{
+		RuleID: "tool.no-sed-for-file-editing", Tool: "Bash", Field: "command", Pattern: enforced[0].Checks[0].Pattern.String(),
+		Input: "sed -i 's/a/b/' main.go", FrameID: "abc123",
+		Scope: engine.Scope{Project: "billing-api", AgentFamily: "claude", ContextTags: []string{"go", "javascript"}},
+	}}
+	if d := cmp.Diff(want, b.violations); d != "" {
+		t.Errorf("violations (-want +got):\n%s", d)
+	}
+
+	// A failed write keeps the deny and says what was lost.
+	failing := &recordingBackend{fakeBackend: fakeBackend{enforced: enforced}, err: engine.Errorf(engine.EUNAVAILABLE, "database is locked")}
+	out, err := HandleClaudeCode(context.Background(), event("sed -i x f"), failing)
+	if out == nil || out.HookSpecificOutput.PermissionDecision != "deny" {
+		t.Errorf("deny lost when the write failed: %+v", out)
+	}
+	if !errors.Is(err, ErrNotRecorded) || engine.ErrorCode(err) != engine.EUNAVAILABLE {
+		t.Errorf("error %v: want ErrNotRecorded wrapping the store's", err)
 	}
 }

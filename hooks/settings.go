@@ -12,7 +12,9 @@ import (
 // DefaultHookCommand is the command Claude Code runs for LexSona's hooks.
 const DefaultHookCommand = "lexsona hook claude-code"
 
-// hookTimeout is the timeout, in seconds, written with each hook.
+// hookTimeout is the timeout, in seconds, written with each command hook:
+// a command hook may load the model (about half a second) before it
+// answers.
 const hookTimeout = 10
 
 // installedEvents are the events LexSona hooks into.
@@ -126,16 +128,36 @@ func ourGroup(command string) json.RawMessage {
 	return g
 }
 
-// isOurs reports whether a settings group is exactly ours.
+// isOurs reports whether a settings group is ours: equal to it but for the
+// hooks' timeouts (an install of another version, or a timeout the user
+// changed, is still ours).
 func isOurs(raw, ours json.RawMessage) bool {
-	var a, b any
-	if json.Unmarshal(raw, &a) != nil {
-		return false
+	return bytes.Equal(canonicalGroup(raw, true), canonicalGroup(ours, true))
+}
+
+// sameGroup reports whether a settings group is exactly ours.
+func sameGroup(raw, ours json.RawMessage) bool {
+	return bytes.Equal(canonicalGroup(raw, false), canonicalGroup(ours, false))
+}
+
+// canonicalGroup is a group's JSON with its keys sorted, without the
+// timeout of each of its hooks when noTimeout; nil when it is not JSON.
+func canonicalGroup(raw json.RawMessage, noTimeout bool) []byte {
+	var g any
+	if json.Unmarshal(raw, &g) != nil {
+		return nil
 	}
-	json.Unmarshal(ours, &b)
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
+	if m, ok := g.(map[string]any); ok && noTimeout {
+		if hs, ok := m["hooks"].([]any); ok {
+			for _, h := range hs {
+				if h, ok := h.(map[string]any); ok {
+					delete(h, "timeout")
+				}
+			}
+		}
+	}
+	out, _ := json.Marshal(g)
+	return out
 }
 
 // InstallClaudeCode returns settings (the bytes of a Claude Code settings.json,
@@ -155,11 +177,15 @@ func UninstallClaudeCode(settings []byte, command string) ([]byte, error) {
 	return uninstallGroup(settings, ourGroup(command))
 }
 
-// installGroup appends ours to each installed event unless it is there.
+// installGroup appends ours to each installed event unless it is there; a
+// group of ours with other timeouts is replaced where it stands.
 func installGroup(settings []byte, ours json.RawMessage) ([]byte, error) {
 	return editHooks(settings, func(groups []json.RawMessage) []json.RawMessage {
-		for _, g := range groups {
+		for i, g := range groups {
 			if isOurs(g, ours) {
+				if !sameGroup(g, ours) {
+					groups[i] = ours
+				}
 				return groups
 			}
 		}
@@ -167,7 +193,8 @@ func installGroup(settings []byte, ours json.RawMessage) ([]byte, error) {
 	})
 }
 
-// uninstallGroup removes every group equal to ours from the installed events.
+// uninstallGroup removes every group of ours (see isOurs) from the
+// installed events.
 func uninstallGroup(settings []byte, ours json.RawMessage) ([]byte, error) {
 	return editHooks(settings, func(groups []json.RawMessage) []json.RawMessage {
 		var out []json.RawMessage

@@ -15,6 +15,16 @@ const HTTPRoute = "/v1/hooks/claude-code"
 // variable is unset, which a service without keys accepts).
 const HTTPKeyEnv = "LEXSONA_API_KEY"
 
+// httpHookTimeout is the timeout, in seconds, written with each HTTP hook.
+// Claude Code treats a refused connection, a non-2xx answer and a timeout of
+// an HTTP hook as a non-blocking error: the prompt or tool call goes on
+// without LexSona. A service that is down fails at once; this bounds what a
+// service that accepts but never answers costs each event (the service's
+// p99 is well under a second; Claude Code's own default is 600 s, 30 s for
+// UserPromptSubmit). No onFailure field is written: "block" there would
+// turn LexSona being down into every tool call blocked.
+const httpHookTimeout = 5
+
 // ourHTTPGroup is the group LexSona adds to each installed event for HTTP
 // hooks posting to url.
 func ourHTTPGroup(url string) json.RawMessage {
@@ -22,7 +32,7 @@ func ourHTTPGroup(url string) json.RawMessage {
 		Type: "http", URL: url,
 		Headers:        map[string]string{"Authorization": "Bearer $" + HTTPKeyEnv},
 		AllowedEnvVars: []string{HTTPKeyEnv},
-		Timeout:        hookTimeout,
+		Timeout:        httpHookTimeout,
 	}}})
 	return g
 }

@@ -1,9 +1,11 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -67,5 +69,64 @@ func TestInstallHTTPRefusesBadURL(t *testing.T) {
 		if _, err := InstallClaudeCodeHTTP(nil, u); engine.ErrorCode(err) != engine.EINVALID {
 			t.Errorf("%q: %v, want EINVALID", u, err)
 		}
+	}
+}
+
+// TestHTTPHooksFailOpen: every installed HTTP hook is one Claude Code gives
+// up on without blocking (a short timeout, no onFailure), on the three
+// events LexSona answers.
+func TestHTTPHooksFailOpen(t *testing.T) {
+	data, err := InstallClaudeCodeHTTP(nil, testHookURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Matcher string           `json:"matcher"`
+			Hooks   []map[string]any `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Hooks) != 3 {
+		t.Errorf("events %v, want SessionStart, UserPromptSubmit, PreToolUse", s.Hooks)
+	}
+	for event, groups := range s.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if h["type"] != "http" || h["url"] != testHookURL {
+					t.Errorf("%s: hook %v", event, h)
+				}
+				if to, _ := h["timeout"].(float64); to < 1 || to > httpHookTimeout {
+					t.Errorf("%s: timeout %v, want 1 to %d seconds", event, h["timeout"], httpHookTimeout)
+				}
+				if _, ok := h["onFailure"]; ok {
+					t.Errorf("%s: onFailure set: a failure would block the agent", event)
+				}
+			}
+		}
+	}
+}
+
+// TestInstallReplacesOurOlderTimeout: a group of ours with another timeout
+// (an older install, or a user's edit) is updated where it stands by
+// install and removed by uninstall.
+func TestInstallReplacesOurOlderTimeout(t *testing.T) {
+	current, err := InstallClaudeCodeHTTP(nil, testHookURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := []byte(strings.ReplaceAll(string(current), `"timeout": 5`, `"timeout": 10`))
+	if bytes.Equal(older, current) {
+		t.Fatal("no timeout to change")
+	}
+	again, err := InstallClaudeCodeHTTP(older, testHookURL)
+	if err != nil || !bytes.Equal(again, current) {
+		t.Errorf("install over an older timeout:\n%s\nwant\n%s (%v)", again, current, err)
+	}
+	gone, err := UninstallClaudeCodeHTTP(older, testHookURL)
+	if err != nil || string(gone) != "{}\n" {
+		t.Errorf("uninstall of an older timeout: %q %v", gone, err)
 	}
 }

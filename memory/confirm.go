@@ -26,6 +26,12 @@ type ConfirmResult struct {
 	PendingID   int64        `json:"pending_id"`
 	Status      string       `json:"status"` // accepted, rejected or new_rule
 	CreatedRule *engine.Rule `json:"created_rule,omitempty"`
+	// Promoted is set when the accepted evidence carried a candidate rule
+	// past its thresholds, making it active-eligible (candidates.auto_promote).
+	Promoted bool `json:"promoted,omitempty"`
+	// Activated is set when the accepted evidence made the rule active: it
+	// was not in personas before the confirmation and is now.
+	Activated bool `json:"activated,omitempty"`
 }
 
 // Confirm resolves pending confirmation id in one write transaction:
@@ -89,7 +95,7 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 		switch action {
 		case ActionAccept:
 			out.Status = engine.PendingAccepted
-			res, err := accept(tx, p, ruleID, at)
+			res, err := accept(tx, p, ruleID, at, &out)
 			if err != nil {
 				return err
 			}
@@ -116,6 +122,9 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 	if err != nil {
 		return ConfirmResult{}, err
 	}
+	if out.Status == engine.PendingAccepted {
+		learnedOf(s.db).forget() // the accepted text is an exemplar from the next classification on
+	}
 	return out, nil
 }
 
@@ -138,13 +147,17 @@ func stillOpen(p engine.Pending) error {
 }
 
 // accept applies p's evidence to ruleID (or its top candidate) with a
-// confirmation event.
-func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time) (store.RecordResult, error) {
+// confirmation event, setting out's Promoted and Activated.
+func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *ConfirmResult) (store.RecordResult, error) {
 	if ruleID == "" {
 		if len(p.Candidates) == 0 {
 			return store.RecordResult{}, engine.Errorf(engine.EINVALID, "confirmation %d has no candidate: name the rule to accept, or use new", p.ID)
 		}
 		ruleID = p.Candidates[0].RuleID
+	}
+	wasActive, err := activeAt(tx, ruleID, at)
+	if err != nil {
+		return store.RecordResult{}, err
 	}
 	pol := p.Polarity
 	if pol != engine.Counter {
@@ -158,12 +171,27 @@ func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time) (store.
 			break
 		}
 	}
-	res, _, err := applyEvidence(tx, engine.Correction{
+	res, promoted, err := applyEvidence(tx, engine.Correction{
 		RuleID: ruleID, Polarity: pol, UserText: p.Text, AgentOutput: p.AgentOutput, FrameID: p.FrameID,
 		Scope: p.Scope, At: at, Decision: classifier.DecisionConfirm, Score: score, Candidates: p.Candidates, Model: p.Model,
 		Confirmation: true, Detail: fmt.Sprintf("%s accepted from confirmation %d", pol.EventType(), p.ID),
 	})
+	out.Promoted, out.Activated = promoted, res.Active && !wasActive
 	return res, err
+}
+
+// activeAt reports whether rule id is active at time at (engine.Assess).
+// Errors: the store's (ENOTFOUND for an unknown rule).
+func activeAt(tx *store.Tx, id string, at time.Time) (bool, error) {
+	cfg, err := tx.Config()
+	if err != nil {
+		return false, err
+	}
+	r, err := tx.GetRule(id)
+	if err != nil {
+		return false, err
+	}
+	return engine.Assess(&r, cfg, at).Active, nil
 }
 
 // ConfirmItem is the outcome of one id of a batch: its result or its error.

@@ -14,12 +14,23 @@ import (
 func Corpus(db *store.DB) classifier.Corpus { return corpus{db} }
 
 // corpus is the classifier's read-only view of the store: the stored
-// vectors, the scopes and texts of the rules that are not archived, and the
-// embeddings version that moves whenever any of them changes.
+// vectors, the scopes and texts of the rules that are not archived, the
+// accepted confirmations (learned exemplars, see corpus_learned.go), and a
+// version that moves whenever any of them changes.
 type corpus struct{ db *store.DB }
 
+// Version is the store's embeddings version with the number of learned
+// exemplars folded in, so it moves when either does.
 func (c corpus) Version(ctx context.Context, maxAge time.Duration) (int64, error) {
-	return c.db.EmbeddingsVersionWithin(ctx, maxAge)
+	v, err := c.db.EmbeddingsVersionWithin(ctx, maxAge)
+	if err != nil {
+		return 0, err
+	}
+	learned, err := c.Learned(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return v*learnedVersionSpan + int64(min(len(learned), learnedVersionSpan-1)), nil
 }
 
 func (c corpus) Vectors(ctx context.Context, model string) ([]classifier.Vector, error) {

@@ -1,50 +1,37 @@
 package memory
 
 import (
-	"context"
-	"database/sql"
 	"encoding/json"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/classifier/classifiertest"
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/models/lexical"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/sqlite" // the driver MustOpenStore opens
-	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // t0 is the time of the tests' corrections unless they say otherwise.
 var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
-// MustOpenStore opens a fresh store in a temp dir, closed at cleanup.
-func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
+// Helpers shared with the classifier's and the evaluation's tests.
+var (
+	MustOpenStore = classifiertest.MustOpenStore
+	MustLexical   = classifiertest.MustLexical
+	MustSync      = classifiertest.MustSync
+	MustCount     = classifiertest.MustCount
+	MustCode      = classifiertest.MustCode
+	basis         = classifiertest.Basis
+)
 
-// MustLexical returns the lexical embedder fitted on reg's texts (the
-// default pack when reg is nil), as the service fits it before a sync.
-func MustLexical(tb testing.TB, reg *registry.Registry) *lexical.Embedder {
-	tb.Helper()
-	if reg == nil {
-		reg = registry.Default()
-	}
-	l := lexical.New(0)
-	l.Fit(reg.Texts())
-	return l
-}
+// counts are the rows a correction can write (what MustCount returns, as a
+// type of this package so tests may write its values positionally).
+type counts classifiertest.Counts
 
-// MustSync syncs reg (the default pack when nil) into db with emb.
-func MustSync(tb testing.TB, db *store.DB, emb models.Embedder, reg *registry.Registry) registry.Summary {
-	tb.Helper()
-	sum, err := registry.Sync(context.Background(), db, emb, reg, registry.SyncOptions{})
-	if err != nil {
-		tb.Fatalf("registry.Sync: %v", err)
-	}
-	return sum
-}
+// fakeEmbedder maps texts to hand-set vectors.
+type fakeEmbedder = classifiertest.FakeEmbedder
 
 // MustDefaultService returns a service over a fresh store holding the
 // default pack embedded with the lexical embedder.
@@ -76,39 +63,6 @@ func MustRecord(tb testing.TB, s *Service, c engine.Correction) RecordResponse {
 		tb.Fatalf("Record(%q) replayed", c.UserText)
 	}
 	return resp
-}
-
-// counts are the rows a correction can write.
-type counts struct{ Rules, Events, Pending, Texts, Embeddings int }
-
-// MustCount counts rules, events, pending confirmations, rule texts and
-// embeddings straight from the database file.
-func MustCount(tb testing.TB, db *store.DB) counts {
-	tb.Helper()
-	raw, err := sql.Open("sqlite", "file:"+db.Path()+"?mode=ro&_pragma=busy_timeout(5000)")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer raw.Close()
-	var c counts
-	for _, q := range []struct {
-		table string
-		dst   *int
-	}{{"persona_rules", &c.Rules}, {"persona_events", &c.Events}, {"pending_confirmations", &c.Pending},
-		{"rule_texts", &c.Texts}, {"persona_embeddings", &c.Embeddings}} {
-		if err := raw.QueryRow("SELECT count(*) FROM " + q.table).Scan(q.dst); err != nil {
-			tb.Fatalf("count %s: %v", q.table, err)
-		}
-	}
-	return c
-}
-
-// MustCode fails unless err carries the engine code want ("" for no error).
-func MustCode(tb testing.TB, err error, want string) {
-	tb.Helper()
-	if got := engine.ErrorCode(err); got != want {
-		tb.Fatalf("error %v: code %q, want %q", err, got, want)
-	}
 }
 
 // mustRule returns rule id from db.
@@ -148,35 +102,4 @@ func jsonKeys(tb testing.TB, v any) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// fakeEmbedder maps texts to hand-set vectors, for tests whose scores must
-// be exact cosines rather than an embedder's.
-type fakeEmbedder struct {
-	dims    int
-	vectors map[string][]float32
-}
-
-func (f *fakeEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		v, ok := f.vectors[t]
-		if !ok {
-			return nil, engine.Errorf(engine.EINVALID, "fake embedder has no vector for %q", t)
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-func (f *fakeEmbedder) Identity() models.Identity {
-	return models.Identity{Name: "fake", SHA256: "0123456789abcdef0123", Dims: f.dims}
-}
-func (f *fakeEmbedder) Backend() string { return "fake" }
-func (f *fakeEmbedder) Close() error    { return nil }
-
-// basis returns the i-th basis vector.
-func basis(dims, i int) []float32 {
-	v := make([]float32, dims)
-	v[i] = 1
-	return v
 }

@@ -25,7 +25,7 @@ rules:
 	if err != nil {
 		tb.Fatal(err)
 	}
-	emb := &fakeEmbedder{dims: dims, vectors: map[string][]float32{
+	emb := &fakeEmbedder{Dims: dims, Vectors: map[string][]float32{
 		"template a": basis(dims, 0), "contrary a": basis(dims, 1), "template b": basis(dims, 2),
 		"reinforcing text":                          basis(dims, 0),
 		"contrary wording here":                     basis(dims, 1),

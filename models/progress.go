@@ -114,35 +114,3 @@ func (r *termBars) end() {
 		r.bar = nil
 	}
 }
-
-// Bar counts a step on a writer's terminal, for callers that take an
-// io.Writer rather than a Progress: NewBar(w, total, what) is
-// Count(TermProgress(w), what, total). The zero value (and nil) draws
-// nothing.
-type Bar struct {
-	c   *Counter
-	end func()
-}
-
-// NewBar starts a bar of total steps labelled what on w, if w is a terminal.
-func NewBar(w io.Writer, total int, what string) *Bar {
-	p, end := TermProgress(w)
-	if p == nil {
-		return &Bar{}
-	}
-	return &Bar{Count(p, what, total), end}
-}
-
-// Add advances the bar by n steps.
-func (b *Bar) Add(n int) {
-	if b != nil && b.c != nil {
-		b.c.Add(n)
-	}
-}
-
-// Finish ends the bar, leaving the terminal on a new line.
-func (b *Bar) Finish() {
-	if b != nil && b.end != nil {
-		b.end()
-	}
-}

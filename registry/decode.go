@@ -15,6 +15,7 @@ type decoder struct {
 	name       string // the file, as problems name it
 	source     string // the source name unless the YAML sets one
 	derived    bool   // source was derived from the file name
+	unnamed    bool   // neither a file nor a name was given: the YAML must have name:
 	allowEmpty bool
 	ps         problems
 }
@@ -54,7 +55,7 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 	items := rules.val.Content
 	if len(items) == 0 && !d.allowEmpty && d.ps.Len() == 0 { // only news in an otherwise valid file
 		d.ps.add(rules.val.Line, rules.val.Column,
-			"the registry has no rules: syncing it would archive every rule of registry %q; to empty that registry on purpose, sync it with allow-empty set",
+			"the registry has no rules: syncing it would archive every rule of registry %q; to empty that registry on purpose, sync it with --allow-empty (allow_empty=true over HTTP)",
 			reg.name)
 		return nil, nil
 	}
@@ -101,6 +102,10 @@ func (d *decoder) sourceName(root *yaml.Node, f fieldSet) string {
 			d.fail(n.val, err)
 		}
 		return v
+	}
+	if d.unnamed {
+		d.ps.add(root.Line, root.Column, "the registry has no name: add a top-level name: naming its source (e.g. name: team), or give the name when syncing it")
+		return ""
 	}
 	if err := engine.ValidateRegistryName(d.source); err != nil {
 		how := "the name given"

@@ -54,11 +54,11 @@ func tooLarge(name string, size int64) error {
 	return engine.Errorf(engine.ETOOLARGE, "registry %s is %d bytes: at most %d (16 MiB)", name, size, MaxFileSize)
 }
 
-// ParseOptions tune ParseWith. The zero value parses an unnamed, non-empty
-// registry whose problems are reported under "registry".
+// ParseOptions tune ParseWith. The zero value parses a non-empty registry
+// that names itself (top-level name:), reported under "registry".
 type ParseOptions struct {
-	// File names the input in problems: a path, "default", "request".
-	// Empty means Name, else "registry".
+	// File names the input in problems: a path, "default". Empty means
+	// Name, else "registry"; with neither, the YAML must have a name:.
 	File string
 	// Name is the registry's source name when the YAML has no top-level
 	// name: (which wins). Empty means File's base name without its
@@ -98,7 +98,8 @@ func Parse(data []byte, name string) (*Registry, error) {
 // aliases (refused outright, so a "billion laughs" file costs no more than its
 // size); unknown or repeated keys; wrong types; an unknown version; a missing
 // rules list, or an empty one unless opts.AllowEmpty; a malformed name (or,
-// without one, a file name that is not a valid source name); malformed or
+// without one, a file name that is not a valid source name; with neither
+// opts.File nor opts.Name, a missing name); malformed or
 // duplicate rule ids; unknown severities; malformed categories; empty or
 // over-long templates and examples, or ones without a letter or digit or with
 // control characters; repeated examples; invalid scope values and topics. A
@@ -114,7 +115,7 @@ func ParseWith(data []byte, opts ParseOptions) (reg *Registry, err error) {
 	if len(data) > MaxFileSize {
 		return nil, tooLarge(name, int64(len(data)))
 	}
-	d := &decoder{name: name, source: opts.Name, allowEmpty: opts.AllowEmpty}
+	d := &decoder{name: name, source: opts.Name, allowEmpty: opts.AllowEmpty, unnamed: opts.File == "" && opts.Name == ""}
 	if d.source == "" {
 		d.source, d.derived = SourceName(name), true
 	}

@@ -81,7 +81,7 @@ rules:
 func TestParseEmpty(t *testing.T) {
 	for _, data := range []string{"version: 1\nrules: []\n", "version: 1\nname: team\nrules: []\n"} {
 		reg, err := Parse([]byte(data), "rules/team.yaml")
-		want := `rules/team.yaml:2:8: the registry has no rules: syncing it would archive every rule of registry "team"; to empty that registry on purpose, sync it with allow-empty set`
+		want := `rules/team.yaml:2:8: the registry has no rules: syncing it would archive every rule of registry "team"; to empty that registry on purpose, sync it with --allow-empty (allow_empty=true over HTTP)`
 		if strings.Contains(data, "name:") {
 			want = strings.Replace(want, ":2:8:", ":3:8:", 1)
 		}
@@ -113,7 +113,9 @@ func TestParseName(t *testing.T) {
 		{"top-level name", "version: 1\nname: team-rules.v2\n" + rules, ParseOptions{File: "x.yaml", Name: "other"}, "team-rules.v2", ""},
 		{"the caller's name", "version: 1\n" + rules, ParseOptions{File: "dir/x.yaml", Name: "given"}, "given", ""},
 		{"the file's base name", "version: 1\n" + rules, ParseOptions{File: "dir/My_Rules.yml"}, "my_rules", ""},
-		{"no file: registry", "version: 1\n" + rules, ParseOptions{}, "registry", ""},
+		{"no file and no name given", "version: 1\n" + rules, ParseOptions{}, "",
+			"registry:1:1: the registry has no name: add a top-level name: naming its source (e.g. name: team), or give the name when syncing it"},
+		{"no file, its own name", "version: 1\nname: team\n" + rules, ParseOptions{}, "team", ""},
 		{"the default pack", "version: 1\n" + rules, ParseOptions{File: "default"}, "default", ""},
 		{"uppercase name", "version: 1\nname: Team\n" + rules, ParseOptions{File: "x.yaml"}, "",
 			`x.yaml:2:7: malformed registry name "Team": use lowercase letters, digits, '-', '_' and '.'`},

@@ -37,7 +37,8 @@ type Registry struct {
 // Name is the registry's source name: its top-level name:, else the name
 // the caller gave ParseWith, else its file's base name without extension
 // ("default" for the default pack). Every definition carries it in
-// Rule.Registry.
+// Rule.Registry. A merged registry (Merge) joins its sources' names with
+// "+".
 func (r *Registry) Name() string { return r.name }
 
 // File is the name the registry was parsed under, as its problems name it

@@ -1,11 +1,9 @@
 package registry
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,7 +86,7 @@ func mustSync(t *testing.T, db *store.DB, emb models.Embedder, reg *Registry, wa
 	if err != nil {
 		t.Fatalf("Sync: %v", err)
 	}
-	want.Embedder, want.Model = "lexical", emb.Identity().ID()
+	want.Registry, want.Embedder, want.Model = reg.Name(), "lexical", emb.Identity().ID()
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
@@ -104,7 +102,7 @@ func edited(t *testing.T) *Registry {
 	src = strings.Replace(src, `template: "Search the codebase with rg (ripgrep), not grep -r or find piped into grep"`,
 		`template: "Search with rg, never grep -r"`, 1)
 	src += "\n  - rule_id: code.new\n    category: code_style\n    severity: style\n    template: Name things plainly\n    examples: [\"what does foo2 mean\", \"use real names\"]\n"
-	return MustParse(t, src, "edited.yaml")
+	return MustParse(t, src, "default") // the same source, edited
 }
 
 // TestSyncLifecycle: add, no-op, update (evidence kept) + archive + add,
@@ -289,25 +287,31 @@ rules:
 	}
 }
 
-// TestSyncProgressOffTerminal: a writer that is not a terminal gets nothing,
-// so --json output on a pipe stays clean.
-func TestSyncProgressOffTerminal(t *testing.T) {
+// TestSyncProgress: the job reports one step counting the texts it embeds,
+// from 0 to all of them, and a second run (nothing to embed) reports nothing.
+func TestSyncProgress(t *testing.T) {
 	reg := Default()
 	lex := MustLexical(t, reg.Texts())
-	var buf bytes.Buffer
-	if _, err := Sync(context.Background(), MustOpenDB(t), lex, reg, SyncOptions{Progress: &buf}); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(filepath.Join(t.TempDir(), "progress"))
+	db := MustOpenDB(t)
+	var steps []models.Step
+	progress := func(s models.Step) { steps = append(steps, s) }
+	sum, err := Sync(context.Background(), db, lex, reg, SyncOptions{BatchSize: 100, Progress: progress})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	if _, err := Sync(context.Background(), MustOpenDB(t), lex, reg, SyncOptions{Progress: f}); err != nil {
-		t.Fatal(err)
+	total := int64(sum.Embedded)
+	if len(steps) < 2 || steps[0] != (models.Step{What: "embedding rule texts", Total: total}) ||
+		steps[len(steps)-1] != (models.Step{What: "embedding rule texts", Done: total, Total: total}) {
+		t.Fatalf("steps %+v: want 0 then up to %d", steps, total)
 	}
-	if st, _ := f.Stat(); buf.Len() != 0 || st.Size() != 0 {
-		t.Errorf("progress written off a terminal: %q, file %d bytes", buf.String(), st.Size())
+	for i := 1; i < len(steps); i++ {
+		if steps[i].Done <= steps[i-1].Done {
+			t.Errorf("step %d: done %d after %d", i, steps[i].Done, steps[i-1].Done)
+		}
+	}
+	steps = nil
+	if _, err := Sync(context.Background(), db, lex, reg, SyncOptions{Progress: progress}); err != nil || len(steps) != 0 {
+		t.Errorf("second run: %v, steps %+v: want none", err, steps)
 	}
 }
 

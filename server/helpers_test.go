@@ -8,16 +8,15 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/models/auto"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // testNow is the clock of test servers.
@@ -34,33 +33,33 @@ type testEnv struct {
 }
 
 // MustOpenStore opens a store in a temp dir and closes it at the end of the test.
-func MustOpenStore(tb testing.TB) *store.DB {
-	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "lexsona.db"))
-	if err != nil {
-		tb.Fatalf("store.Open: %v", err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
+func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
 
-// MustLexical opens the lexical embedder fitted on, and synced with, the
-// default registry.
+// MustLexical opens the lexical embedder over db as `lexsona serve` does
+// (MustAssemble).
 func MustLexical(tb testing.TB, db *store.DB) models.Embedder {
 	tb.Helper()
-	ctx := context.Background()
-	emb, err := auto.Open(ctx, models.Options{Backend: "lexical", Logger: discardLogger()})
+	emb, err := setup.OpenEmbedder(context.Background(), setup.Config{Embedder: models.Options{Backend: "lexical"}, Logger: discardLogger()})
 	if err != nil {
-		tb.Fatalf("models.Open lexical: %v", err)
+		tb.Fatalf("setup.OpenEmbedder(lexical): %v", err)
 	}
 	tb.Cleanup(func() { emb.Close() })
-	if f, ok := emb.(models.Fitter); ok {
-		f.Fit(registry.Default().Texts())
-	}
-	if _, err := registry.Sync(ctx, db, emb, registry.Default(), registry.SyncOptions{Now: testNow.Add(-24 * time.Hour)}); err != nil {
-		tb.Fatalf("registry.Sync: %v", err)
-	}
+	MustAssemble(tb, db, emb)
 	return emb
+}
+
+// MustAssemble readies db with emb through the composition root, as `lexsona
+// serve` does (setup.Assemble): the registries in force synced and embedded
+// (the default pack into an empty store; a lexical embedder fitted on
+// them), with the sync's events a day before testNow.
+func MustAssemble(tb testing.TB, db *store.DB, emb models.Embedder) *setup.Core {
+	tb.Helper()
+	day := testNow.Add(-24 * time.Hour)
+	core, err := setup.Assemble(context.Background(), db, emb, setup.Config{Logger: discardLogger(), Now: func() time.Time { return day }})
+	if err != nil {
+		tb.Fatalf("setup.Assemble: %v", err)
+	}
+	return core
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -18,7 +18,6 @@ import (
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -62,20 +61,13 @@ func openBenchEnv(b *testing.B) *benchEnv {
 			b.Skipf("load benchmark needs %s (run `make bench-model` and `make ort`): %v", p, err)
 		}
 	}
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: benchModelDir, OrtLib: benchOrtLib, CacheSize: -1, Logger: discardLogger()})
+	db := MustOpenStore(b)
+	emb, err := auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: benchModelDir, OrtLib: benchOrtLib, CacheSize: -1, Logger: discardLogger()})
 	if err != nil {
 		b.Skipf("load benchmark: the ort embedder does not open: %v", err)
 	}
 	b.Cleanup(func() { emb.Close() })
-	if _, err := registry.Sync(ctx, db, emb, registry.Default(), registry.SyncOptions{}); err != nil {
-		b.Fatal(err)
-	}
+	MustAssemble(b, db, emb)
 	return &benchEnv{db: db, emb: emb}
 }
 

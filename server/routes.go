@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/server/ui"
 )
 
 // routeOpt adjusts one route's limits.
@@ -55,6 +56,7 @@ func (s *Server) newEcho() *echo.Echo {
 	// client, and X-Forwarded-For (which anyone can send) is not trusted.
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.Use(requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.browserGuard, s.authMiddleware, s.queryMiddleware, s.limitsMiddleware)
+	e.Use(ui.New(ui.Config{Memory: s.mem, ReadKeys: s.cfg.APIKeys.Read, WriteKeys: s.cfg.APIKeys.Write, Logger: s.log, Now: s.cfg.Now}).Middleware) // the review page at /
 
 	s.add(http.MethodGet, "/healthz", s.handleHealthz)
 	s.add(http.MethodGet, "/readyz", s.handleReadyz)

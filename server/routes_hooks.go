@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -25,11 +26,7 @@ func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, e
 }
 
 func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
-	name, data, err := registry.InForce(ctx, b.s.db)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := registry.Parse(data, name)
+	reg, err := registry.InForce(ctx, b.s.db)
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +46,11 @@ func (b hookBackend) Record(ctx context.Context, c engine.Correction) (memory.Re
 	return res, err
 }
 
+// RecordViolation writes a denied tool call on the rule's receipts.
+func (b hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (memory.ViolationResult, error) {
+	return b.s.mem.RecordViolation(ctx, v)
+}
+
 // POST /v1/hooks/claude-code: the body is the event JSON a Claude Code HTTP
 // hook posts (what a command hook reads on stdin), answered by
 // hooks.HandleClaudeCode: 200 with the hook's JSON, or 200 with an empty body
@@ -62,6 +64,11 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 		return err
 	}
 	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, hookBackend{s})
+	if errors.Is(err, hooks.ErrNotRecorded) {
+		// The deny stands; only its receipt is missing.
+		s.log.Warn("claude-code hook", "err", err)
+		err = nil
+	}
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
-	"github.com/lexsona/lexsona/registry"
 )
 
 // hookBenchServer serves the hook route over loopback, in this process, with
@@ -25,9 +24,7 @@ import (
 func hookBenchServer(b *testing.B, emb models.Embedder) *httptest.Server {
 	b.Helper()
 	db := MustOpenStore(b)
-	if _, err := registry.Sync(context.Background(), db, emb, registry.Default(), registry.SyncOptions{}); err != nil {
-		b.Fatal(err)
-	}
+	MustAssemble(b, db, emb)
 	srv, err := New(Config{DB: db, Embedder: emb, Logger: discardLogger(),
 		ClassifierOptions: classifier.Options{CalibrationDir: b.TempDir()}})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
@@ -158,6 +159,33 @@ func TestClaudeCodeHookRouteDeniesMustRuleCheck(t *testing.T) {
 		t.Fatalf("after: %d\n got %q\nwant %q", status, body, want)
 	}
 	checkDoc(t, http.MethodPost, hooks.HTTPRoute, response{status: status, header: http.Header{"Content-Type": {ct}}, body: []byte(body)})
+	// The deny is on the rule's receipts: a violation with the session as
+	// frame and the denied command, confidence untouched.
+	before, err := env.db.GetRule(context.Background(), "tool.no-sed-for-file-editing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var violation *engine.Event
+	for deadline := time.Now().Add(10 * time.Second); violation == nil && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		events, err := env.db.History(context.Background(), "tool.no-sed-for-file-editing", 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range events {
+			if events[i].EventType == engine.EventViolation {
+				violation = &events[i]
+			}
+		}
+	}
+	if violation == nil {
+		t.Fatal("no violation event on the rule's receipts after the deny")
+	}
+	if violation.FrameID != "sess-42" || !strings.Contains(violation.AgentOutput, "sed -i") {
+		t.Errorf("violation event %+v: want frame sess-42 and the denied command", *violation)
+	}
+	if after, err := env.db.GetRule(context.Background(), "tool.no-sed-for-file-editing"); err != nil || after.Alpha != before.Alpha || after.Beta != before.Beta {
+		t.Errorf("confidence moved by a violation: %v/%v -> %v/%v (%v)", before.Alpha, before.Beta, after.Alpha, after.Beta, err)
+	}
 	other := strings.Replace(sed, "sed -i 's/a/b/' main.go", "go vet ./...", 1)
 	if status, _, body := postHook(t, ts.URL, "", other); status != 200 || body != "" {
 		t.Errorf("other command: %d %q", status, body)

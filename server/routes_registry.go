@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -14,14 +13,20 @@ import (
 // (not text/plain: see checkContentType).
 var registryMediaTypes = []string{"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
 
-// syncRegistry syncs a YAML registry (memory.Service.SyncRegistry).
-func (s *Server) syncRegistry(ctx context.Context, yaml []byte, name string) (registry.Summary, error) {
-	_, sum, err := s.mem.SyncRegistry(ctx, name, yaml, registry.SyncOptions{})
-	return sum, err
-}
-
-// POST /v1/registry/sync with a YAML body (its own body limit, 16 MiB by default).
+// POST /v1/registry/sync?name=&allow_empty=&dry_run= with a YAML body (its
+// own body limit, 16 MiB by default): memory.Service.SyncRegistry of one
+// source, named by the YAML's name: or the name parameter (one of them is
+// required; both must then agree). A registry without rules is refused
+// unless allow_empty=true. With dry_run=true it answers
+// memory.Service.PlanRegistry's plan instead and writes nothing.
 func (s *Server) handleRegistrySync(c echo.Context) error {
+	q := newQuery(c.QueryParams())
+	src := registry.Source{Name: q.str("name")}
+	opts := registry.SyncOptions{AllowEmpty: q.bool("allow_empty")}
+	dryRun := q.bool("dry_run")
+	if err := q.done(); err != nil {
+		return err
+	}
 	body, err := readBody(c)
 	if err != nil {
 		return err
@@ -32,7 +37,15 @@ func (s *Server) handleRegistrySync(c echo.Context) error {
 	if err := checkContentType(c, registryMediaTypes...); err != nil {
 		return err
 	}
-	sum, err := s.syncRegistry(c.Request().Context(), body, "request")
+	src.YAML = body
+	if dryRun {
+		_, plan, err := s.mem.PlanRegistry(c.Request().Context(), src, opts)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, plan)
+	}
+	_, sum, err := s.mem.SyncRegistry(c.Request().Context(), src, opts)
 	if err != nil {
 		return err
 	}

@@ -214,48 +214,6 @@ func TestConfirmationsRoutes(t *testing.T) {
 	})
 }
 
-func TestRegistrySyncRoute(t *testing.T) {
-	e := newTestEnv(t, func(c *Config) { c.RegistryBodyLimit = 64 << 10 })
-	const rt = "/v1/registry/sync"
-	yaml := func(body string) request {
-		return request{method: http.MethodPost, path: rt, body: body, header: map[string]string{"Content-Type": "application/yaml"}}
-	}
-	good := "version: 1\nrules:\n  - rule_id: tool.use-just\n    category: tool_preference\n    severity: should\n    template: \"Run tasks with just, not make\"\n    examples: [\"use just not make\"]\n"
-	runCases(t, e, []routeCase{
-		{"sync", yaml(good), rt, 200, "", "", func(t *testing.T, r response) {
-			var s struct{ Added, Archived, Embedded int }
-			r.json(t, &s)
-			// A registry is a named source ("request" here): syncing it
-			// archives none of the default pack's rules.
-			if s.Added != 1 || s.Archived != 0 || s.Embedded == 0 {
-				t.Errorf("summary %s", r.body)
-			}
-		}},
-		{"sync again is a no-op", yaml(good), rt, 200, "", "", func(t *testing.T, r response) {
-			if !strings.Contains(string(r.body), `"added":0`) || !strings.Contains(string(r.body), `"embedded":0`) {
-				t.Errorf("summary %s", r.body)
-			}
-		}},
-		{"invalid registry", yaml("version: 1\nrules:\n  - rule_id: Bad Id\n    category: x\n    severty: must\n"), rt, 400, "invalid", "", func(t *testing.T, r response) {
-			if p := r.errorBody(t).Problems; len(p) < 2 || p[0].Line == 0 {
-				t.Errorf("problems %+v", p)
-			}
-		}},
-		{"not YAML", yaml("{{{{"), rt, 400, "invalid", "", nil},
-		{"empty", yaml(""), rt, 400, "invalid", "empty", nil},
-		{"wrong content type", request{method: http.MethodPost, path: rt, body: good, header: map[string]string{"Content-Type": "image/png"}}, rt, 400, "invalid", "Content-Type", nil},
-		{"too large", yaml(strings.Repeat("#", 65<<10)), rt, 413, "too_large", "65536", nil},
-	})
-	// The synced rule classifies, and the registry is the one in force.
-	r := e.post("/v1/classify", `{"text":"use just not make"}`)
-	if !strings.Contains(string(r.body), "tool.use-just") {
-		t.Errorf("classify after sync: %s", r.body)
-	}
-	if name, data, ok, err := e.db.Registry(t.Context()); err != nil || !ok || string(data) != good {
-		t.Errorf("registry in force: %q %v %v", name, ok, err)
-	}
-}
-
 func TestEmbeddingsRoute(t *testing.T) {
 	e := newTestEnv(t, nil)
 	const rt = "/v1/embeddings"

@@ -3,8 +3,9 @@
 // idempotency keys and the registries in force. It holds every rule of
 // persistence (what is validated, which rows a correction, an edit, a merge
 // or a registry sync writes, caches keyed by a version) and leaves the rows
-// to a Driver, one per database: store/sqlite (a file, the default) is
-// registered by importing it; Open picks the driver from the data source
+// to a Driver, one per database: store/sqlite (a file, the default) and
+// store/postgres (a PostgreSQL database several instances share) are
+// registered by importing them; Open picks the driver from the data source
 // name.
 //
 // Errors are *engine.Error values with an engine code where the caller can act
@@ -60,7 +61,8 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 // reader returns the driver's reader outside any transaction.
 func (db *DB) reader(ctx context.Context) Reader { return db.drv.Reader(ctx) }
 
-// Path returns where the database is: the absolute path of a SQLite file.
+// Path returns where the database is: the absolute path of a SQLite file,
+// or a PostgreSQL URL without its password.
 func (db *DB) Path() string { return db.drv.Location() }
 
 // Close waits for the queued writes and closes the database. Calling it

@@ -33,7 +33,7 @@ type Driver interface {
 	// each then sees the writes of those committed before it.
 	Write(ctx context.Context, fn func(DriverTx) error) error
 
-	// Location names the database (a file path) without credentials.
+	// Location names the database (a file path, a URL) without credentials.
 	Location() string
 	// ReadOnly reports whether the database was opened read-only.
 	ReadOnly() bool
@@ -163,6 +163,9 @@ type DriverTx interface {
 	// PutEmbedding stores (or replaces) the vector of a text for modelID;
 	// a text the rule no longer has is skipped.
 	PutEmbedding(modelID string, e StoredEmbedding, at time.Time) error
+	// DeleteEmbeddingsLike deletes the vectors whose model id starts with
+	// prefix, except keep's, and says how many it deleted.
+	DeleteEmbeddingsLike(prefix, keep string) (int64, error)
 
 	InsertPending(p engine.Pending) (int64, error)
 	// ResolvePending sets the status, rule and time of a confirmation that

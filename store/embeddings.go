@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -86,6 +87,25 @@ func (db *DB) PutEmbeddings(ctx context.Context, modelID string, items []RuleTex
 		}
 		return nil
 	})
+}
+
+// PruneEmbeddings deletes the vectors of every other fingerprint of
+// modelID's embedder: model ids are name@fingerprint, and the vectors under
+// name@… other than modelID were computed by a model (or a lexical
+// vocabulary) no longer in force. It returns how many it deleted. Errors:
+// EINVALID for a model id without its @fingerprint.
+func (db *DB) PruneEmbeddings(ctx context.Context, modelID string) (int64, error) {
+	at := strings.LastIndexByte(modelID, '@')
+	if at <= 0 || at == len(modelID)-1 {
+		return 0, engine.Errorf(engine.EINVALID, "model id %q is not name@fingerprint", modelID)
+	}
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		var err error
+		n, err = tx.dt.DeleteEmbeddingsLike(modelID[:at+1], modelID)
+		return err
+	})
+	return n, err
 }
 
 // LoadEmbeddings returns modelID's vectors of rules that are not archived

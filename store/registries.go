@@ -14,22 +14,6 @@ func (db *DB) Registries(ctx context.Context) ([]RegistryFile, error) {
 	return db.reader(ctx).RegistryFiles()
 }
 
-// Registry returns the name and YAML of the registry synced last (see
-// Registries); ok is false when none was recorded. Errors are internal.
-func (db *DB) Registry(ctx context.Context) (name string, yaml []byte, ok bool, err error) {
-	files, err := db.Registries(ctx)
-	if err != nil || len(files) == 0 {
-		return "", nil, false, err
-	}
-	last := files[0]
-	for _, f := range files[1:] {
-		if f.SyncedAt.After(last.SyncedAt) {
-			last = f
-		}
-	}
-	return last.Name, last.YAML, true, nil
-}
-
 // recorded reports whether yaml is recorded under name.
 func (db *DB) recorded(ctx context.Context, name string, yaml []byte) (bool, error) {
 	files, err := db.Registries(ctx)

@@ -103,10 +103,18 @@ proposes a candidate rule from its text.`,
 	return c
 }
 
+// printConfirm prints one resolved confirmation: its status, the evidence
+// recorded, and whether it promoted a candidate or activated the rule.
 func printConfirm(w io.Writer, id int64, r *memory.ConfirmResult) {
 	fmt.Fprintf(w, "%d: %s", id, r.Status)
 	if r.RecordResult != nil {
 		fmt.Fprintf(w, " %s %s (alpha %g beta %g)", r.EventType, r.RuleID, r.Alpha, r.Beta)
+	}
+	if r.Promoted {
+		fmt.Fprint(w, "; promoted from candidate")
+	}
+	if r.Activated {
+		fmt.Fprint(w, "; now active: it is in the persona")
 	}
 	fmt.Fprintln(w)
 }

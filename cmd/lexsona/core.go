@@ -38,7 +38,8 @@ func (a *app) openEmbedder(ctx context.Context) (models.Embedder, error) {
 
 // openFittedEmbedder is openEmbedder for commands that embed without
 // classifying (embed): an embedder that is fitted to a corpus (lexical: its
-// IDF, part of its identity) is fitted on the registry in force, exactly as
+// IDF, part of its identity) is fitted on the registries in force — with
+// --registry FILE in place of its source, as once it is synced — exactly as
 // openCore and the server do, so that its vectors and identity are theirs.
 func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
 	emb, err := a.openEmbedder(ctx)
@@ -53,22 +54,30 @@ func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, data, err := setup.RegistryInForce(ctx, db, a.registry)
+	var file *registry.Registry
+	if a.registry != "" {
+		if file, err = registry.Load(a.registry); err != nil {
+			return nil, err
+		}
+	}
+	union, err := registry.InForceWith(ctx, db, file)
 	if err != nil {
 		return nil, err
 	}
-	reg, err := registry.Parse(data, name)
-	if err != nil {
-		return nil, err
-	}
-	f.Fit(reg.Texts())
+	f.Fit(union.Texts())
 	return emb, nil
 }
 
-// openCore opens the store and the embedder, syncs the registry in force (a
-// no-op when nothing changed; the lexical embedder is fitted on its texts
-// first) and builds the use cases (setup.Assemble).
+// openCore opens the store and the embedder, syncs --registry FILE or readies
+// the registries in force (a no-op when nothing changed; the lexical
+// embedder is fitted on their union) and builds the use cases
+// (setup.Assemble).
 func (a *app) openCore(ctx context.Context) (*core, error) {
+	return a.assemble(ctx, a.setupConfig())
+}
+
+// assemble is openCore with cfg in place of the global flags' configuration.
+func (a *app) assemble(ctx context.Context, cfg setup.Config) (*core, error) {
 	db, err := a.openDB(ctx)
 	if err != nil {
 		return nil, err
@@ -77,7 +86,7 @@ func (a *app) openCore(ctx context.Context) (*core, error) {
 	if err != nil {
 		return nil, err
 	}
-	return setup.Assemble(ctx, db, emb, a.setupConfig())
+	return setup.Assemble(ctx, db, emb, cfg)
 }
 
 // openMemory returns the use cases over the store alone, for commands that

@@ -1,4 +1,7 @@
 package main
 
 // The store drivers this program is built with.
-import _ "github.com/lexsona/lexsona/store/sqlite"
+import (
+	_ "github.com/lexsona/lexsona/store/postgres"
+	_ "github.com/lexsona/lexsona/store/sqlite"
+)

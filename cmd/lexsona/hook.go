@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -32,11 +33,7 @@ func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 	if err != nil {
 		return nil, err
 	}
-	name, data, err := registry.InForce(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := registry.Parse(data, name)
+	reg, err := registry.InForce(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +42,14 @@ func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 		return nil, err
 	}
 	return hooks.Enforcements(snap, reg), nil
+}
+
+func (h hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (memory.ViolationResult, error) {
+	mem, err := h.a.openMemory(ctx)
+	if err != nil {
+		return memory.ViolationResult{}, err
+	}
+	return mem.RecordViolation(ctx, v)
 }
 
 func (h hookBackend) Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
@@ -74,8 +79,12 @@ UserPromptSubmit records a correction of a known rule (auto band, or
 CORRECT[rule_id]:) with the session id as frame id, and turns a possible one
 (confirm band) into a note asking the agent to confirm with the user;
 PreToolUse denies a tool call that matches the enforce check of a must rule
-in force for the session's scope. Other events get no answer. It fails open: on any error it prints one line on
-stderr, nothing on stdout, and exits 0, so the agent is never blocked.`,
+in force for the session's scope, and records the denied call as a violation
+on the rule's receipts (its confidence unchanged; see lexsona why RULE).
+Other events get no answer. It fails open: on any error it prints one line on
+stderr, nothing on stdout, and exits 0, so the agent is never blocked. A deny
+whose violation could not be recorded is still printed, with one line on
+stderr.`,
 		// Exit code 2 blocks a Claude Code prompt or tool call: even a wrong
 		// invocation of the hook fails open.
 		Args:               cobra.ArbitraryArgs,
@@ -91,7 +100,14 @@ stderr, nothing on stdout, and exits 0, so the agent is never blocked.`,
 			a.stderr = io.Discard
 			defer func() { a.stderr = errw }()
 			out, err := runClaudeHook(cmd.Context(), a)
-			if err != nil {
+			switch {
+			case errors.Is(err, hooks.ErrNotRecorded):
+				msg := hookErrText(err)
+				if !strings.HasPrefix(msg, hooks.ErrNotRecorded.Error()) {
+					msg = hooks.ErrNotRecorded.Error() + ": " + msg
+				}
+				fmt.Fprintf(errw, "lexsona hook: %s (the call is denied all the same)\n", strings.ReplaceAll(msg, "\n", " "))
+			case err != nil:
 				fmt.Fprintf(errw, "lexsona hook: %s (ignored; the agent goes on)\n", strings.ReplaceAll(hookErrText(err), "\n", " "))
 				return nil
 			}
@@ -106,7 +122,8 @@ stderr, nothing on stdout, and exits 0, so the agent is never blocked.`,
 }
 
 // runClaudeHook reads the event and returns the bytes to print (nil for
-// none). Every error is returned before anything is printed.
+// none). Every error is returned before anything is printed; one wrapping
+// hooks.ErrNotRecorded comes with the deny to print all the same.
 func runClaudeHook(ctx context.Context, a *app) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -118,10 +135,14 @@ func runClaudeHook(ctx context.Context, a *app) (out []byte, err error) {
 		return nil, err
 	}
 	res, err := hooks.HandleClaudeCode(ctx, ev, hookBackend{a})
-	if err != nil {
+	if err != nil && !errors.Is(err, hooks.ErrNotRecorded) {
 		return nil, err
 	}
-	return hooks.EncodeOutput(res)
+	data, encErr := hooks.EncodeOutput(res)
+	if encErr != nil {
+		return nil, encErr
+	}
+	return data, err
 }
 
 func hookErrText(err error) string {

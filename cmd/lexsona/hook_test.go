@@ -141,4 +141,48 @@ func TestHookPreToolUseDeniesMustRuleCheck(t *testing.T) {
 		!strings.HasPrefix(o.H.PermissionDecisionReason, "LexSona rule [tool.no-sed-for-file-editing] (must): Never use sed") {
 		t.Fatalf("after: %v %q %s", err, out, errs)
 	}
+	if errs != "" {
+		t.Errorf("stderr %q", errs)
+	}
+	// The denied call is on the rule's receipts, its evidence unchanged.
+	var w struct {
+		Rule    struct{ Alpha, Beta, Confidence float64 }
+		History []struct {
+			EventType   string  `json:"event_type"`
+			FrameID     string  `json:"frame_id"`
+			AgentOutput string  `json:"agent_output"`
+			Decision    string  `json:"decision"`
+			Detail      string  `json:"detail"`
+			Alpha       float64 `json:"alpha"`
+			Beta        float64 `json:"beta"`
+		}
+	}
+	_, whyOut, _ := c.run("why", "--json", "tool.no-sed-for-file-editing")
+	if err := json.Unmarshal([]byte(whyOut), &w); err != nil || len(w.History) < 2 {
+		t.Fatalf("why: %v %s", err, whyOut)
+	}
+	last, prev := w.History[len(w.History)-1], w.History[len(w.History)-2]
+	if last.EventType != "violation" || last.FrameID != "s-1" || last.AgentOutput != "sed -i s/a/b/ main.go" ||
+		last.Decision != "deny" || !strings.HasPrefix(last.Detail, "denied a Bash call: its command matches") {
+		t.Errorf("violation event %+v", last)
+	}
+	if prev.EventType != "reinforcement" || last.Alpha != prev.Alpha || last.Beta != prev.Beta || w.Rule.Alpha != prev.Alpha || w.Rule.Beta != prev.Beta {
+		t.Errorf("the violation changed the evidence: before %+v, violation %+v, rule %+v", prev, last, w.Rule)
+	}
+	// A violation that cannot be stored (a session id the store refuses)
+	// leaves the deny as it was, with one line on stderr.
+	var outb, errb bytes.Buffer
+	run(context.Background(), []string{"--db", c.db, "hook", "claude-code"},
+		strings.NewReader(`{"session_id":"s\u001b[2J","cwd":"`+dir+`",`+sed+`}`), &outb, &errb)
+	if outb.String() != out || strings.Count(errb.String(), "\n") != 1 ||
+		!strings.Contains(errb.String(), "not recorded on the rule's receipts: frame id contains a control character") {
+		t.Errorf("unrecorded deny: stdout %q stderr %q", outb.String(), errb.String())
+	}
+	if n := c.eventCount("tool.no-sed-for-file-editing"); n != len(w.History) {
+		t.Errorf("%d events after the refused violation, want %d", n, len(w.History))
+	}
+	_, text, _ := c.run("why", "tool.no-sed-for-file-editing")
+	if !strings.Contains(text, "violation") || !strings.Contains(text, `"sed -i`) {
+		t.Errorf("why text lacks the violation:\n%s", text)
+	}
 }

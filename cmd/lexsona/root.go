@@ -48,7 +48,7 @@ persona block to inject into the agent's prompt.`,
 	root.SetVersionTemplate("lexsona {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.dbPath, "db", store.DefaultPath(), "SQLite database file (env LEXSONA_DB; default under $LEXSONA_DATA or ~/.local/share/lexsona)")
+	pf.StringVar(&a.dbPath, "db", store.DefaultPath(), "SQLite database file or postgres:// URL (env LEXSONA_DB; default a SQLite file under $LEXSONA_DATA or ~/.local/share/lexsona)")
 	pf.BoolVar(&a.asJSON, "json", false, "print machine-readable JSON")
 	pf.StringVar(&a.embedder, "embedder", envOr("LEXSONA_EMBEDDER", "auto"), "embedding backend: auto, ort, go or lexical (env LEXSONA_EMBEDDER)")
 	pf.StringVar(&a.modelDir, "model-dir", os.Getenv("LEXSONA_MODEL_DIR"), "all-MiniLM-L6-v2 model folder (env LEXSONA_MODEL_DIR)")
@@ -62,6 +62,7 @@ persona block to inject into the agent's prompt.`,
 		newWhyCmd(a), newConfigCmd(a), newRegistryCmd(a), newClassifyCmd(a), newConfirmCmd(a),
 		newEmbedCmd(a), newModelCmd(a), newServeCmd(a), newMCPCmd(a), newEvalCmd(a), newVersionCmd(a),
 		newHookCmd(a), newHooksCmd(a),
+		newWatchCmd(a), newExportCmd(a), newImportCmd(a),
 	)
 	for _, c := range root.Commands() {
 		markUsage(c)

@@ -62,7 +62,7 @@ func newWhyCmd(a *app) *cobra.Command {
 				fmt.Fprintf(w, "%s [%s] %s\n  scope %s\n  confidence %.4f (alpha %g, beta %g, n %d; active needs n >= %d and confidence >= %.2f)\n",
 					v.RuleID, v.State, v.Text, v.Scope, v.Confidence, v.Alpha, v.Beta, v.Evidence, t.NMin, t.CMin)
 				for _, e := range out.History {
-					fmt.Fprintf(w, "  %s  #%d %-15s alpha %g beta %g  %s\n", e.At.Format(time.RFC3339), e.EventID, e.EventType, e.Alpha, e.Beta, oneLine(e.UserText, e.Detail))
+					fmt.Fprintf(w, "  %s  #%d %-15s alpha %g beta %g  %s\n", e.At.Format(time.RFC3339), e.EventID, e.EventType, e.Alpha, e.Beta, oneLine(e.UserText, e.AgentOutput, e.Detail))
 				}
 			})
 		},

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
@@ -20,6 +21,7 @@ import (
 	"github.com/lexsona/lexsona/store"
 
 	// The store drivers built into LexSona.
+	_ "github.com/lexsona/lexsona/store/postgres"
 	_ "github.com/lexsona/lexsona/store/sqlite"
 )
 
@@ -29,13 +31,19 @@ type Config struct {
 	DB string
 	// Embedder chooses the backend and model (auto.Open's options).
 	Embedder models.Options
-	// Registry is a registry file to sync; empty means the registry in
-	// force (the one last synced, else the default pack).
+	// Registry is a registry file to sync, as one source among those in
+	// force; empty means the registries in force as they are (the default
+	// pack into an empty store).
 	Registry string
+	// AllowEmpty lets Registry hold no rules, archiving its source's rules.
+	AllowEmpty bool
 	// Progress gets the registry sync's progress bar when it is a terminal.
 	Progress io.Writer
 	// Logger gets the store's and the embedder's diagnostics.
 	Logger *slog.Logger
+	// Now is the use cases' clock (time.Now when nil), the time of the
+	// registry sync's events included.
+	Now func() time.Time
 }
 
 // OpenStore opens the store cfg.DB names (store.OpenWith). Errors: its.
@@ -55,18 +63,6 @@ func OpenEmbedder(ctx context.Context, cfg Config) (models.Embedder, error) {
 		o.Logger = cfg.Logger
 	}
 	return auto.Open(ctx, o)
-}
-
-// RegistryInForce returns the name and YAML of the registry to sync: the
-// file cfg.Registry names, else the one in force in db (registry.InForce).
-// Errors: EINVALID for an unreadable file, ETOOLARGE over
-// registry.MaxFileSize, the store's.
-func RegistryInForce(ctx context.Context, db *store.DB, file string) (name string, data []byte, err error) {
-	if file != "" {
-		data, err := ReadRegistryFile(file)
-		return file, data, err
-	}
-	return registry.InForce(ctx, db)
 }
 
 // ReadRegistryFile reads a registry file, refusing one over
@@ -98,17 +94,31 @@ type Core struct {
 	Memory   *memory.Service
 }
 
-// Assemble syncs the registry in force (or cfg.Registry) into db with emb
-// — a no-op when nothing changed; a lexical embedder is fitted on its texts
-// first — and builds the use cases. It opens nothing: db and emb stay the
-// caller's to close. Errors: RegistryInForce's and memory.SyncRegistry's.
+// Assemble syncs the registry file cfg.Registry into db as one of the
+// registries in force, or readies those in force (memory.Service.SyncInForce:
+// the default pack into an empty store, the texts still missing a vector
+// embedded) — a corpus-dependent embedder (lexical) is fitted on their union
+// either way — and builds the use cases. It opens nothing: db and emb stay
+// the caller's to close. Core.Registry is the registry synced, or the
+// registries in force merged. Errors: ReadRegistryFile's and those of
+// memory.Service.SyncRegistry and SyncInForce.
 func Assemble(ctx context.Context, db *store.DB, emb models.Embedder, cfg Config) (*Core, error) {
-	name, data, err := RegistryInForce(ctx, db, cfg.Registry)
-	if err != nil {
-		return nil, err
+	mem := memory.New(db, emb, memory.Options{Now: cfg.Now})
+	progress, end := models.TermProgress(cfg.Progress)
+	defer end()
+	opts := registry.SyncOptions{Progress: progress, AllowEmpty: cfg.AllowEmpty}
+	var reg *registry.Registry
+	var sum registry.Summary
+	var err error
+	if cfg.Registry != "" {
+		var data []byte
+		if data, err = ReadRegistryFile(cfg.Registry); err != nil {
+			return nil, err
+		}
+		reg, sum, err = mem.SyncRegistry(ctx, registry.Source{File: cfg.Registry, YAML: data}, opts)
+	} else {
+		reg, sum, err = mem.SyncInForce(ctx, opts)
 	}
-	mem := memory.New(db, emb, memory.Options{})
-	reg, sum, err := mem.SyncRegistry(ctx, name, data, registry.SyncOptions{Progress: cfg.Progress})
 	if err != nil {
 		return nil, err
 	}

@@ -84,15 +84,27 @@ func latestVersion() int {
 	return ms[len(ms)-1].Version
 }
 
-// cleanOrphans deletes the embeddings no classifier loads: those of archived
-// rules and, should any remain, those whose text is gone. A
-// rule restored later has its texts embedded again by the next sync. It is
-// a no-op write when there are none; it returns how many it deleted.
+// orphanEmbeddings selects the embeddings no classifier loads: those of
+// archived rules and those whose text is gone.
+const orphanEmbeddings = `FROM persona_embeddings WHERE rule_id IN
+	(SELECT rule_id FROM persona_rules WHERE status = 'archived')
+	OR NOT EXISTS (SELECT 1 FROM rule_texts t
+	WHERE t.rule_id = persona_embeddings.rule_id AND t.text_sha256 = persona_embeddings.text_sha256)`
+
+// cleanOrphans deletes the embeddings no classifier loads (orphanEmbeddings).
+// A rule restored later has its texts embedded again by the next sync. It
+// looks first, with a read that never waits for another process's write
+// lock, and writes only when there is something to delete; it returns how
+// many it deleted.
 func cleanOrphans(ctx context.Context, w *sql.DB) (int64, error) {
-	res, err := w.ExecContext(ctx, `DELETE FROM persona_embeddings WHERE rule_id IN
-		(SELECT rule_id FROM persona_rules WHERE status = 'archived')
-		OR NOT EXISTS (SELECT 1 FROM rule_texts t
-		WHERE t.rule_id = persona_embeddings.rule_id AND t.text_sha256 = persona_embeddings.text_sha256)`)
+	var found bool
+	if err := w.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 "+orphanEmbeddings+")").Scan(&found); err != nil {
+		return 0, dbErr("look for orphaned embeddings", err)
+	}
+	if !found {
+		return 0, nil
+	}
+	res, err := w.ExecContext(ctx, "DELETE "+orphanEmbeddings)
 	if err != nil {
 		return 0, dbErr("delete orphaned embeddings", err)
 	}

@@ -16,8 +16,8 @@ const (
 	ruleCols = `rule_id, category, severity, rule_text, coalesce(scope_environment, ''), coalesce(scope_project, ''),
 	coalesce(scope_agent_family, ''), coalesce(scope_context_tags, ''), coalesce(scope_exclude_tags, ''), coalesce(topic, ''),
 	alpha, beta, reinforcements, counter_examples, first_seen, last_correction, status, source,
-	coalesce(exception_of, ''), coalesce(exception_tag, '')`
-	rowCols = ruleCols + `, coalesce(archived_by, ''), coalesce(definition_sha256, ''), coalesce(registry, '')`
+	coalesce(exception_of, ''), coalesce(exception_tag, ''), coalesce(registry, '')`
+	rowCols = ruleCols + `, coalesce(archived_by, ''), coalesce(definition_sha256, '')`
 )
 
 // stampVersion is the row_version a statement gives the rule rows it writes:
@@ -57,7 +57,7 @@ func scanRule(sc scanner, extra ...any) (engine.Rule, error) {
 	var sev, status, ctags, etags, first, last string
 	dest := []any{&r.RuleID, &r.Category, &sev, &r.Text, &r.Scope.Environment, &r.Scope.Project,
 		&r.Scope.AgentFamily, &ctags, &etags, &r.Topic, &r.Alpha, &r.Beta, &r.Reinforcements, &r.CounterExamples,
-		&first, &last, &status, &r.Source, &r.ExceptionOf, &r.ExceptionTag}
+		&first, &last, &status, &r.Source, &r.ExceptionOf, &r.ExceptionTag, &r.Registry}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return r, err
 	}
@@ -89,10 +89,11 @@ func (r runner) rules(op, q string, args ...any) ([]engine.Rule, error) {
 func (r runner) Rule(id string) (store.RuleRow, bool, error) {
 	var row store.RuleRow
 	var err error
-	row.Rule, err = scanRule(r.queryRow(qRuleGet, id), &row.ArchivedBy, &row.DefinitionSHA256, &row.Registry)
+	row.Rule, err = scanRule(r.queryRow(qRuleGet, id), &row.ArchivedBy, &row.DefinitionSHA256)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.RuleRow{}, false, nil
 	}
+	row.Registry = row.Rule.Registry
 	return row, err == nil, dbErr("load rule "+id, err)
 }
 

@@ -27,6 +27,7 @@ var (
 	ON CONFLICT (rule_id, model_id, text_sha256) DO UPDATE SET dims = excluded.dims, vector = excluded.vector,
 	computed_at = excluded.computed_at`)
 	qEmbeddingDims  = sqlq(`SELECT dims FROM persona_embeddings WHERE model_id = ? LIMIT 1`)
+	qEmbeddingsLike = sqlq(`DELETE FROM persona_embeddings WHERE substr(model_id, 1, length(?1)) = ?1 AND model_id <> ?2`)
 	qEmbeddingsSize = sqlq(`SELECT count(*), coalesce(sum(e.dims), 0) FROM persona_embeddings e
 	JOIN persona_rules r ON r.rule_id = e.rule_id WHERE e.model_id = ? AND r.status <> 'archived'`)
 	qEmbeddingsLoad = sqlq(`SELECT e.rule_id, t.kind, e.text_sha256, e.vector FROM persona_embeddings e
@@ -95,6 +96,14 @@ func (r runner) EmbeddingDims(modelID string) (int, error) {
 
 func (r runner) PutEmbedding(modelID string, e store.StoredEmbedding, at time.Time) error {
 	return r.execErr("store embedding", qEmbeddingPut, e.RuleID, modelID, e.SHA256, len(e.Vector), encodeVector(e.Vector), fmtTime(at))
+}
+
+func (r runner) DeleteEmbeddingsLike(prefix, keep string) (int64, error) {
+	res, err := r.exec(qEmbeddingsLike, prefix, keep)
+	if err != nil {
+		return 0, dbErr("delete stale embeddings", err)
+	}
+	return res.RowsAffected()
 }
 
 // Embeddings sizes and loads the vectors in one read transaction; the

@@ -75,8 +75,21 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"team.y"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("other.yaml taking team.y over (-want +got):\n%s", diff)
 	}
-	if r, _ := db.GetRule(ctx, "team.y"); r.Status != engine.StatusActiveEligible || r.Text != "Team Y, elsewhere" {
+	if r, _ := db.GetRule(ctx, "team.y"); r.Status != engine.StatusActiveEligible || r.Text != "Team Y, elsewhere" || r.Registry != "other.yaml" {
 		t.Errorf("team.y after other.yaml took it over: %+v", r)
+	}
+	// Every read names the registry that defines a rule.
+	rules, err := db.ListRules(ctx, store.RuleFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"pack.a": store.DefaultRegistry, "pack.b": store.DefaultRegistry, "team.x": "team.yaml", "team.y": "other.yaml"}
+	got := map[string]string{}
+	for _, r := range rules {
+		got[r.RuleID] = r.Registry
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the registry of each listed rule (-want +got):\n%s", diff)
 	}
 	if res := syncNamed(t, db, "team.yaml", def("team.x", "Team X")); len(res.Archived) != 0 {
 		t.Errorf("team.yaml archived %v, which other.yaml defines now", res.Archived)
@@ -114,16 +127,12 @@ func testSyncRegistryConflict(t *testing.T, open Opener) {
 }
 
 // testRegistries: each registry's YAML is recorded under its name, a
-// re-sync of the same YAML changes nothing, and Registry names the one
-// synced last.
+// re-sync of the same YAML changes nothing.
 func testRegistries(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
 	if files, err := db.Registries(ctx); err != nil || len(files) != 0 {
 		t.Fatalf("Registries of a new store = %+v, %v", files, err)
-	}
-	if _, _, ok, err := db.Registry(ctx); ok || err != nil {
-		t.Fatalf("Registry of a new store: ok=%v, %v", ok, err)
 	}
 	for _, s := range []store.RegistrySync{
 		{Name: "team.yaml", YAML: []byte("team v1"), Definitions: []engine.Definition{def("team.x", "X")}},
@@ -147,9 +156,6 @@ func testRegistries(t *testing.T, open Opener) {
 	}
 	if diff := cmp.Diff([]string{"default=pack v1", "team.yaml=team v2"}, got); diff != "" {
 		t.Errorf("Registries (-want +got):\n%s", diff)
-	}
-	if name, yaml, ok, err := db.Registry(ctx); err != nil || !ok || name != "team.yaml" || string(yaml) != "team v2" {
-		t.Errorf("Registry = %q %q %v %v, want the one synced last", name, yaml, ok, err)
 	}
 	v := mustVersion(t, db)
 	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "team.yaml", YAML: []byte("team v2"),

@@ -62,11 +62,15 @@ func Run(t *testing.T, open Opener) {
 		{"ReplaceRuleTexts", testReplaceRuleTexts},
 		{"EmbeddingsRoundTrip", testEmbeddingsRoundTrip},
 		{"PutEmbeddingsBadInput", testPutEmbeddingsBadInput},
+		{"PruneEmbeddings", testPruneEmbeddings},
 		{"ScopeEditBumpsEmbeddingsVersion", testScopeEditBumpsEmbeddingsVersion},
 		{"EmbeddingsVersionWithin", testEmbeddingsVersionWithin},
 		{"SnapshotMatchesEngine", testSnapshotMatchesEngine},
 		{"SnapshotCacheFollowsWrites", testSnapshotCacheFollowsWrites},
 		{"RulesCacheStaysConsistent", testRulesCacheStaysConsistent},
+		{"InstancesReplayIdempotency", testInstancesReplayIdempotency},
+		{"InstancesExactEvidence", testInstancesExactEvidence},
+		{"InstancesSeeChanges", testInstancesSeeChanges},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}

@@ -197,8 +197,8 @@ func testSyncRegistryAllOrNothing(t *testing.T, open Opener) {
 	if _, err := db.GetRule(ctx, "reg.a"); engine.ErrorCode(err) != engine.ENOTFOUND {
 		t.Fatalf("the failed sync left reg.a: %v", err)
 	}
-	if _, _, ok, _ := db.Registry(ctx); ok {
-		t.Fatal("the failed sync recorded its registry in force")
+	if files, err := db.Registries(ctx); err != nil || len(files) != 0 {
+		t.Fatalf("the failed sync recorded its registry in force: %+v, %v", files, err)
 	}
 	good := bad
 	good.Contrary = func(kept []string) map[string][]string { return map[string][]string{"reg.a": {"A is fine"}} }
@@ -206,9 +206,9 @@ func testSyncRegistryAllOrNothing(t *testing.T, open Opener) {
 	if err != nil || len(res.Added) != 2 {
 		t.Fatalf("SyncRegistry = %+v, %v", res, err)
 	}
-	name, yaml, ok, err := db.Registry(ctx)
-	if err != nil || !ok || name != "r.yaml" || string(yaml) != "v2" {
-		t.Fatalf("registry in force = %q %q %v %v", name, yaml, ok, err)
+	files, err := db.Registries(ctx)
+	if err != nil || len(files) != 1 || files[0].Name != "r.yaml" || string(files[0].YAML) != "v2" {
+		t.Fatalf("registries in force = %+v, %v; want r.yaml with v2", files, err)
 	}
 	texts, err := db.RuleTexts(ctx, "reg.a")
 	if err != nil {

@@ -240,3 +240,39 @@ func testEmbeddingsVersionWithin(t *testing.T, open Opener) {
 		t.Errorf("another handle's write not seen after maxAge: %d → %d", v1, v)
 	}
 }
+
+// testPruneEmbeddings: PruneEmbeddings deletes the vectors of the embedder's
+// other fingerprints and nothing else — not another embedder's, not a
+// variant's whose name only starts the same.
+func testPruneEmbeddings(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	mustSync(t, db, def("reg.a", "Rule A"), def("reg.b", "Rule B"))
+	miss, err := db.MissingEmbeddings(ctx, "lex@old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vecs := [][]float32{{1, 0}, {0, 1}}
+	for _, id := range []string{"lex@old", "lex@older", "lex@new", "lex-int8@old", "mini@old"} {
+		if err := db.PutEmbeddings(ctx, id, miss, vecs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := db.PruneEmbeddings(ctx, "lex@new")
+	if err != nil || n != 4 {
+		t.Fatalf("PruneEmbeddings(lex@new) = %d, %v; want 4 deleted", n, err)
+	}
+	for id, want := range map[string]int{"lex@old": 0, "lex@older": 0, "lex@new": 2, "lex-int8@old": 2, "mini@old": 2} {
+		if got, err := db.LoadEmbeddings(ctx, id); err != nil || len(got) != want {
+			t.Errorf("%s: %d vectors (%v), want %d", id, len(got), err, want)
+		}
+	}
+	if n, err := db.PruneEmbeddings(ctx, "lex@new"); err != nil || n != 0 {
+		t.Errorf("second prune = %d, %v; want 0", n, err)
+	}
+	for _, bad := range []string{"", "lex", "lex@", "@abc"} {
+		if _, err := db.PruneEmbeddings(ctx, bad); engine.ErrorCode(err) != engine.EINVALID {
+			t.Errorf("PruneEmbeddings(%q) = %v, want EINVALID", bad, err)
+		}
+	}
+}

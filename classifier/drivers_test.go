@@ -1,3 +1,0 @@
-package classifier
-
-import _ "github.com/lexsona/lexsona/store/sqlite"

@@ -1,0 +1,77 @@
+package memory
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+// mustCreatePending stores a pending confirmation of text and returns its id.
+func mustCreatePending(tb testing.TB, db *store.DB, text string) int64 {
+	tb.Helper()
+	var id int64
+	err := db.Write(tb.Context(), func(tx *store.Tx) error {
+		var err error
+		id, err = tx.CreatePending(engine.Pending{Text: text})
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}
+
+// TestConfirmReportsOutcome: accepting confirmations one by one on a rule
+// says, on the one accept that does it, that the rule became active, and on
+// a candidate, that it was promoted; no other accept says so.
+func TestConfirmReportsOutcome(t *testing.T) {
+	const text = "always wrap quokka handlers in a retry budget"
+	tests := []struct {
+		name      string
+		candidate bool
+	}{{"registry rule", false}, {"candidate", true}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, db := MustDefaultService(t, Options{})
+			at := time.Now().UTC().Add(-time.Hour)
+			id := "tool.use-ripgrep"
+			if tt.candidate {
+				first := MustRecord(t, s, engine.Correction{UserText: text, At: at})
+				if first.CreatedRule == nil {
+					t.Fatalf("first correction: %+v, want a candidate", first)
+				}
+				id = first.CreatedRule.RuleID
+			}
+			activatedAt, promotedAt := 0, 0
+			for i := 1; i <= 30; i++ {
+				res, err := s.Confirm(t.Context(), mustCreatePending(t, db, text), ActionAccept, id, at.Add(time.Duration(i)*time.Minute))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Activated {
+					if activatedAt != 0 || !res.Active {
+						t.Fatalf("accept %d: activated %+v (again, after %d, or while not active)", i, res.RecordResult, activatedAt)
+					}
+					activatedAt = i
+				} else if res.Active && activatedAt == 0 {
+					t.Fatalf("accept %d: active without saying it was activated", i)
+				}
+				if res.Promoted {
+					if promotedAt != 0 {
+						t.Fatalf("promoted twice (accepts %d and %d)", promotedAt, i)
+					}
+					promotedAt = i
+				}
+			}
+			if activatedAt == 0 {
+				t.Fatalf("never activated in 30 confirmations (rule %+v)", mustRule(t, db, id))
+			}
+			if want := map[bool]int{true: activatedAt, false: 0}[tt.candidate]; promotedAt != want {
+				t.Errorf("promoted at accept %d, want %d (activated at %d)", promotedAt, want, activatedAt)
+			}
+			t.Logf("activated at accept %d", activatedAt)
+		})
+	}
+}

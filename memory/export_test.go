@@ -1,0 +1,198 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/store"
+	_ "github.com/lexsona/lexsona/store/postgres" // the round trip through PostgreSQL
+)
+
+// fillMemory gives s a memory of every kind: registry rules with evidence,
+// an exception proposal, an archived rule, a user rule, config, pending
+// confirmations (one resolved).
+func fillMemory(t *testing.T, s *Service, db *store.DB) {
+	t.Helper()
+	ctx := context.Background()
+	for i := range 12 {
+		MustRecord(t, s, engine.Correction{RuleID: "tool.no-sed-for-file-editing", Polarity: engine.Reinforce,
+			UserText: "stop using sed", Scope: engine.Scope{Project: "api"}, At: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	for i := range 5 {
+		MustRecord(t, s, engine.Correction{RuleID: "tool.no-sed-for-file-editing", Polarity: engine.Counter,
+			UserText: "sed is fine for the legacy scripts", Scope: engine.Scope{ContextTags: []string{"legacy"}},
+			At: t0.Add(time.Hour + time.Duration(i)*time.Minute)})
+	}
+	r := engine.NewRule("user.answer-in-french", "communication_style", engine.SeverityStyle, "Answer in French",
+		engine.Scope{Environment: "home"}, engine.DefaultConfig(), t0)
+	r.Alpha, r.Reinforcements = 9, 7
+	if _, err := db.CreateRule(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ArchiveRule(ctx, "code.conventional-commits", t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetConfig(ctx, "category.tool_preference.c_min", "0.65"); err != nil {
+		t.Fatal(err)
+	}
+	team := engine.Definition{Rule: engine.Rule{RuleID: "team.no-force-push", Category: "tool_preference",
+		Severity: engine.SeverityMust, Text: "Never force-push to main"}, Examples: []string{"don't force push"}}
+	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "team", Definitions: []engine.Definition{team},
+		YAML: []byte("rules:\n  - id: team.no-force-push\n")}); err != nil {
+		t.Fatal(err)
+	}
+	confirm := New(db, s.emb, bands(1, 0.3))
+	id, _ := mustPending(t, confirm, "please quit using sed when you edit my files", engine.Reinforce)
+	mustPending(t, confirm, "do not use sed to change files", engine.Counter)
+	if _, err := s.Confirm(ctx, id, ActionAccept, "", t0.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustExport(t *testing.T, s *Service) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := s.Export(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// normalized is an export without what differs between stores holding the
+// same memory: the header's time and source, event and confirmation ids.
+func normalized(t *testing.T, export []byte) []string {
+	t.Helper()
+	var out []string
+	dec := json.NewDecoder(bytes.NewReader(export))
+	for dec.More() {
+		var l exportLine
+		if err := dec.Decode(&l); err != nil {
+			t.Fatal(err)
+		}
+		l.ExportedAt, l.Source = time.Time{}, ""
+		if l.Event != nil {
+			l.Event.EventID = 0
+		}
+		if l.Pending != nil {
+			l.Pending.ID = 0
+		}
+		b, _ := json.Marshal(l)
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// newService opens an empty store of kind ("sqlite", "postgres") with a
+// service over it.
+func newService(t *testing.T, kind string) (*Service, *store.DB) {
+	t.Helper()
+	db := MustOpenStore(t)
+	if kind == "postgres" {
+		var err error
+		if db, err = store.Open(context.Background(), testenv.PGSchemaURL(t)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+	}
+	return New(db, MustLexical(t, nil), Options{}), db
+}
+
+// TestExportImportRoundTrip: a memory exported from SQLite, imported into
+// an empty store (SQLite, PostgreSQL), exported again and imported back
+// into SQLite gives the same rules, α and β, texts, events, config,
+// registries, confirmations and persona; importing again changes nothing.
+func TestExportImportRoundTrip(t *testing.T) {
+	src, srcDB := MustDefaultService(t, Options{})
+	fillMemory(t, src, srcDB)
+	exported := mustExport(t, src)
+	want := normalized(t, exported)
+	if !strings.Contains(string(exported), `"exception_of":"tool.no-sed-for-file-editing"`) {
+		t.Fatal("the fixture has no exception proposal")
+	}
+	var end exportLine
+	if err := json.Unmarshal([]byte(want[len(want)-1]), &end); err != nil || end.Counts == nil {
+		t.Fatalf("last record %s: %v", want[len(want)-1], err)
+	}
+	if c := *end.Counts; c.Registries != 1 || c.Config < 3 || c.Rules < 30 || c.Texts < c.Rules || c.Events < c.Rules+18 || c.Pending != 2 {
+		t.Fatalf("export counts %+v: the fixture lacks something", c)
+	}
+	t.Logf("exported %+v", *end.Counts)
+	ctx := context.Background()
+	for _, via := range []string{"sqlite", "postgres"} {
+		t.Run(via, func(t *testing.T) {
+			mid, _ := newService(t, via)
+			if _, err := mid.Import(ctx, bytes.NewReader(exported)); err != nil {
+				t.Fatalf("import into %s: %v", via, err)
+			}
+			again := mustExport(t, mid)
+			if diff := cmp.Diff(want, normalized(t, again)); diff != "" {
+				t.Fatalf("export of %s (-sqlite source +%s):\n%s", via, via, diff)
+			}
+			back, backDB := newService(t, "sqlite")
+			if _, err := back.Import(ctx, bytes.NewReader(again)); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, normalized(t, mustExport(t, back))); diff != "" {
+				t.Errorf("back in SQLite (-source +round trip):\n%s", diff)
+			}
+			for _, sc := range []engine.Scope{{}, {Project: "api"}, {Environment: "home"}, {ContextTags: []string{"legacy"}}} {
+				req := PersonaRequest{Scope: sc, Now: t0.Add(3 * time.Hour)}
+				p0, err0 := src.Persona(ctx, req)
+				p1, err1 := mid.Persona(ctx, req)
+				p2, err2 := back.Persona(ctx, req)
+				if err0 != nil || err1 != nil || err2 != nil {
+					t.Fatal(err0, err1, err2)
+				}
+				if diff := cmp.Diff(p0, p1); diff != "" {
+					t.Errorf("persona %+v in %s (-source +%s):\n%s", sc, via, via, diff)
+				}
+				if diff := cmp.Diff(p0, p2); diff != "" {
+					t.Errorf("persona %+v back in SQLite (-source +round trip):\n%s", sc, diff)
+				}
+			}
+			before := MustCount(t, backDB)
+			res, err := back.Import(ctx, bytes.NewReader(again))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Added != (ExportCounts{}) || MustCount(t, backDB) != before {
+				t.Errorf("importing again added %+v (rows %+v → %+v), want nothing", res.Added, before, MustCount(t, backDB))
+			}
+		})
+	}
+}
+
+// TestImportRefuses: a newer version, a file that is not an export, a
+// truncated one.
+func TestImportRefuses(t *testing.T) {
+	src, srcDB := MustDefaultService(t, Options{})
+	fillMemory(t, src, srcDB)
+	exported := string(mustExport(t, src))
+	lines := strings.SplitAfter(strings.TrimSuffix(exported, "\n"), "\n")
+	for _, tc := range []struct {
+		name, file, msg string
+	}{
+		{"newer version", strings.Replace(exported, `"version":1`, `"version":2`, 1), "version 2, newer than this lexsona build reads (1): upgrade lexsona"},
+		{"not an export", `{"rules":[]}` + "\n", "not a LexSona export"},
+		{"not JSON", "rule_id,text\n", "not a JSON object"},
+		{"truncated", strings.Join(lines[:len(lines)-1], ""), "truncated"},
+		{"a record less", strings.Join(append(append([]string{}, lines[:len(lines)-2]...), lines[len(lines)-1]), ""), "truncated or was edited"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newService(t, "sqlite")
+			_, err := s.Import(context.Background(), strings.NewReader(tc.file))
+			MustCode(t, err, engine.EINVALID)
+			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
+				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)
+			}
+		})
+	}
+}

@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
+)
+
+// inboxPage is what waits for a person: pending confirmations, candidate
+// rules and exception proposals.
+type inboxPage struct {
+	Pending    []engine.Pending
+	Candidates []engine.RuleView
+	Exceptions []engine.RuleView
+	// RuleIDs are the rules a confirmation may be given to or a candidate
+	// merged into (every rule that is not archived or a candidate).
+	RuleIDs []string
+	Done    string
+}
+
+func (p *inboxPage) title() (string, string) { return "Inbox", "inbox" }
+
+// done are the messages shown after an action redirects (?done=CODE).
+var done = map[string]string{
+	"accepted":  "Confirmation accepted: the evidence is on the rule.",
+	"rejected":  "Confirmation rejected: nothing was recorded.",
+	"new_rule":  "A new candidate rule was proposed from the correction.",
+	"candidate": "Candidate accepted.",
+	"dropped":   "Candidate rejected.",
+	"edited":    "Rule saved.",
+	"archived":  "Rule archived.",
+	"restored":  "Rule restored.",
+	"merged":    "Candidate merged into this rule.",
+}
+
+// loadInbox reads the inbox (without RuleIDs).
+func (u *UI) loadInbox(ctx context.Context) (*inboxPage, error) {
+	pend, err := u.mem.ListConfirmations(ctx, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	cands, err := u.mem.ListRules(ctx, memory.RulesQuery{Status: string(engine.StatusCandidate)})
+	if err != nil {
+		return nil, err
+	}
+	p := &inboxPage{Pending: pend.Confirmations}
+	for _, r := range cands.Rules {
+		if r.ExceptionOf != "" {
+			p.Exceptions = append(p.Exceptions, r)
+		} else {
+			p.Candidates = append(p.Candidates, r)
+		}
+	}
+	return p, nil
+}
+
+// targetIDs lists the rules evidence may go to: not archived, not candidates.
+func (u *UI) targetIDs(ctx context.Context) ([]string, error) {
+	all, err := u.mem.ListRules(ctx, memory.RulesQuery{Status: string(engine.StatusActiveEligible)})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(all.Rules))
+	for i, r := range all.Rules {
+		ids[i] = r.RuleID
+	}
+	return ids, nil
+}
+
+func (u *UI) inbox(rc *reqCtx) error {
+	p, err := u.loadInbox(rc.ctx())
+	if err != nil {
+		return err
+	}
+	if p.RuleIDs, err = u.targetIDs(rc.ctx()); err != nil {
+		return err
+	}
+	p.Done = done[rc.r.URL.Query().Get("done")]
+	u.render(rc, http.StatusOK, "inbox", p)
+	return nil
+}
+
+// confirm resolves a pending confirmation: action accept (to the rule
+// picked, typed, or the top candidate), reject or new.
+func (u *UI) confirm(rc *reqCtx) error {
+	id, err := strconv.ParseInt(rc.r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return engine.Errorf(engine.EINVALID, "confirmation id %q is not a positive whole number", rc.r.PathValue("id"))
+	}
+	action := rc.r.PostFormValue("action")
+	rule := ""
+	if action == memory.ActionAccept {
+		rule = strings.TrimSpace(rc.r.PostFormValue("other"))
+		if rule == "" {
+			rule = rc.r.PostFormValue("rule")
+		}
+	}
+	res, err := u.mem.Confirm(rc.ctx(), id, action, rule, time.Time{})
+	if err != nil {
+		return err
+	}
+	return rc.redirect("/?done=" + url.QueryEscape(res.Status))
+}
+
+// reviewCandidate accepts or rejects a candidate rule or exception proposal.
+func (u *UI) reviewCandidate(accept bool) func(*reqCtx) error {
+	return func(rc *reqCtx) error {
+		if _, err := u.mem.ReviewCandidate(rc.ctx(), rc.r.PathValue("id"), accept, time.Time{}); err != nil {
+			return err
+		}
+		code := "dropped"
+		if accept {
+			code = "candidate"
+		}
+		return rc.redirect(withDone(safeNext(rc.r.PostFormValue("back")), code))
+	}
+}
+
+// mergeRule merges a candidate into the rule named by the form's "into".
+func (u *UI) mergeRule(rc *reqCtx) error {
+	into := strings.TrimSpace(rc.r.PostFormValue("into"))
+	if into == "" {
+		return engine.Errorf(engine.EINVALID, "name the rule to merge the candidate into")
+	}
+	v, err := u.mem.MergeRule(rc.ctx(), rc.r.PathValue("id"), into, time.Time{})
+	if err != nil {
+		return err
+	}
+	return rc.redirect(withDone(rulePath(v.RuleID), "merged"))
+}
+
+// withDone adds ?done=code to a path on this site.
+func withDone(p, code string) string {
+	u, err := url.Parse(p)
+	if err != nil {
+		return "/?done=" + code
+	}
+	q := u.Query()
+	q.Set("done", code)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// rulePath is the page of rule id.
+func rulePath(id string) string { return "/rules/" + url.PathEscape(id) }

@@ -1,0 +1,31 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/store"
+	_ "github.com/lexsona/lexsona/store/postgres"
+	"github.com/lexsona/lexsona/store/storetest"
+)
+
+// TestContract runs the store contract suite against PostgreSQL, each test
+// in a schema of its own.
+func TestContract(t *testing.T) { storetest.Run(t, openPG) }
+
+// openPG opens a store in a new schema, closed at the end of the test.
+func openPG(t *testing.T) *store.DB {
+	t.Helper()
+	dsn := testenv.PGSchemaURL(t)
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("store.Open(%s): %v", dsn, err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return db
+}

@@ -1,0 +1,201 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/migrations/postgres"
+	"github.com/lexsona/lexsona/store"
+)
+
+// migration is one embedded migration file: its number, its name (the file
+// name without the number and .sql) and its SQL.
+type migration struct {
+	Version int
+	Name    string
+	sql     string
+}
+
+var migrationName = regexp.MustCompile(`^(\d+)_([a-z0-9_]+)\.sql$`)
+
+// loadMigrations reads NNN_name.sql files from fsys, ordered by number, and
+// checks that the numbers run 1, 2, 3… without gaps or duplicates.
+func loadMigrations(fsys fs.FS) ([]migration, error) {
+	names, err := fs.Glob(fsys, "*.sql")
+	if err != nil {
+		return nil, fmt.Errorf("store: list migrations: %w", err)
+	}
+	var out []migration
+	for _, name := range names {
+		m := migrationName.FindStringSubmatch(name)
+		if m == nil {
+			return nil, fmt.Errorf("store: migration file %s: want NNN_name.sql", name)
+		}
+		v, _ := strconv.Atoi(m[1])
+		body, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("store: read migration %s: %w", name, err)
+		}
+		out = append(out, migration{Version: v, Name: m[2], sql: string(body)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i, m := range out {
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("store: migration %03d_%s: want version %d (numbers run from 1 without gaps)", m.Version, m.Name, i+1)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("store: no migrations embedded")
+	}
+	return out, nil
+}
+
+// embedded is the migrations of this build; the tests replace it.
+var embedded fs.FS = postgres.FS
+
+// LatestSchemaVersion is the newest PostgreSQL schema version this build knows.
+func LatestSchemaVersion() int {
+	ms, err := loadMigrations(embedded)
+	if err != nil {
+		panic(err) // the embedded files are checked by the migrations tests
+	}
+	return ms[len(ms)-1].Version
+}
+
+const createMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version    integer PRIMARY KEY,
+	name       text NOT NULL,
+	applied_at text COLLATE "C" NOT NULL
+)`
+
+// migrate applies the migrations d's schema has not applied yet, in order,
+// each in its own transaction with its row in schema_migrations, holding
+// the schema's migration lock (a session advisory lock) throughout, so that
+// instances starting at once apply each migration once. A schema newer than
+// the newest embedded migration is refused with EUNAVAILABLE.
+func migrate(ctx context.Context, d *Driver) error {
+	ms, err := loadMigrations(embedded)
+	if err != nil {
+		return err
+	}
+	conn, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return dbErr("connect", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", d.migrateKey); err != nil {
+		return dbErr("take the migration lock", err)
+	}
+	defer func() {
+		if _, err := conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", d.migrateKey); err != nil {
+			conn.Conn().Close(context.Background()) // closing the session releases its locks
+		}
+	}()
+	if _, err := conn.Exec(ctx, createMigrations); err != nil {
+		return dbErr("create schema_migrations", err)
+	}
+	current, err := schemaVersion(ctx, conn)
+	if err != nil {
+		return err
+	}
+	latest := ms[len(ms)-1].Version
+	if current > latest {
+		return newerSchema(current, latest)
+	}
+	for _, m := range ms {
+		if m.Version <= current {
+			continue
+		}
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return fmt.Errorf("store: migration %03d_%s: %w", m.Version, m.Name, err)
+			}
+			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+				m.Version, m.Name, fmtTime(time.Now()))
+			return dbErr("record migration", err)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newerSchema is the error of a schema newer than this build knows: the
+// SQLite driver's words.
+func newerSchema(current, latest int) error {
+	return engine.Errorf(engine.EUNAVAILABLE, "database schema version %d is newer than this lexsona build knows (%d): upgrade lexsona", current, latest)
+}
+
+// checkSchema refuses, on a server opened read-only, a schema that is
+// missing or newer than this build knows.
+func (d *Driver) checkSchema(ctx context.Context) error {
+	conn, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return dbErr("connect", err)
+	}
+	defer conn.Release()
+	v, err := schemaVersion(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if latest := LatestSchemaVersion(); v > latest {
+		return newerSchema(v, latest)
+	}
+	if v == 0 {
+		return engine.Errorf(engine.EUNAVAILABLE, "PostgreSQL database %s only accepts reads and holds no LexSona schema", d.location)
+	}
+	return nil
+}
+
+func schemaVersion(ctx context.Context, conn *pgxpool.Conn) (int, error) {
+	var v int
+	err := conn.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v)
+	if pgCode(err) == "42P01" { // undefined_table: nothing applied yet
+		return 0, nil
+	}
+	return v, dbErr("read the schema version", err)
+}
+
+// LatestSchemaVersion is the package's LatestSchemaVersion.
+func (d *Driver) LatestSchemaVersion() int { return LatestSchemaVersion() }
+
+// SchemaVersion returns the newest migration applied. Its errors are
+// internal (EUNAVAILABLE when the server cannot be reached).
+func (d *Driver) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := d.pool.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v)
+	return v, dbErr("read the schema version", err)
+}
+
+// Migrations lists the applied migrations, oldest first. Its errors are
+// SchemaVersion's.
+func (d *Driver) Migrations(ctx context.Context) ([]store.Migration, error) {
+	rows, err := d.pool.Query(ctx, "SELECT version, name, applied_at FROM schema_migrations ORDER BY version")
+	if err != nil {
+		return nil, dbErr("list migrations", err)
+	}
+	defer rows.Close()
+	out := []store.Migration{}
+	for rows.Next() {
+		var m store.Migration
+		var at string
+		if err := rows.Scan(&m.Version, &m.Name, &at); err != nil {
+			return nil, dbErr("list migrations", err)
+		}
+		if m.AppliedAt, err = parseTime(at); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, dbErr("list migrations", rows.Err())
+}

@@ -1,0 +1,85 @@
+package postgres
+
+import (
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lexsona/lexsona/store"
+)
+
+// Config overrides, idempotency keys, the registries in force and row counts.
+
+const (
+	qConfigAll    = `SELECT key, value FROM persona_config ORDER BY key`
+	qConfigUpsert = `INSERT INTO persona_config (key, value, updated_at) VALUES ($1, $2, $3)
+	ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`
+	qConfigDelete = `DELETE FROM persona_config WHERE key = $1`
+	qIdemGet      = `SELECT request_sha256, response FROM idempotency_keys WHERE key = $1`
+	qIdemInsert   = `INSERT INTO idempotency_keys (key, request_sha256, response, created_at) VALUES ($1, $2, $3, $4)`
+	qRegistries   = `SELECT name, yaml, sha256, synced_at FROM registry_source ORDER BY name`
+	qRegistryPut  = `INSERT INTO registry_source (name, yaml, sha256, synced_at) VALUES ($1, $2, $3, $4)
+	ON CONFLICT (name) DO UPDATE SET yaml = excluded.yaml, sha256 = excluded.sha256, synced_at = excluded.synced_at
+	WHERE registry_source.sha256 <> excluded.sha256`
+	qStats = `SELECT (SELECT count(*) FROM persona_rules), (SELECT count(*) FROM persona_events),
+	(SELECT count(*) FROM rule_texts), (SELECT count(*) FROM persona_embeddings), (SELECT count(*) FROM idempotency_keys),
+	(SELECT count(*) FROM pending_confirmations), (SELECT count(*) FROM persona_config)`
+)
+
+func (r runner) ConfigRows() ([]store.ConfigRow, error) {
+	out := []store.ConfigRow{}
+	err := r.scan("load config", qConfigAll, nil, func(row pgx.Rows) error {
+		var c store.ConfigRow
+		err := row.Scan(&c.Key, &c.Value)
+		out = append(out, c)
+		return err
+	})
+	return out, err
+}
+
+func (r runner) PutConfig(key, value string, at time.Time) error {
+	return r.execErr("store config", qConfigUpsert, key, value, fmtTime(at))
+}
+
+func (r runner) DeleteConfig(key string) error { return r.execErr("reset config", qConfigDelete, key) }
+
+func (r runner) IdempotencyKey(key string) (store.IdempotencyRow, bool, error) {
+	var row store.IdempotencyRow
+	var resp string
+	found, err := r.row("look up idempotency key", qIdemGet, []any{key}, &row.RequestSHA256, &resp)
+	if !found || err != nil {
+		return store.IdempotencyRow{}, false, err
+	}
+	row.Response = []byte(resp)
+	return row, true, nil
+}
+
+func (r runner) InsertIdempotencyKey(key string, row store.IdempotencyRow, at time.Time) error {
+	return r.execErr("save idempotency key", qIdemInsert, key, row.RequestSHA256, string(row.Response), fmtTime(at))
+}
+
+func (r runner) RegistryFiles() ([]store.RegistryFile, error) {
+	out := []store.RegistryFile{}
+	err := r.scan("read the registries in force", qRegistries, nil, func(row pgx.Rows) error {
+		var f store.RegistryFile
+		var at string
+		if err := row.Scan(&f.Name, &f.YAML, &f.SHA256, &at); err != nil {
+			return err
+		}
+		var err error
+		f.SyncedAt, err = parseTime(at)
+		out = append(out, f)
+		return err
+	})
+	return out, err
+}
+
+func (r runner) PutRegistryFile(f store.RegistryFile) error {
+	return r.execErr("save the registry in force", qRegistryPut, f.Name, f.YAML, f.SHA256, fmtTime(f.SyncedAt))
+}
+
+func (r runner) Stats() (store.Stats, error) {
+	var s store.Stats
+	_, err := r.row("count rows", qStats, nil, &s.Rules, &s.Events, &s.Texts, &s.Embeddings, &s.IdempotencyKeys, &s.Pending, &s.Config)
+	return s, err
+}
