@@ -51,8 +51,8 @@ func TestDefaultThresholds(t *testing.T) {
 		}
 	}
 	int8 := models.Identity{Name: "all-MiniLM-L6-v2", Variant: models.VariantInt8}
-	if got := DefaultThresholds(int8); got != (Thresholds{0.37, 0.31}) {
-		t.Errorf("DefaultThresholds(int8 all-MiniLM-L6-v2) = %v, want its own calibration 0.37/0.31", got)
+	if got := DefaultThresholds(int8); got != miniLMInt8Thresholds || got != (Thresholds{0.37, 0.30}) {
+		t.Errorf("DefaultThresholds(int8 all-MiniLM-L6-v2) = %v, want its own calibration 0.37/0.30", got)
 	}
 	if PaperThresholds != (Thresholds{0.85, 0.70}) {
 		t.Errorf("PaperThresholds = %v: the paper's bands are 0.85/0.70", PaperThresholds)

@@ -20,6 +20,8 @@ func mustPending(tb testing.TB, s *Service, text string, pol engine.Polarity) (i
 
 func TestConfirm(t *testing.T) {
 	s, db := MustDefaultService(t, bands(1, 0.3))
+	// Each subtest words its correction differently: an accepted text is a
+	// learned exemplar, and the same words then match their rule at once.
 	const sedText = "please quit using sed when you edit my files"
 
 	t.Run("accept top candidate", func(t *testing.T) {
@@ -54,7 +56,7 @@ func TestConfirm(t *testing.T) {
 	})
 
 	t.Run("accept another rule as a counterexample", func(t *testing.T) {
-		id, _ := mustPending(t, s, sedText, engine.Counter)
+		id, _ := mustPending(t, s, "stop editing files with sed please", engine.Counter)
 		rule := mustRule(t, db, "style.no-emoji")
 		res, err := s.Confirm(t.Context(), id, ActionAccept, "style.no-emoji", t0)
 		if err != nil {
@@ -72,7 +74,7 @@ func TestConfirm(t *testing.T) {
 	})
 
 	t.Run("reject", func(t *testing.T) {
-		id, _ := mustPending(t, s, sedText, engine.Reinforce)
+		id, _ := mustPending(t, s, "do not use sed to change my files", engine.Reinforce)
 		before := MustCount(t, db)
 		res, err := s.Confirm(t.Context(), id, ActionReject, "", t0)
 		if err != nil || res.Status != engine.PendingRejected || res.RecordResult != nil {
@@ -87,7 +89,7 @@ func TestConfirm(t *testing.T) {
 	})
 
 	t.Run("errors", func(t *testing.T) {
-		id, _ := mustPending(t, s, sedText, engine.Reinforce)
+		id, _ := mustPending(t, s, "quit editing my files through sed", engine.Reinforce)
 		before := MustCount(t, db)
 		for _, tt := range []struct {
 			id             int64
@@ -112,8 +114,8 @@ func TestConfirm(t *testing.T) {
 	})
 
 	t.Run("batch", func(t *testing.T) {
-		a, _ := mustPending(t, s, sedText, engine.Reinforce)
-		b, _ := mustPending(t, s, sedText, engine.Reinforce)
+		a, _ := mustPending(t, s, "no sed for my files", engine.Reinforce)
+		b, _ := mustPending(t, s, "no sed for my files", engine.Reinforce)
 		items := s.ConfirmBatch(t.Context(), []int64{a, 424242, b, a}, ActionReject, "", t0)
 		if len(items) != 4 || items[0].Result == nil || items[1].Error == nil || items[1].Error.Code != engine.ENOTFOUND ||
 			items[2].Result == nil || items[3].Error == nil || items[3].Error.Code != engine.ECONFLICT ||
@@ -123,7 +125,8 @@ func TestConfirm(t *testing.T) {
 	})
 	// Last: afterwards the text matches the rule it created.
 	t.Run("new", func(t *testing.T) {
-		id, _ := mustPending(t, s, sedText, engine.Reinforce)
+		newText := "keep sed away from my files"
+		id, _ := mustPending(t, s, newText, engine.Reinforce)
 		before := MustCount(t, db)
 		res, err := s.Confirm(t.Context(), id, ActionNew, "", t0)
 		if err != nil {
@@ -139,7 +142,7 @@ func TestConfirm(t *testing.T) {
 			t.Errorf("wrote %+v → %+v", before, after)
 		}
 		// The text now matches its own rule exactly (in the same project).
-		got, err := s.Classify(t.Context(), sedText, engine.Scope{Project: "api"})
+		got, err := s.Classify(t.Context(), newText, engine.Scope{Project: "api"})
 		if err != nil || got.RuleID != r.RuleID || got.Score != 1 {
 			t.Errorf("after new: %+v, %v", got, err)
 		}
@@ -153,8 +156,9 @@ func TestConfirmedCounterexamplesProposeAnException(t *testing.T) {
 	s, db := MustDefaultService(t, bands(1, 0.3))
 	var last ConfirmResult
 	var target string
-	for i := 0; i < 3; i++ {
-		id, rec := mustPending(t, s, "please quit using sed when you edit my files", engine.Counter)
+	// Three wordings: an accepted one is learned and would match at once.
+	for i, text := range []string{"please quit using sed when you edit my files", "stop editing files with sed please", "do not use sed to change my files"} {
+		id, rec := mustPending(t, s, text, engine.Counter)
 		target = rec.Candidates[0].RuleID
 		res, err := s.Confirm(t.Context(), id, ActionAccept, target, t0)
 		if err != nil {

@@ -14,12 +14,19 @@ import (
 	"io/fs"
 )
 
-//go:embed sqlite/*.sql
-var sqliteFiles embed.FS
+var (
+	//go:embed sqlite/*.sql
+	sqliteFiles embed.FS
+	//go:embed postgres/*.sql
+	postgresFiles embed.FS
+)
 
-// SQLite holds the SQLite schema's files, named NNN_name.sql (NNN ≥ 1, no
-// gaps), at its root.
-var SQLite = sub(sqliteFiles, "sqlite")
+// SQLite and Postgres hold each database's schema files, named NNN_name.sql
+// (NNN ≥ 1, no gaps), at their root.
+var (
+	SQLite   = sub(sqliteFiles, "sqlite")
+	Postgres = sub(postgresFiles, "postgres")
+)
 
 func sub(fsys fs.FS, dir string) fs.FS {
 	f, err := fs.Sub(fsys, dir)

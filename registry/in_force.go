@@ -79,15 +79,22 @@ func SyncInForce(ctx context.Context, db *store.DB, emb models.Embedder, src Sou
 // source is synced (an empty registry named "default" removes it). Errors:
 // store.SyncRegistry's.
 func defaultFirst(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry, opts SyncOptions) error {
-	if reg.Name() == store.DefaultRegistry {
-		return nil
-	}
-	files, err := db.Registries(ctx)
-	if err != nil || len(files) > 0 {
+	first, err := needsDefaultFirst(ctx, db, reg)
+	if err != nil || !first {
 		return err
 	}
 	_, err = syncDefinitions(ctx, db, emb, Default(), DefaultYAML(), opts)
 	return err
+}
+
+// needsDefaultFirst reports whether syncing reg must sync the default pack
+// first: reg is another source and the store has no registry in force.
+func needsDefaultFirst(ctx context.Context, db *store.DB, reg *Registry) (bool, error) {
+	if reg.Name() == store.DefaultRegistry {
+		return false, nil
+	}
+	files, err := db.Registries(ctx)
+	return err == nil && len(files) == 0, err
 }
 
 // EnsureInForce readies the registries in force for emb at start-up: with
@@ -114,14 +121,15 @@ func EnsureInForce(ctx context.Context, db *store.DB, emb models.Embedder, opts 
 
 // embedFitted is embedMissing for the embedder fitted on the registries in
 // force; then, when emb is a models.Fitter, whose identity follows the
-// registries (the lexical vocabulary), it deletes the vectors of its
-// earlier fits, which nothing loads any more (store.PruneEmbeddings).
+// registries (the lexical vocabulary) and a new fit was just stored, it
+// deletes the vectors of its earlier fits, which nothing loads any more
+// (store.PruneEmbeddings). A store nothing was embedded into is not written.
 func embedFitted(ctx context.Context, db *store.DB, emb models.Embedder, opts SyncOptions, sum *Summary) error {
 	if err := embedMissing(ctx, db, emb, opts, sum); err != nil {
 		return err
 	}
-	if _, ok := emb.(models.Fitter); !ok {
-		return nil
+	if _, ok := emb.(models.Fitter); !ok || sum.Embedded == 0 {
+		return nil // no new fit was stored, so no earlier one went stale
 	}
 	n, err := db.PruneEmbeddings(ctx, sum.Model)
 	sum.Pruned = int(n)

@@ -87,8 +87,7 @@ func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry,
 // force when not nil) at opts.Now, counted in a Summary of emb.
 func syncDefinitions(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry, yaml []byte, opts SyncOptions) (Summary, error) {
 	sum := Summary{Registry: reg.Name(), Embedder: emb.Backend(), Model: emb.Identity().ID()}
-	res, err := db.SyncRegistry(ctx, store.RegistrySync{Definitions: reg.Definitions(), Contrary: reg.contraryTexts,
-		Name: reg.Name(), YAML: yaml, At: opts.Now.UTC()})
+	res, err := db.SyncRegistry(ctx, reg.storeSync(yaml, opts.Now.UTC()))
 	if err != nil {
 		return sum, err
 	}

@@ -23,11 +23,17 @@ const DefaultMaxTextsInFlight = 2 * MaxEmbeddingInputs
 type admission struct {
 	inner    models.Embedder
 	limit    int64
-	inflight atomic.Int64
+	inflight *atomic.Int64 // shared by every admission made with over
 }
 
 func newAdmission(inner models.Embedder, limit int) *admission {
-	return &admission{inner: inner, limit: int64(limit)}
+	return &admission{inner: inner, limit: int64(limit), inflight: new(atomic.Int64)}
+}
+
+// over returns an admission of inner under the same bound as a: the texts
+// in flight through both count together.
+func (a *admission) over(inner models.Embedder) *admission {
+	return &admission{inner: inner, limit: a.limit, inflight: a.inflight}
 }
 
 // Embed implements models.Embedder. Errors: EOVERLOADED past the bound, else

@@ -13,13 +13,14 @@ import (
 const maxAPIKeysFile = 1 << 20
 
 // LoadAPIKeysFile reads API keys from the file at path: entries as
-// ParseAPIKeys takes them ("read:KEY", "write:KEY" or a bare write "KEY"),
-// one per line or comma-separated, with blank lines and lines starting with
-// # ignored. On Unix the file must be readable by its owner only: a file
+// ParseAPIKeys takes them ("read:KEY", "write:KEY" or a bare write "KEY"
+// for the default tenant; "TENANT:read:KEY", "TENANT:write:KEY" for a named
+// tenant), one per line or comma-separated, with blank lines and lines
+// starting with # ignored. On Unix the file must be readable by its owner only: a file
 // that grants any permission to its group or to others is refused, since
 // anyone who can read it holds the keys. Errors are EINVALID: the file
 // cannot be read, its mode lets others in, it is larger than 1 MiB, or an
-// entry is malformed (named by position, never by its key).
+// entry is malformed (named by its line, never by its key).
 func LoadAPIKeysFile(path string) (APIKeys, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -44,15 +45,22 @@ func LoadAPIKeysFile(path string) (APIKeys, error) {
 	if len(b) > maxAPIKeysFile {
 		return APIKeys{}, engine.Errorf(engine.EINVALID, "the API keys file %s is larger than %d bytes", path, maxAPIKeysFile)
 	}
-	var entries []string
+	var keys APIKeys
+	owner := map[string]string{}
+	n := 0
 	for line := range strings.Lines(string(b)) {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			entries = append(entries, line)
+		n++
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
 		}
-	}
-	keys, err := ParseAPIKeys(strings.Join(entries, ","))
-	if err != nil {
-		return APIKeys{}, engine.Errorf(engine.EINVALID, "the API keys file %s: %s", path, engine.ErrorMessage(err))
+		for _, entry := range strings.Split(line, ",") {
+			if entry = strings.TrimSpace(entry); entry == "" {
+				continue
+			}
+			if err := keys.addEntry(entry, owner); err != nil {
+				return APIKeys{}, engine.Errorf(engine.EINVALID, "the API keys file %s: line %d: %s", path, n, engine.ErrorMessage(err))
+			}
+		}
 	}
 	if keys.Empty() {
 		return APIKeys{}, engine.Errorf(engine.EINVALID, "the API keys file %s holds no key", path)

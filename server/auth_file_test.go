@@ -29,7 +29,7 @@ func TestLoadAPIKeysFile(t *testing.T) {
 		{name: "group writable", content: w1, mode: 0o620, wantErr: "chmod 600", unixOnly: true},
 		{name: "other executable", content: w1, mode: 0o601, wantErr: "chmod 600", unixOnly: true},
 		{name: "empty", content: "# nothing yet\n", mode: 0o600, wantErr: "holds no key"},
-		{name: "short key", content: "read:" + r1 + "\nwrite:short", mode: 0o600, wantErr: "API key entry 2"},
+		{name: "short key", content: "read:" + r1 + "\nwrite:short", mode: 0o600, wantErr: "line 2: the key is 5 characters long"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.unixOnly && runtime.GOOS == "windows" {

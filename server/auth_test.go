@@ -170,7 +170,7 @@ func TestMetricsKey(t *testing.T) {
 func TestKeyringLevels(t *testing.T) {
 	kr := newKeyring(APIKeys{Read: []string{readKey}, Write: []string{writeKey}})
 	for tok, want := range map[string]int{readKey: accessRead, writeKey: accessWrite, "": accessNone, readKey + "x": accessNone} {
-		if got := kr.level(tok); got != want {
+		if got, _ := kr.level(tok); got != want {
 			t.Errorf("level(%q) = %d, want %d", tok, got, want)
 		}
 	}

@@ -140,7 +140,13 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	if l, ok := c.Get(ctxBodyLimit).(int64); ok {
 		limit = l
 	}
-	s.db.NoteError(err) // a damaged page met by a read turns readiness false
+	// A damaged page met by a read turns readiness false (the default
+	// store's) or is noted on the tenant's store.
+	if t, ok := c.Get(ctxTenantMem).(*tenantMem); ok {
+		t.db.NoteError(err)
+	} else {
+		s.db.NoteError(err)
+	}
 	status, code, msg, internal := classify(err, limit)
 	if internal {
 		s.log.Error("internal error", "request_id", requestID(c), "method", c.Request().Method,

@@ -47,13 +47,16 @@ func (s *Server) startPruner() (stop func()) {
 	}
 }
 
-// pruneOnce deletes the keys stored more than ttl ago.
+// pruneOnce deletes the keys stored more than ttl ago in the store of
+// every tenant opened so far.
 func (s *Server) pruneOnce(ctx context.Context, ttl time.Duration) {
-	n, err := s.db.PruneIdempotencyKeys(ctx, s.cfg.Now().Add(-ttl))
-	switch {
-	case err != nil && ctx.Err() == nil:
-		s.log.Warn("pruning idempotency keys failed; retrying at the next interval", "err", err.Error())
-	case n > 0:
-		s.log.Info("pruned idempotency keys", "deleted", n, "older_than", ttl.String())
+	for _, t := range s.openTenants() {
+		n, err := t.db.PruneIdempotencyKeys(ctx, s.cfg.Now().Add(-ttl))
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.log.Warn("pruning idempotency keys failed; retrying at the next interval", "err", err.Error(), "tenant", t.name)
+		case n > 0:
+			s.log.Info("pruned idempotency keys", "deleted", n, "older_than", ttl.String(), "tenant", t.name)
+		}
 	}
 }

@@ -125,18 +125,21 @@ func (s *Server) shutdownStore() error {
 	if s.batcher != nil {
 		s.batcher.Close()
 	}
-	if err := s.db.Close(); err != nil {
+	tenantsErr := s.closeTenants()
+	if err := errors.Join(s.db.Close(), tenantsErr); err != nil {
 		s.log.Error("closing the store", "err", err.Error())
 		return engine.Errorf(engine.EUNAVAILABLE, "closing the store failed: see the log")
 	}
 	return nil
 }
 
-// Close releases what New started (the batcher) without touching the store;
-// for servers used only through Handler.
+// Close releases what New started (the batcher) and the named tenants'
+// stores, without touching the default store; for servers used only
+// through Handler.
 func (s *Server) Close() error {
+	var err error
 	if s.batcher != nil {
-		return s.batcher.Close()
+		err = s.batcher.Close()
 	}
-	return nil
+	return errors.Join(err, s.closeTenants())
 }

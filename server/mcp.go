@@ -8,6 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // MCPName is the server name announced to MCP clients.
@@ -56,13 +58,32 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// MCPServer returns an MCP server with LexSona's tools over s's core, for
-// any transport (ServeMCP uses stdio; tests use in-memory transports).
-func (s *Server) MCPServer() *mcp.Server {
+// MCPServer returns an MCP server with LexSona's tools over the memory of
+// Config.MCPTenant (the default tenant when empty), for any transport
+// (ServeMCP uses stdio; tests use in-memory transports).
+func (s *Server) MCPServer() *mcp.Server { return s.MCPServerFor(s.cfg.MCPTenant) }
+
+// MCPServerFor returns an MCP server whose tools work on tenant name's
+// memory only ("" or "default": the default tenant's); a named tenant's
+// memory is opened at its first tool call.
+func (s *Server) MCPServerFor(name string) *mcp.Server {
+	if name == "" {
+		name = tenant.Default
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: MCPName, Title: "LexSona", Version: Version},
 		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: s.log})
-	s.addMCPTools(srv)
+	s.addMCPTools(srv, name)
 	return srv
+}
+
+// mcpMemory is the memory a tool call of tenant name works on. Errors:
+// tenantByName's.
+func (s *Server) mcpMemory(ctx context.Context, name string) (*memory.Service, error) {
+	t, err := s.tenantByName(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return t.mem, nil
 }
 
 // toolError turns an error into what a tool call shows: "code: message",

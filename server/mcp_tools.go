@@ -88,7 +88,9 @@ func inputSchema[T any](enums map[string][]any) *jsonschema.Schema {
 	return s
 }
 
-func (s *Server) addMCPTools(srv *mcp.Server) {
+// addMCPTools adds LexSona's tools to srv, each over the memory of tenant
+// tenantName.
+func (s *Server) addMCPTools(srv *mcp.Server, tenantName string) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 	statuses := []any{string(engine.StatusActiveEligible), string(engine.StatusCandidate), string(engine.StatusArchived)}
 
@@ -96,7 +98,11 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Show which rule a user's correction maps to (decision auto_match, confirm or new_rule, with scored candidates) without recording anything.",
 		InputSchema: inputSchema[mcpClassifyIn](nil)},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpClassifyIn) (*mcp.CallToolResult, any, error) {
-			res, err := s.classifyText(ctx, in.Text, in.scope())
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("classify_correction", err)
+			}
+			res, err := s.classifyText(ctx, mem, in.Text, in.scope())
 			if err != nil {
 				return nil, nil, s.toolError("classify_correction", err)
 			}
@@ -107,6 +113,10 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Record a user's correction to the agent as evidence on a behavioral rule. Answers with the decision: auto_match/explicit (evidence recorded), confirm (pending_id: ask the user, then resolve_confirmation) or new_rule (a candidate rule was proposed; for a text that does not say what was wrong, or a counterexample that matches no rule, nothing is recorded and reason says so: ask the user). A correction that contradicts the rule it matches is recorded as a counterexample (polarity -1), never as a reinforcement.",
 		InputSchema: inputSchema[mcpRecordIn](map[string][]any{"polarity": {1, -1}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpRecordIn) (*mcp.CallToolResult, any, error) {
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("record_correction", err)
+			}
 			req := CorrectionRequest{Text: in.Text, RuleID: in.RuleID, Scope: in.scope(), FrameID: in.FrameID, AgentOutput: in.AgentOutput}
 			if in.Polarity != 0 {
 				req.Polarity = &in.Polarity
@@ -114,7 +124,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 			corr, err := correction(req, in.IdempotencyKey)
 			if err == nil {
 				var resp any
-				resp, _, err = s.record(ctx, corr)
+				resp, _, err = s.record(ctx, mem, corr)
 				if err == nil {
 					return nil, resp, nil
 				}
@@ -126,7 +136,11 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Get the behavioral rules active for a context: the Markdown block to follow (format prompt, the default) or the whole snapshot (format json).",
 		InputSchema: inputSchema[mcpPersonaIn](map[string][]any{"format": {"prompt", "json"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpPersonaIn) (*mcp.CallToolResult, any, error) {
-			snap, err := s.mem.Persona(ctx, memory.PersonaRequest{Scope: in.scope(), Max: in.Max})
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("get_persona", err)
+			}
+			snap, err := mem.Persona(ctx, memory.PersonaRequest{Scope: in.scope(), Max: in.Max})
 			if err != nil {
 				return nil, nil, s.toolError("get_persona", err)
 			}
@@ -140,6 +154,10 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "List rules with their confidence and state, optionally only those of a category or status, or that apply in a context (scope fields).",
 		InputSchema: inputSchema[mcpListRulesIn](map[string][]any{"status": statuses})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpListRulesIn) (*mcp.CallToolResult, any, error) {
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("list_rules", err)
+			}
 			q := memory.RulesQuery{Category: in.Category, Status: in.Status, Limit: in.Limit, After: in.After}
 			if q.Limit == 0 {
 				q.Limit = mcpDefaultRules
@@ -147,7 +165,7 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 			if sc := in.scope(); sc.Environment != "" || sc.Project != "" || sc.AgentFamily != "" || len(sc.ContextTags) > 0 {
 				q.Scope = &sc
 			}
-			out, err := s.mem.ListRules(ctx, q)
+			out, err := mem.ListRules(ctx, q)
 			if err != nil {
 				return nil, nil, s.toolError("list_rules", err)
 			}
@@ -158,10 +176,14 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Explain a rule: its text, scope, Beta evidence (alpha, beta), confidence and activation, and its receipts (every correction and change, in the order recorded; a backfill keeps its own time in at).",
 		InputSchema: inputSchema[mcpExplainIn](nil)},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpExplainIn) (*mcp.CallToolResult, any, error) {
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("explain_rule", err)
+			}
 			if in.HistoryLimit < 0 {
 				return nil, nil, s.toolError("explain_rule", engine.Errorf(engine.EINVALID, "history limit %d: want 1 to %d", in.HistoryLimit, MaxHistoryLimit))
 			}
-			out, err := s.mem.ExplainRule(ctx, in.RuleID, time.Time{}, in.HistoryLimit)
+			out, err := mem.ExplainRule(ctx, in.RuleID, time.Time{}, in.HistoryLimit)
 			if err != nil {
 				return nil, nil, s.toolError("explain_rule", err)
 			}
@@ -172,7 +194,11 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Add a behavioral rule the user states outright (\"always run go vet before saying a Go change is done\"), at the prior: it becomes active once corrections reinforce it. Answers with the rule as stored.",
 		InputSchema: inputSchema[NewRuleRequest](map[string][]any{"severity": {"must", "should", "style"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in NewRuleRequest) (*mcp.CallToolResult, any, error) {
-			v, err := s.mem.AddRule(ctx, in)
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("add_rule", err)
+			}
+			v, err := mem.AddRule(ctx, in)
 			if err != nil {
 				return nil, nil, s.toolError("add_rule", err)
 			}
@@ -183,7 +209,11 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Accept or reject a candidate rule (one proposed from a correction, or an exception proposal) after asking the user.",
 		InputSchema: inputSchema[mcpReviewIn](map[string][]any{"action": {"accept", "reject"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpReviewIn) (*mcp.CallToolResult, any, error) {
-			v, err := s.mem.ReviewCandidate(ctx, in.RuleID, in.Action == "accept", time.Time{})
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("review_candidate", err)
+			}
+			v, err := mem.ReviewCandidate(ctx, in.RuleID, in.Action == "accept", time.Time{})
 			if err != nil {
 				return nil, nil, s.toolError("review_candidate", err)
 			}
@@ -195,7 +225,11 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		InputSchema: inputSchema[mcpListConfirmationsIn](map[string][]any{"status": {
 			engine.PendingOpen, engine.PendingAccepted, engine.PendingRejected, engine.PendingNewRule, "all"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpListConfirmationsIn) (*mcp.CallToolResult, any, error) {
-			out, err := s.mem.ListConfirmations(ctx, in.Status, in.Limit)
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("list_confirmations", err)
+			}
+			out, err := mem.ListConfirmations(ctx, in.Status, in.Limit)
 			if err != nil {
 				return nil, nil, s.toolError("list_confirmations", err)
 			}
@@ -206,10 +240,14 @@ func (s *Server) addMCPTools(srv *mcp.Server) {
 		Description: "Resolve a pending confirmation (record_correction's pending_id): accept (evidence on rule_id, or the top candidate), reject (nothing recorded) or new (propose a new rule from the correction; refused for a counterexample, which has no rule to propose).",
 		InputSchema: inputSchema[mcpResolveIn](map[string][]any{"action": {"accept", "reject", "new"}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpResolveIn) (*mcp.CallToolResult, any, error) {
+			mem, err := s.mcpMemory(ctx, tenantName)
+			if err != nil {
+				return nil, nil, s.toolError("resolve_confirmation", err)
+			}
 			if in.ID <= 0 {
 				return nil, nil, s.toolError("resolve_confirmation", engine.Errorf(engine.EINVALID, "id %d: want a positive pending_id", in.ID))
 			}
-			res, err := s.confirm(ctx, in.ID, in.Action, in.RuleID)
+			res, err := s.confirm(ctx, mem, in.ID, in.Action, in.RuleID)
 			if err != nil {
 				return nil, nil, s.toolError("resolve_confirmation", err)
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/hooks"
-	"github.com/lexsona/lexsona/server/ui"
 )
 
 // routeOpt adjusts one route's limits.
@@ -35,9 +34,10 @@ func (s *Server) add(method, path string, h echo.HandlerFunc, opts ...routeOpt) 
 	}
 }
 
-// knownRoute reports whether the request matched a registered route.
+// knownRoute reports whether the request matched a registered route or a
+// page of the review page (uiRouteMiddleware).
 func (s *Server) knownRoute(c echo.Context) bool {
-	return s.routes[c.Request().Method+" "+c.Path()]
+	return s.routes[c.Request().Method+" "+c.Path()] || c.Get(ctxUIRoute) == true
 }
 
 // quietPaths are logged at debug level when they succeed (probes, scrapes).
@@ -55,8 +55,9 @@ func (s *Server) newEcho() *echo.Echo {
 	// A local service without a proxy in front: the peer address is the
 	// client, and X-Forwarded-For (which anyone can send) is not trusted.
 	e.IPExtractor = echo.ExtractIPDirect()
-	e.Use(requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.browserGuard, s.authMiddleware, s.queryMiddleware, s.limitsMiddleware)
-	e.Use(ui.New(ui.Config{Memory: s.mem, ReadKeys: s.cfg.APIKeys.Read, WriteKeys: s.cfg.APIKeys.Write, Logger: s.log, Now: s.cfg.Now}).Middleware) // the review page at /
+	page := s.newUI()
+	e.Use(s.uiRouteMiddleware(page), requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.browserGuard, s.authMiddleware, s.queryMiddleware, s.limitsMiddleware)
+	e.Use(page.Middleware) // the review page at /
 
 	s.add(http.MethodGet, "/healthz", s.handleHealthz)
 	s.add(http.MethodGet, "/readyz", s.handleReadyz)

@@ -60,8 +60,8 @@ func correction(req CorrectionRequest, key string) (engine.Correction, error) {
 // record records a correction (memory.Service.Record) and counts its
 // decision; the store has committed before it returns, so an answer means
 // durable.
-func (s *Server) record(ctx context.Context, c engine.Correction) (memory.RecordResponse, bool, error) {
-	resp, replayed, err := s.mem.Record(ctx, c)
+func (s *Server) record(ctx context.Context, mem *memory.Service, c engine.Correction) (memory.RecordResponse, bool, error) {
+	resp, replayed, err := mem.Record(ctx, c)
 	if err != nil {
 		return resp, false, err
 	}
@@ -93,7 +93,11 @@ func (s *Server) handleRecord(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	resp, replayed, err := s.record(c.Request().Context(), corr)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	resp, replayed, err := s.record(c.Request().Context(), mem, corr)
 	if err != nil {
 		return err
 	}
@@ -117,7 +121,11 @@ func (s *Server) handleListConfirmations(c echo.Context) error {
 	if err := q.done(); err != nil {
 		return err
 	}
-	out, err := s.mem.ListConfirmations(c.Request().Context(), status, limit)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	out, err := mem.ListConfirmations(c.Request().Context(), status, limit)
 	if err != nil {
 		return err
 	}
@@ -140,8 +148,8 @@ func parsePendingID(s string) (int64, error) {
 }
 
 // confirm resolves a pending confirmation (memory.Service.Confirm) now.
-func (s *Server) confirm(ctx context.Context, id int64, action, ruleID string) (memory.ConfirmResult, error) {
-	return s.mem.Confirm(ctx, id, action, strings.TrimSpace(ruleID), time.Time{})
+func (s *Server) confirm(ctx context.Context, mem *memory.Service, id int64, action, ruleID string) (memory.ConfirmResult, error) {
+	return mem.Confirm(ctx, id, action, strings.TrimSpace(ruleID), time.Time{})
 }
 
 func (s *Server) handleConfirm(c echo.Context) error {
@@ -153,7 +161,11 @@ func (s *Server) handleConfirm(c echo.Context) error {
 	if err := s.decodeJSON(c, &req, false); err != nil {
 		return err
 	}
-	res, err := s.confirm(c.Request().Context(), id, req.Action, req.RuleID)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	res, err := s.confirm(c.Request().Context(), mem, id, req.Action, req.RuleID)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -26,8 +27,8 @@ type ClassifyRequest struct {
 
 // classifyText classifies a correction without writing anything and counts
 // the decision.
-func (s *Server) classifyText(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
-	res, err := s.mem.Classify(ctx, text, scope)
+func (s *Server) classifyText(ctx context.Context, mem *memory.Service, text string, scope engine.Scope) (classifier.Result, error) {
+	res, err := mem.Classify(ctx, text, scope)
 	if err != nil {
 		return res, err
 	}
@@ -40,7 +41,11 @@ func (s *Server) handleClassify(c echo.Context) error {
 	if err := s.decodeJSON(c, &req, false); err != nil {
 		return err
 	}
-	res, err := s.classifyText(c.Request().Context(), req.Text, req.Scope)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	res, err := s.classifyText(c.Request().Context(), mem, req.Text, req.Scope)
 	if err != nil {
 		return err
 	}
@@ -138,9 +143,13 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id := s.cfg.Embedder.Identity()
+	t, err := s.tenantOf(c)
+	if err != nil {
+		return err
+	}
+	id := t.emb.Identity()
 	switch req.Model {
-	case "", id.Name, id.ID(), s.cfg.Embedder.Backend():
+	case "", id.Name, id.ID(), t.emb.Backend():
 	default:
 		return engine.Errorf(engine.EINVALID, "model %q is not served here: this server embeds with %s", clip(req.Model), id.Name)
 	}
@@ -152,11 +161,11 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 			return err
 		}
 	}
-	vecs, err := s.emb.Embed(c.Request().Context(), texts)
+	vecs, err := t.emb.Embed(c.Request().Context(), texts)
 	if err != nil {
 		return err
 	}
-	tokens, err := s.countTokens(texts)
+	tokens, err := countTokens(t.emb, texts)
 	if err != nil {
 		return err
 	}
@@ -187,9 +196,9 @@ func encodeBase64(v []float32) string {
 }
 
 // countTokens is the usage of texts (see EmbeddingUsage).
-func (s *Server) countTokens(texts []string) (int, error) {
+func countTokens(emb models.Embedder, texts []string) (int, error) {
 	total := 0
-	if tc, ok := models.As[models.TokenCounter](s.emb); ok {
+	if tc, ok := models.As[models.TokenCounter](emb); ok {
 		counts, err := tc.CountTokens(texts)
 		if err != nil {
 			return 0, err

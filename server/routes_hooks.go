@@ -18,19 +18,22 @@ import (
 // same persona, classification and recording as GET /v1/persona,
 // POST /v1/classify and POST /v1/corrections, and the enforce checks of the
 // registry in force.
-type hookBackend struct{ s *Server }
+type hookBackend struct {
+	s *Server
+	t *tenantMem
+}
 
 func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
-	snap, err := b.s.mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
+	snap, err := b.t.mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
 	return snap.Prompt, err
 }
 
 func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
-	reg, err := registry.InForce(ctx, b.s.db)
+	reg, err := registry.InForce(ctx, b.t.db)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := b.s.mem.Persona(ctx, memory.PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
+	snap, err := b.t.mem.Persona(ctx, memory.PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
 	if err != nil {
 		return nil, err
 	}
@@ -38,17 +41,17 @@ func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 }
 
 func (b hookBackend) Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
-	return b.s.classifyText(ctx, text, scope)
+	return b.s.classifyText(ctx, b.t.mem, text, scope)
 }
 
 func (b hookBackend) Record(ctx context.Context, c engine.Correction) (memory.RecordResponse, error) {
-	res, _, err := b.s.record(ctx, c)
+	res, _, err := b.s.record(ctx, b.t.mem, c)
 	return res, err
 }
 
 // RecordViolation writes a denied tool call on the rule's receipts.
 func (b hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (memory.ViolationResult, error) {
-	return b.s.mem.RecordViolation(ctx, v)
+	return b.t.mem.RecordViolation(ctx, v)
 }
 
 // POST /v1/hooks/claude-code: the body is the event JSON a Claude Code HTTP
@@ -63,7 +66,11 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, hookBackend{s})
+	t, err := s.tenantOf(c)
+	if err != nil {
+		return err
+	}
+	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, hookBackend{s, t})
 	if errors.Is(err, hooks.ErrNotRecorded) {
 		// The deny stands; only its receipt is missing.
 		s.log.Warn("claude-code hook", "err", err)

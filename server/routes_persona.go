@@ -23,7 +23,11 @@ func (s *Server) handlePersona(c echo.Context) error {
 	if err := q.done(); err != nil {
 		return err
 	}
-	snap, err := s.mem.Persona(c.Request().Context(), req)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	snap, err := mem.Persona(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}
@@ -40,7 +44,11 @@ func (s *Server) handleWhy(c echo.Context) error {
 	if err := q.done(); err != nil {
 		return err
 	}
-	out, err := s.mem.Why(c.Request().Context(), scope, now)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	out, err := mem.Why(c.Request().Context(), scope, now)
 	if err != nil {
 		return err
 	}

@@ -38,16 +38,24 @@ func (s *Server) handleRegistrySync(c echo.Context) error {
 		return err
 	}
 	src.YAML = body
+	if err := s.refuseReceived(c, src); err != nil {
+		return err
+	}
+	t, err := s.tenantOf(c)
+	if err != nil {
+		return err
+	}
 	if dryRun {
-		_, plan, err := s.mem.PlanRegistry(c.Request().Context(), src, opts)
+		_, plan, err := t.mem.PlanRegistry(c.Request().Context(), src, opts)
 		if err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, plan)
 	}
-	_, sum, err := s.mem.SyncRegistry(c.Request().Context(), src, opts)
+	reg, sum, err := t.mem.SyncRegistry(c.Request().Context(), src, opts)
 	if err != nil {
 		return err
 	}
+	s.shareSynced(c.Request().Context(), t, reg.Name())
 	return c.JSON(http.StatusOK, sum)
 }

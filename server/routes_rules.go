@@ -31,7 +31,11 @@ func (s *Server) handleListRules(c echo.Context) error {
 	if err := q.done(); err != nil {
 		return err
 	}
-	out, err := s.mem.ListRules(c.Request().Context(), rq)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	out, err := mem.ListRules(c.Request().Context(), rq)
 	if err != nil {
 		return err
 	}
@@ -45,7 +49,11 @@ func (s *Server) handleGetRule(c echo.Context) error {
 	if err := q.done(); err != nil {
 		return err
 	}
-	v, err := s.mem.GetRule(c.Request().Context(), c.Param("id"), now)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	v, err := mem.GetRule(c.Request().Context(), c.Param("id"), now)
 	if err != nil {
 		return err
 	}
@@ -60,7 +68,11 @@ func (s *Server) handleHistory(c echo.Context) error {
 	if err := q.done(); err != nil {
 		return err
 	}
-	h, err := s.mem.History(c.Request().Context(), c.Param("id"), after, limit)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	h, err := mem.History(c.Request().Context(), c.Param("id"), after, limit)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,11 @@ func (s *Server) handleCreateRule(c echo.Context) error {
 	if err := s.decodeJSON(c, &req, false); err != nil {
 		return err
 	}
-	v, err := s.mem.AddRule(c.Request().Context(), req)
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	v, err := mem.AddRule(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}
@@ -43,7 +47,11 @@ func (s *Server) handleReviewCandidate(accept bool) echo.HandlerFunc {
 				return err
 			}
 		}
-		v, err := s.mem.ReviewCandidate(c.Request().Context(), c.Param("id"), accept, time.Time{})
+		mem, err := s.memOf(c)
+		if err != nil {
+			return err
+		}
+		v, err := mem.ReviewCandidate(c.Request().Context(), c.Param("id"), accept, time.Time{})
 		if err != nil {
 			return err
 		}
@@ -72,7 +80,14 @@ func (s *Server) handlePatchRule(c echo.Context) error {
 	if err := s.decodeJSON(c, &p, false); err != nil {
 		return err
 	}
-	v, err := s.mem.EditRule(c.Request().Context(), id, memory.RulePatch{
+	mem, err := s.memOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.refuseReceivedRule(c, mem, id); err != nil {
+		return err
+	}
+	v, err := mem.EditRule(c.Request().Context(), id, memory.RulePatch{
 		Text: p.Text, Category: p.Category, Severity: p.Severity, Scope: p.Scope, Topic: p.Topic, Status: p.Status,
 	}, time.Time{})
 	if err != nil {

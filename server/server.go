@@ -15,6 +15,15 @@
 //	srv, err := server.New(server.Config{Addr: addr, DB: db, Embedder: emb, APIKeys: keys, Logger: log})
 //	err = srv.Run(ctx) // until ctx is cancelled (SIGINT/SIGTERM); closes db
 //
+// Tenants: API keys may name a tenant (see ParseAPIKeys). A tenant's memory
+// is a store of its own (Config.Tenants, package internal/tenant: a SQLite
+// file or a PostgreSQL schema and role per tenant), opened at its first
+// request with the registries in force synced into it; every route and MCP
+// tool works on the memory of the caller's tenant only, so no query can
+// reach another tenant's rules whatever it filters on. Keys without a
+// tenant, and a server without keys, are the default tenant's: the store
+// of Config.DB, as before tenants existed.
+//
 // Serving MCP on stdio (what `lexsona mcp` does):
 //
 //	err := server.ServeMCP(ctx, server.Config{DB: db, Embedder: emb, Logger: stderrLog}, os.Stdin, os.Stdout)
@@ -29,6 +38,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +48,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
@@ -73,9 +84,27 @@ type Config struct {
 	// ClassifierOptions configure the classifier of the use-case layer
 	// (memory.Service) the server builds over DB and the (batched) Embedder.
 	ClassifierOptions classifier.Options
-	// APIKeys protect /v1 (see ParseAPIKeys); empty means open.
+	// APIKeys protect /v1 (see ParseAPIKeys); empty means open. Keys of
+	// named tenants (APIKeys.Tenants) need Tenants.
 	APIKeys APIKeys
+	// Tenants opens the stores of named tenants (tenant.Stores): a caller
+	// whose key names a tenant reads and writes that tenant's store only.
+	// DB is the default tenant's.
+	Tenants TenantStores
+	// TenantEmbedder opens an embedder of the same kind as Embedder, for
+	// named tenants when Embedder is corpus-dependent (a models.Fitter: the
+	// lexical embedder), whose fit follows one store's registries. Unused
+	// otherwise: every tenant shares Embedder.
+	TenantEmbedder func(ctx context.Context) (models.Embedder, error)
+	// SharedRegistries are registries tenants receive read-only from
+	// another tenant (see RegistryShare).
+	SharedRegistries []RegistryShare
+	// MCPTenant is the tenant whose memory ServeMCP serves (the default
+	// tenant when empty; a named one needs Tenants).
+	MCPTenant string
 	// MetricsNeedKey makes /metrics require a (read or write) API key too.
+	// With named tenants it is on, and the key must be a default tenant's:
+	// /metrics is the operator's.
 	MetricsNeedKey bool
 	// BodyLimit bounds request bodies (DefaultBodyLimit, 1 MiB); POST
 	// /v1/registry/sync has RegistryBodyLimit (16 MiB) instead. Larger: 413.
@@ -126,18 +155,21 @@ type Config struct {
 // Server is the HTTP API. Create it with New, then call Run (or use Handler
 // with your own http.Server, e.g. httptest).
 type Server struct {
-	cfg       Config
-	log       *slog.Logger
-	db        *store.DB
-	emb       models.Embedder // what requests embed with: admit over the batcher (when batching)
-	bulkEmb   models.Embedder // what a registry sync embeds with (one at a time): the batcher or Embedder
-	admit     *admission
-	batcher   *models.Batcher
-	mem       *memory.Service
-	keys      *keyring
-	metrics   *metrics
-	validator *validator.Validate
-	echo      *echo.Echo
+	cfg     Config
+	log     *slog.Logger
+	db      *store.DB
+	emb     models.Embedder // what requests embed with: admit over the batcher (when batching)
+	bulkEmb models.Embedder // what a registry sync embeds with (one at a time): the batcher or Embedder
+	admit   *admission
+	batcher *models.Batcher
+	mem     *memory.Service
+	keys    *keyring
+
+	defaultTenant *tenantMem // DB and mem
+	tenants       *tenantSet // the named tenants opened so far
+	metrics       *metrics
+	validator     *validator.Validate
+	echo          *echo.Echo
 
 	routes         map[string]bool // "METHOD /path" of every registered route
 	routeBodyLimit map[string]int64
@@ -173,6 +205,23 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxTextsInFlight != 0 && cfg.MaxTextsInFlight < MaxEmbeddingInputs {
 		return nil, engine.Errorf(engine.EINVALID, "server: MaxTextsInFlight %d is below %d, the texts one embeddings request may hold", cfg.MaxTextsInFlight, MaxEmbeddingInputs)
 	}
+	if cfg.APIKeys.Named() && cfg.Tenants == nil {
+		return nil, engine.Errorf(engine.EINVALID, "server: API keys name tenants (%s) but Config.Tenants is not set", strings.Join(cfg.APIKeys.TenantNames(), ", "))
+	}
+	if err := checkShares(cfg.SharedRegistries); err != nil {
+		return nil, err
+	}
+	if cfg.MCPTenant != "" && cfg.MCPTenant != tenant.Default {
+		if err := tenant.CheckName(cfg.MCPTenant); err != nil {
+			return nil, err
+		}
+		if cfg.Tenants == nil {
+			return nil, engine.Errorf(engine.EINVALID, "server: MCP tenant %s needs Config.Tenants", cfg.MCPTenant)
+		}
+	}
+	if cfg.APIKeys.Named() {
+		cfg.MetricsNeedKey = true
+	}
 	setDefaults(&cfg)
 	s := &Server{
 		cfg: cfg, log: cfg.Logger, db: cfg.DB, keys: newKeyring(cfg.APIKeys), validator: newValidator(),
@@ -195,6 +244,8 @@ func New(cfg Config) (*Server, error) {
 	s.emb = s.admit
 	s.metrics = newMetrics(cfg.DB, cfg.Embedder, s.batcher, s.admit)
 	s.mem = memory.New(cfg.DB, s.emb, memory.Options{Classifier: cfg.ClassifierOptions, Now: cfg.Now, Bulk: s.bulkEmb})
+	s.defaultTenant = &tenantMem{name: tenant.Default, db: cfg.DB, mem: s.mem, emb: s.emb}
+	s.tenants = &tenantSet{open: map[string]*tenantMem{}, opening: map[string]*sync.Mutex{}}
 	s.echo = s.newEcho()
 	return s, nil
 }

@@ -1,19 +1,21 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/registry"
 )
 
 func newRegistryCmd(a *app) *cobra.Command {
 	c := &cobra.Command{Use: "registry", Short: "The YAML rule registries and their embedding precompute job"}
-	var allowEmpty bool
+	var allowEmpty, dryRun bool
 	sync := &cobra.Command{
-		Use:   "sync [--registry FILE] [--allow-empty]",
+		Use:   "sync [--registry FILE] [--allow-empty] [--dry-run]",
 		Short: "Upsert a registry's rules and embed every text not embedded yet for the current model",
 		Long: `Each registry is a source of rules of its own, named by its top-level
 name: (else the file's base name); the default pack is the source "default".
@@ -26,8 +28,15 @@ Without --registry it readies the registries in force (the default pack into
 an empty store).
 
 A registry without rules would archive every rule of its source: it is
-refused unless --allow-empty is given.`,
+refused unless --allow-empty is given.
+
+With --dry-run (and --registry FILE) nothing is written: it prints the rule
+ids the sync would add, update, archive and keep, decided by the sync
+itself in a transaction that is rolled back.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dryRun {
+				return a.planRegistry(cmd.Context(), allowEmpty)
+			}
 			cfg := a.setupConfig()
 			cfg.AllowEmpty = allowEmpty
 			core, err := a.assemble(cmd.Context(), cfg)
@@ -42,6 +51,7 @@ refused unless --allow-empty is given.`,
 		},
 	}
 	sync.Flags().BoolVar(&allowEmpty, "allow-empty", false, "sync a registry without rules, archiving every rule of its source")
+	sync.Flags().BoolVar(&dryRun, "dry-run", false, "print what syncing --registry FILE would add, update, archive and keep; write nothing")
 	show := &cobra.Command{
 		Use:   "default",
 		Short: "Print the default rule pack (YAML), a starting point for your own registry",
@@ -52,4 +62,39 @@ refused unless --allow-empty is given.`,
 	}
 	c.AddCommand(sync, show)
 	return c
+}
+
+// planRegistry prints memory.Service.PlanRegistry of --registry FILE: what
+// its sync would do. It loads no embedder and writes nothing.
+func (a *app) planRegistry(ctx context.Context, allowEmpty bool) error {
+	if a.registry == "" {
+		return usagef("--dry-run needs --registry FILE: the registry whose sync to preview")
+	}
+	data, err := setup.ReadRegistryFile(a.registry)
+	if err != nil {
+		return err
+	}
+	mem, err := a.openMemory(ctx)
+	if err != nil {
+		return err
+	}
+	_, plan, err := mem.PlanRegistry(ctx, registry.Source{File: a.registry, YAML: data}, registry.SyncOptions{AllowEmpty: allowEmpty})
+	if err != nil {
+		return err
+	}
+	return a.output(plan, func(w io.Writer) {
+		fmt.Fprintf(w, "syncing %s would add %d, update %d, archive %d and keep %d rules (dry run: nothing written)\n",
+			plan.Registry, len(plan.Added), len(plan.Updated), len(plan.Archived), len(plan.Kept))
+		for _, l := range []struct {
+			what string
+			ids  []string
+		}{{"add", plan.Added}, {"update", plan.Updated}, {"archive", plan.Archived}, {"keep", plan.Kept}} {
+			for _, id := range l.ids {
+				fmt.Fprintf(w, "  %-8s %s\n", l.what, id)
+			}
+		}
+		if plan.DefaultFirst {
+			fmt.Fprintln(w, "no registry is in force yet: the default pack would be synced first")
+		}
+	})
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/server"
 	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
@@ -14,7 +16,7 @@ import (
 func newServeCmd(a *app) *cobra.Command {
 	var addr, apiKeys, apiKeysFile, idemTTL string
 	var maxConns, maxTexts int
-	var allowedHosts []string
+	var allowedHosts, shares []string
 	var metricsNeedKey, noBatching bool
 	var maxBatch, queueSize int
 	var maxWait time.Duration
@@ -45,6 +47,10 @@ The registry in force (or --registry) is synced on start.`,
 			if _, err := server.ParseAllowedHosts(allowedHosts); err != nil {
 				return usagef("--allowed-hosts: %s", engine.ErrorMessage(err))
 			}
+			shared, err := parseShares(shares)
+			if err != nil {
+				return err
+			}
 			if err := integ.check(cmd.Context(), a); err != nil {
 				return err
 			}
@@ -52,8 +58,10 @@ The registry in force (or --registry) is synced on start.`,
 			if err != nil {
 				return err
 			}
+			sc := a.setupConfig()
 			srv, err := server.New(server.Config{
 				Addr: addr, DB: core.DB, Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
+				Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
 				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
 			})
@@ -67,7 +75,7 @@ The registry in force (or --registry) is synced on start.`,
 	f := c.Flags()
 	f.StringVar(&addr, "addr", envOr("LEXSONA_ADDR", server.DefaultAddr), "listen address (env LEXSONA_ADDR)")
 	f.StringVar(&apiKeysFile, "api-keys-file", os.Getenv("LEXSONA_API_KEYS_FILE"),
-		"file of API keys, one read:KEY or write:KEY per line (a bare KEY is a write key), readable by its owner only (chmod 600) (env LEXSONA_API_KEYS_FILE)")
+		"file of API keys, one read:KEY or write:KEY per line (a bare KEY is a write key), or TENANT:read:KEY, TENANT:write:KEY for a named tenant with a memory of its own; readable by its owner only (chmod 600) (env LEXSONA_API_KEYS_FILE)")
 	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"),
 		"API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); on the command line they show in the process list: prefer the variable or --api-keys-file; no keys: no auth")
 	f.IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "most open connections; more wait to be accepted")
@@ -75,7 +83,9 @@ The registry in force (or --registry) is synced on start.`,
 		"most texts embedded at once across /v1/embeddings, classify and corrections; past it 429 with Retry-After")
 	f.StringSliceVar(&allowedHosts, "allowed-hosts", splitList(os.Getenv("LEXSONA_ALLOWED_HOSTS")),
 		"extra Host names accepted on a loopback address, e.g. a reverse proxy's (env LEXSONA_ALLOWED_HOSTS, comma-separated)")
-	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too")
+	f.StringSliceVar(&shares, "share-registry", splitList(os.Getenv("LEXSONA_SHARE_REGISTRY")),
+		"give tenants a read-only copy of another tenant's registry: OWNER/NAME=TENANT[+TENANT…], like default/team=alice+bob (repeatable; env LEXSONA_SHARE_REGISTRY, comma-separated)")
+	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too (always, and a default tenant's key, when keys name tenants)")
 	f.BoolVar(&noBatching, "no-batching", false, "embed every request on its own instead of coalescing them")
 	f.IntVar(&maxBatch, "max-batch", 32, "most texts per coalesced model call")
 	f.DurationVar(&maxWait, "max-wait", 2*time.Millisecond, "longest a request waits for others to share its model call")
@@ -112,6 +122,23 @@ func serveAPIKeys(a *app, onCommandLine bool, list, file string) (server.APIKeys
 	return keys, nil
 }
 
+// parseShares reads the --share-registry values. Errors: usage errors
+// naming the value.
+func parseShares(vals []string) ([]server.RegistryShare, error) {
+	var out []server.RegistryShare
+	for _, v := range vals {
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		sh, err := server.ParseRegistryShare(v)
+		if err != nil {
+			return nil, usagef("--share-registry: %s", engine.ErrorMessage(err))
+		}
+		out = append(out, sh)
+	}
+	return out, nil
+}
+
 // addIdempotencyTTLFlag adds --idempotency-ttl (serve and mcp).
 func addIdempotencyTTLFlag(c *cobra.Command, v *string) {
 	c.Flags().StringVar(v, "idempotency-ttl", envOr("LEXSONA_IDEMPOTENCY_TTL", server.DefaultIdempotencyTTL.String()),
@@ -132,7 +159,7 @@ func parseIdempotencyTTL(s string) (time.Duration, error) {
 }
 
 func newMCPCmd(a *app) *cobra.Command {
-	var idemTTL string
+	var idemTTL, tenantName string
 	var integ integrityFlags
 	c := &cobra.Command{
 		Use:   "mcp",
@@ -150,9 +177,13 @@ func newMCPCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return server.ServeMCP(cmd.Context(), server.Config{DB: core.DB, Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger()}, a.stdin, a.stdout)
+			sc := a.setupConfig()
+			return server.ServeMCP(cmd.Context(), server.Config{DB: core.DB, Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger(),
+				MCPTenant: tenantName, Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc)}, a.stdin, a.stdout)
 		},
 	}
+	c.Flags().StringVar(&tenantName, "tenant", os.Getenv("LEXSONA_TENANT"),
+		"serve this named tenant's memory (its store beside --db, as `lexsona serve` keeps it) instead of the default one (env LEXSONA_TENANT)")
 	addIdempotencyTTLFlag(c, &idemTTL)
 	integ.register(c)
 	return c

@@ -2,7 +2,8 @@
 // the real `lexsona serve` (a temp SQLite database, the lexical embedder,
 // read and write API keys) and runs review.test.mjs, which drives the
 // system's Chromium headless with playwright-core and saves a screenshot of
-// every page under artifacts/.
+// every page under artifacts/. A key of the named tenant alice checks that
+// a tenant's session sees its own memory only.
 //
 // It needs node, Chromium (/usr/bin/chromium, or $LEXSONA_CHROMIUM) and
 // playwright-core in node_modules: `bash scripts/browser.sh install` puts
@@ -137,8 +138,8 @@ func serve(t *testing.T, keys string) string {
 
 func TestReviewPageInChromium(t *testing.T) {
 	node, chrome, dir := tools(t)
-	readKey, writeKey := randomKey("r"), randomKey("w")
-	url := serve(t, "read:"+readKey+",write:"+writeKey)
+	readKey, writeKey, aliceKey := randomKey("r"), randomKey("w"), randomKey("a")
+	url := serve(t, "read:"+readKey+",write:"+writeKey+",alice:write:"+aliceKey)
 	artifacts := filepath.Join(dir, "artifacts")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -146,7 +147,7 @@ func TestReviewPageInChromium(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "review.test.mjs"))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "LEXSONA_URL="+url, "LEXSONA_READ_KEY="+readKey, "LEXSONA_WRITE_KEY="+writeKey,
-		"LEXSONA_ARTIFACTS="+artifacts, "LEXSONA_CHROMIUM="+chrome)
+		"LEXSONA_TENANT_KEY="+aliceKey, "LEXSONA_ARTIFACTS="+artifacts, "LEXSONA_CHROMIUM="+chrome)
 	out, err := cmd.CombinedOutput()
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		t.Log(line)

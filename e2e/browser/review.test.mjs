@@ -4,6 +4,7 @@
 //   LEXSONA_URL        the server, e.g. http://127.0.0.1:PORT
 //   LEXSONA_READ_KEY   a read API key
 //   LEXSONA_WRITE_KEY  a write API key
+//   LEXSONA_TENANT_KEY a write API key of the named tenant alice
 //   LEXSONA_ARTIFACTS  the folder screenshots are saved in
 //   LEXSONA_CHROMIUM   the browser executable (default /usr/bin/chromium)
 // Each check prints "ok NAME" or "FAIL NAME: why"; the exit status is 1 when
@@ -15,10 +16,11 @@ import { join } from "node:path";
 const base = process.env.LEXSONA_URL;
 const readKey = process.env.LEXSONA_READ_KEY;
 const writeKey = process.env.LEXSONA_WRITE_KEY;
+const tenantKey = process.env.LEXSONA_TENANT_KEY;
 const artifacts = process.env.LEXSONA_ARTIFACTS;
 const executablePath = process.env.LEXSONA_CHROMIUM || "/usr/bin/chromium";
-if (!base || !readKey || !writeKey || !artifacts) {
-  console.error("set LEXSONA_URL, LEXSONA_READ_KEY, LEXSONA_WRITE_KEY and LEXSONA_ARTIFACTS");
+if (!base || !readKey || !writeKey || !tenantKey || !artifacts) {
+  console.error("set LEXSONA_URL, LEXSONA_READ_KEY, LEXSONA_WRITE_KEY, LEXSONA_TENANT_KEY and LEXSONA_ARTIFACTS");
   process.exit(2);
 }
 mkdirSync(artifacts, { recursive: true });
@@ -236,6 +238,46 @@ await check("registry upload previews the sync, then syncs", async () => {
   assert((await rule("team.small-prs")).source === "registry", "not synced");
 });
 
+await check("a second upload previews an update and an addition exactly, synced from the keyboard", async () => {
+  const yaml = [
+    "version: 1",
+    "name: team",
+    "rules:",
+    "  - rule_id: team.small-prs",
+    "    category: communication_style",
+    "    severity: should",
+    '    template: "Keep pull requests small: one concern each"',
+    "  - rule_id: team.tests-first",
+    "    category: code_style",
+    "    severity: should",
+    '    template: "Write the failing test before the fix"',
+  ].join("\n");
+  const file = join(artifacts, "team-v2.yaml");
+  writeFileSync(file, yaml + "\n");
+  const before = (await rule("team.small-prs")).text;
+  await page.goto(base + "/registry");
+  await page.setInputFiles("input[type=file]", file);
+  await page.getByRole("button", { name: "Preview" }).click();
+  const plan = page.locator("[data-testid=plan]");
+  await plan.waitFor();
+  const ids = async (kind) => (await plan.locator(`[data-testid=plan-${kind}]`).allInnerTexts()).map((t) => t.split(/\s/)[0]);
+  assert(JSON.stringify(await ids("added")) === '["team.tests-first"]', `added ${await ids("added")}`);
+  assert(JSON.stringify(await ids("updated")) === '["team.small-prs"]', `updated ${await ids("updated")}`);
+  assert((await ids("archived")).length === 0, `archived ${await ids("archived")}`);
+  assert((await plan.locator("[data-testid=plan-updated]").innerText()).includes("changes text"), "the update does not say what changes");
+  assert((await rule("team.small-prs")).text === before, "the preview changed the rule");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, "13-phone-registry-preview");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const syncButton = page.getByRole("button", { name: "Sync it" });
+  await syncButton.focus();
+  await page.keyboard.press("Enter");
+  await page.locator("[data-testid=sync-summary]").waitFor();
+  assert((await page.locator("[data-testid=sync-summary]").innerText()).includes("1 added, 1 updated, 0 archived"), "summary");
+  assert((await rule("team.small-prs")).text === "Keep pull requests small: one concern each", "not updated");
+  assert((await rule("team.tests-first")).source === "registry", "not added");
+});
+
 await check("a read key sees everything and changes nothing", async () => {
   const rctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const rp = await rctx.newPage();
@@ -295,6 +337,29 @@ await check("phone-sized pages are readable", async () => {
   await mp.goto(base + "/rules");
   await shot(mp, "12-phone-rules", { fullPage: false });
   await m.close();
+});
+
+await check("a tenant's key sees its own memory only", async () => {
+  await api("POST", "/v1/rules", { rule_id: "alice.own-rule", category: "code_style", text: "Alice keeps her own rule" }, tenantKey);
+  const tctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const tp = await tctx.newPage();
+  await tp.goto(base + "/login");
+  await tp.fill("#key", tenantKey);
+  await tp.press("#key", "Enter");
+  await tp.waitForURL(base + "/");
+  assert((await tp.locator("[data-testid=tenant]").innerText()) === "alice", "the session does not name tenant alice");
+  await tp.goto(base + "/rules");
+  const ids = await tp.locator("[data-testid=rule-row]").evaluateAll((rows) => rows.map((r) => r.dataset.id));
+  assert(ids.includes("alice.own-rule"), `alice's rules ${ids}`);
+  assert(!ids.includes("team.small-prs") && !ids.includes(candidateID), `alice sees the operator's rules: ${ids}`);
+  await tp.goto(base + "/rules/tool.use-ripgrep");
+  assert(!(await tp.locator("[data-testid=rule-text]").innerText()).includes("never grep -r"), "alice sees the operator's edit");
+  await shot(tp, "14-tenant-rules");
+  await tp.goto(base + "/rules/team.small-prs");
+  assert(/Not Found/.test(await tp.title()), `the operator's registry rule on alice's page: ${await tp.title()}`);
+  await tctx.close();
+  await page.goto(base + "/rules/alice.own-rule");
+  assert(/Not Found/.test(await page.title()), `alice's rule on the operator's page: ${await page.title()}`);
 });
 
 await check("no page broke its Content-Security-Policy", async () => {

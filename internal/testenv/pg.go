@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"net/url"
 	"os"
 	"testing"
@@ -22,17 +21,13 @@ const PGEnv = "LEXSONA_TEST_PG"
 const RequirePGEnv = "LEXSONA_REQUIRE_PG"
 
 // PGRequired reports whether LEXSONA_REQUIRE_PG=1.
-func PGRequired() bool { return os.Getenv(RequirePGEnv) == "1" }
+func PGRequired() bool { return Required(RequirePGEnv) }
 
 // PGMissing ends the test because PostgreSQL is not available: it skips
 // with the message, or fails with it when LEXSONA_REQUIRE_PG=1.
 func PGMissing(tb testing.TB, format string, args ...any) {
 	tb.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if PGRequired() {
-		tb.Fatalf("%s=1 but %s", RequirePGEnv, msg)
-	}
-	tb.Skipf("%s (%s=1 makes this a failure)", msg, RequirePGEnv)
+	Missing(tb, RequirePGEnv, format, args...)
 }
 
 // PGURL returns $LEXSONA_TEST_PG after checking that the server answers;

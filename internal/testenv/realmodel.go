@@ -1,7 +1,6 @@
 package testenv
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,7 +15,7 @@ const RequireRealModelEnv = "LEXSONA_REQUIRE_REAL_MODEL"
 const RealModelDirEnv = "LEXSONA_REAL_MODEL_DIR"
 
 // RealModelRequired reports whether LEXSONA_REQUIRE_REAL_MODEL=1.
-func RealModelRequired() bool { return os.Getenv(RequireRealModelEnv) == "1" }
+func RealModelRequired() bool { return Required(RequireRealModelEnv) }
 
 // RealModelMissing ends the test because something the real-model checks
 // need is absent: it skips with the message, or fails with it when
@@ -24,11 +23,7 @@ func RealModelRequired() bool { return os.Getenv(RequireRealModelEnv) == "1" }
 // tool and how to get it.
 func RealModelMissing(tb testing.TB, format string, args ...any) {
 	tb.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if RealModelRequired() {
-		tb.Fatalf("%s=1 but %s", RequireRealModelEnv, msg)
-	}
-	tb.Skipf("%s (%s=1 makes this a failure)", msg, RequireRealModelEnv)
+	Missing(tb, RequireRealModelEnv, format, args...)
 }
 
 // RealModelDir returns the folder of the real all-MiniLM-L6-v2 the ort and go

@@ -12,6 +12,22 @@ import (
 	"testing"
 )
 
+// Required reports whether the variable env is "1": a CI run sets it so that
+// a missing prerequisite fails the tests instead of skipping them.
+func Required(env string) bool { return os.Getenv(env) == "1" }
+
+// Missing ends the test because a prerequisite is absent: it skips with the
+// message, or fails with it when Required(requireEnv). The message should
+// name what is missing and how to get it.
+func Missing(tb testing.TB, requireEnv, format string, args ...any) {
+	tb.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if Required(requireEnv) {
+		tb.Fatalf("%s=1 but %s", requireEnv, msg)
+	}
+	tb.Skipf("%s (%s=1 makes this a failure)", msg, requireEnv)
+}
+
 // RepoRoot is the folder holding this module's go.mod, found by walking up
 // from the test's working folder; it fails the test when there is none.
 func RepoRoot(tb testing.TB) string {

@@ -3,6 +3,7 @@ package bertfuse
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"google.golang.org/protobuf/proto"
 
@@ -12,23 +13,27 @@ import (
 // QuantizeVersion names the int8 rewrite Quantize performs; a model folder
 // records it, and callers that trust an int8 graph only once its quality was
 // measured key that trust by it.
-const QuantizeVersion = "bertfuse-int8-v1"
+const QuantizeVersion = "bertfuse-int8-v2"
 
 // QuantStats says what Quantize did.
 type QuantStats struct {
-	Attention int   // Attention nodes rewritten as DynamicQuantizeLinear + QAttention
-	MatMul    int   // MatMul nodes rewritten as DynamicQuantizeMatMul
+	Attention int   // Attention nodes rewritten as int8 Q, K, V products + MultiHeadAttention
+	MatMul    int   // MatMul nodes rewritten as MatMulIntegerToFloat
 	Params    int64 // weights stored as int8
 }
 
 // Quantize returns an int8 version of a fused graph (Fuse's output): every
 // weight matrix of the encoder is stored as int8 with one scale per output
 // column (symmetric: q = round(w / s), s = max|w[:, j]| / 127, no zero
-// point), and the activations that meet it are quantized to uint8 on the
-// fly, per tensor, by ONNX Runtime — dynamic quantization:
+// point), and every activation that meets one is quantized on the fly, row
+// by row — one scale per token, s = max|x[t, :]| / 127, stored as uint8
+// with the fixed zero point 128 (see rowQuant). A token's quantized values
+// depend on that token's activations only, so a text's vector does not
+// depend on the texts padded into the same batch:
 //
-//	Attention(x, W, b, mask)  →  DynamicQuantizeLinear(x) → QAttention(xq, Wq, b, xs, s, mask, xz)
-//	MatMul(x, W)              →  DynamicQuantizeMatMul(x, Wq, s)
+//	MatMul(x, W)              →  rowQuant(x) → MatMulIntegerToFloat(xq, Wq, xs, s, 128)
+//	Attention(x, W, b, mask)  →  rowQuant(x) → MatMulIntegerToFloat(xq, Wq, xs, s, 128)
+//	                             → Split(q, k, v) → MultiHeadAttention(q, k, v, b, mask)
 //
 // uint8 activations times int8 weights is the pairing ONNX Runtime's x86
 // kernels run fastest (VPDPBUSD on AVX-512 VNNI and AVX-VNNI). Embeddings,
@@ -44,22 +49,18 @@ func Quantize(fused []byte) ([]byte, QuantStats, error) {
 		return nil, QuantStats{}, fmt.Errorf("not an ONNX model: %w", err)
 	}
 	g := m.GetGraph()
-	src := newGraph(g)
-	q := &quantizer{src: src, done: map[string]string{}}
-	var nodes []*onnxpb.NodeProto
+	q := &quantizer{src: newGraph(g), done: map[string]bool{}, rows: map[string]rowQuantized{}}
 	for _, n := range g.GetNode() {
-		out, err := q.node(n)
-		if err != nil {
+		if err := q.node(n); err != nil {
 			return nil, QuantStats{}, err
 		}
-		nodes = append(nodes, out...)
 	}
 	if q.stats.Attention+q.stats.MatMul == 0 {
 		return nil, QuantStats{}, fmt.Errorf("%w: no Attention or MatMul with a weight matrix to quantize", ErrUnsupported)
 	}
 	// Float weights that only fed rewritten nodes are dropped; the rest stay.
 	used := map[string]bool{}
-	for _, n := range nodes {
+	for _, n := range q.nodes {
 		for _, in := range n.GetInput() {
 			used[in] = true
 		}
@@ -73,12 +74,12 @@ func Quantize(fused []byte) ([]byte, QuantStats, error) {
 	inits = append(inits, q.inits...)
 	producer := QuantizeVersion
 	out := &onnxpb.ModelProto{
-		IrVersion:    m.IrVersion,
+		IrVersion:    proto.Int64(max(m.GetIrVersion(), quantizeIRVersion)),
 		ProducerName: &producer,
-		OpsetImport:  m.GetOpsetImport(),
+		OpsetImport:  opsets(m.GetOpsetImport()),
 		Graph: &onnxpb.GraphProto{
 			Name:        proto.String(g.GetName() + "-int8"),
-			Node:        nodes,
+			Node:        q.nodes,
 			Initializer: inits,
 			Input:       g.GetInput(),
 			Output:      g.GetOutput(),
@@ -88,64 +89,111 @@ func Quantize(fused []byte) ([]byte, QuantStats, error) {
 	return b, q.stats, err
 }
 
-// quantizer accumulates the int8 weights; done maps a float weight's name to
-// its int8 tensor's, so a weight shared by two nodes is quantized once.
-type quantizer struct {
-	src   *graph
-	inits []*onnxpb.TensorProto
-	done  map[string]string
-	stats QuantStats
+// opsets is in with the default domain's opset raised to quantizeOpset.
+func opsets(in []*onnxpb.OperatorSetIdProto) []*onnxpb.OperatorSetIdProto {
+	out := make([]*onnxpb.OperatorSetIdProto, 0, len(in))
+	for _, o := range in {
+		if o.GetDomain() == "" && o.GetVersion() < quantizeOpset {
+			o = &onnxpb.OperatorSetIdProto{Domain: proto.String(""), Version: proto.Int64(quantizeOpset)}
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
-// node returns the nodes that replace n (n itself when it is not rewritten).
-func (q *quantizer) node(n *onnxpb.NodeProto) ([]*onnxpb.NodeProto, error) {
+// quantizer accumulates the int8 graph; done holds the float weights
+// quantized already, so a weight shared by two nodes is quantized once, and
+// rows maps an activation's name to its row-quantized form, so an activation
+// feeding two products is quantized once.
+type quantizer struct {
+	src   *graph
+	nodes []*onnxpb.NodeProto
+	inits []*onnxpb.TensorProto
+	done  map[string]bool
+	rows  map[string]rowQuantized
+	stats QuantStats
+	// splitQKV names the split sizes of the attention's Q, K, V product.
+	splitQKV string
+}
+
+// node appends the nodes that replace n (n itself when it is not rewritten).
+func (q *quantizer) node(n *onnxpb.NodeProto) error {
 	in := n.GetInput()
 	switch {
 	case n.GetOpType() == "MatMul" && n.GetDomain() == "" && len(in) == 2 && q.src.inits[in[1]] != nil:
-		wq, scale, err := q.weight(in[1])
-		if err != nil {
-			return nil, err
+		if err := q.product(n.GetName(), in[0], in[1], n.GetOutput()[0]); err != nil {
+			return err
 		}
 		q.stats.MatMul++
-		return []*onnxpb.NodeProto{msNode("DynamicQuantizeMatMul", n.GetName()+"/int8", []string{in[0], wq, scale}, n.GetOutput())}, nil
-	case n.GetOpType() == "Attention" && n.GetDomain() == msDomain && len(in) >= 3 && len(in) <= 4 && q.src.inits[in[1]] != nil:
-		wq, scale, err := q.weight(in[1])
-		if err != nil {
-			return nil, err
-		}
-		x := in[0]
-		xq, xs, xz := x+"/uint8", x+"/uint8_scale", x+"/uint8_zero_point"
-		dql := &onnxpb.NodeProto{Name: proto.String(n.GetName() + "/quantize_input"), OpType: proto.String("DynamicQuantizeLinear"),
-			Domain: proto.String(""), Input: []string{x}, Output: []string{xq, xs, xz}}
-		mask := ""
-		if len(in) == 4 {
-			mask = in[3]
-		}
-		qa := msNode("QAttention", n.GetName()+"/int8", []string{xq, wq, in[2], xs, scale, mask, xz}, n.GetOutput())
-		qa.Attribute = n.GetAttribute()
-		q.stats.Attention++
-		return []*onnxpb.NodeProto{dql, qa}, nil
+		return nil
+	case n.GetOpType() == "Attention" && n.GetDomain() == msDomain && len(in) >= 3 && len(in) <= 4 &&
+		q.src.inits[in[1]] != nil && q.src.inits[in[2]] != nil:
+		return q.attention(n)
 	}
-	return []*onnxpb.NodeProto{n}, nil
+	q.nodes = append(q.nodes, n)
+	return nil
 }
 
-// weight quantizes the [rows, cols] float32 initializer name per column and
-// returns the names of the int8 matrix and of its [cols] scales.
-func (q *quantizer) weight(name string) (wq, scale string, err error) {
-	if wq, ok := q.done[name]; ok {
-		return wq, wq + "_scale", nil
+// product appends x·W, W the float32 matrix initializer wName, as an int8
+// product with x quantized per row, writing out.
+func (q *quantizer) product(name, x, wName, out string) error {
+	wq, scale, rows, err := q.weight(wName)
+	if err != nil {
+		return err
 	}
+	xq := q.rowQuant(x, rows)
+	q.nodes = append(q.nodes, msNode("MatMulIntegerToFloat", name+"/int8", []string{xq.values, wq, xq.scale, scale, zeroPoint128}, []string{out}))
+	return nil
+}
+
+// attention rewrites Attention(x, W, b, mask) as one int8 product x·W,
+// split into its Q, K and V thirds for MultiHeadAttention, which adds b.
+func (q *quantizer) attention(n *onnxpb.NodeProto) error {
+	in := n.GetInput()
+	dims := q.src.inits[in[1]].GetDims()
+	if len(dims) != 2 || dims[1]%3 != 0 || !slices.Equal(q.src.inits[in[2]].GetDims(), dims[1:]) {
+		return fmt.Errorf("%w: the attention %s has a weight of shape %v and a bias of shape %v", ErrUnsupported, n.GetName(), dims, q.src.inits[in[2]].GetDims())
+	}
+	name := n.GetName()
+	if err := q.product(name+"/qkv", in[0], in[1], name+"/qkv"); err != nil {
+		return err
+	}
+	qkv := []string{name + "/query", name + "/key", name + "/value"}
+	if q.splitQKV == "" {
+		q.splitQKV = "int8/qkv_split"
+		third := dims[1] / 3
+		q.inits = append(q.inits, int64Tensor(q.splitQKV, third, third, third))
+	}
+	q.nodes = append(q.nodes, &onnxpb.NodeProto{Name: proto.String(name + "/split"), OpType: proto.String("Split"), Domain: proto.String(""),
+		Input: []string{name + "/qkv", q.splitQKV}, Output: qkv, Attribute: []*onnxpb.AttributeProto{intAttr("axis", -1)}})
+	inputs := append(qkv, in[2])
+	if len(in) == 4 {
+		inputs = append(inputs, in[3])
+	}
+	mha := msNode("MultiHeadAttention", name+"/mha", inputs, n.GetOutput())
+	mha.Attribute = n.GetAttribute()
+	q.nodes = append(q.nodes, mha)
+	q.stats.Attention++
+	return nil
+}
+
+// weight quantizes the float32 matrix initializer name per column and
+// returns the names of the int8 matrix and of its scales, and its rows.
+func (q *quantizer) weight(name string) (wq, scale string, rows int64, err error) {
 	t := q.src.inits[name]
 	dims := t.GetDims()
 	if len(dims) != 2 || dims[0] <= 0 || dims[1] <= 0 {
-		return "", "", fmt.Errorf("%w: the weight %s has shape %v, not a matrix", ErrUnsupported, name, dims)
+		return "", "", 0, fmt.Errorf("%w: the weight %s has shape %v, not a matrix", ErrUnsupported, name, dims)
+	}
+	wq, scale = name+"_int8", name+"_int8_scale"
+	if q.done[name] {
+		return wq, scale, dims[0], nil
 	}
 	w, err := floats(t, dims...)
 	if err != nil {
-		return "", "", err
+		return "", "", 0, err
 	}
 	data, scales := QuantizeColumns(w, int(dims[0]), int(dims[1]))
-	wq, scale = name+"_int8", name+"_int8_scale"
 	raw := make([]byte, len(data))
 	for i, v := range data {
 		raw[i] = byte(v)
@@ -154,9 +202,9 @@ func (q *quantizer) weight(name string) (wq, scale string, err error) {
 	q.inits = append(q.inits,
 		&onnxpb.TensorProto{Name: proto.String(wq), Dims: dims, DataType: &i8, RawData: raw},
 		tensor(scale, scales, dims[1]))
-	q.done[name] = wq
+	q.done[name] = true
 	q.stats.Params += int64(len(data))
-	return wq, scale, nil
+	return wq, scale, dims[0], nil
 }
 
 // QuantizeColumns quantizes the row-major [rows, cols] matrix w column by
@@ -191,4 +239,9 @@ func msNode(opType, name string, inputs, outputs []string) *onnxpb.NodeProto {
 		inputs = inputs[:len(inputs)-1]
 	}
 	return &onnxpb.NodeProto{Name: proto.String(name), OpType: proto.String(opType), Domain: proto.String(msDomain), Input: inputs, Output: outputs}
+}
+
+// plainNode is a node of the default ONNX domain with one output.
+func plainNode(opType, name string, inputs []string, output string, attrs ...*onnxpb.AttributeProto) *onnxpb.NodeProto {
+	return &onnxpb.NodeProto{Name: proto.String(name), OpType: proto.String(opType), Domain: proto.String(""), Input: inputs, Output: []string{output}, Attribute: attrs}
 }

@@ -32,9 +32,12 @@ func TestQuantizeTinyFixture(t *testing.T) {
 		t.Errorf("stats %+v, want %+v", st, want)
 	}
 	m := mustModel(t, q8)
+	// Per layer 4 activations quantized row by row (Abs, ReduceMax, Mul,
+	// QuantizeLinear) for 4 products; one zero-point tensor for the graph.
 	want := map[string]int{
 		":Cast": 3, "com.microsoft:EmbedLayerNormalization": 1,
-		":DynamicQuantizeLinear": 2, "com.microsoft:QAttention": 2, "com.microsoft:DynamicQuantizeMatMul": 6,
+		":Abs": 8, ":ReduceMax": 8, ":Mul": 8, ":QuantizeLinear": 8, ":Shape": 1, ":ConstantOfShape": 1,
+		"com.microsoft:MatMulIntegerToFloat": 8, ":Split": 2, "com.microsoft:MultiHeadAttention": 2,
 		"com.microsoft:BiasGelu": 2, "com.microsoft:SkipLayerNormalization": 4,
 	}
 	if diff := cmp.Diff(want, opCounts(m)); diff != "" {
@@ -42,6 +45,11 @@ func TestQuantizeTinyFixture(t *testing.T) {
 	}
 	if m.GetProducerName() != QuantizeVersion {
 		t.Errorf("producer %q", m.GetProducerName())
+	}
+	for _, o := range m.GetOpsetImport() {
+		if o.GetDomain() == "" && o.GetVersion() != quantizeOpset {
+			t.Errorf("default opset %d, want %d (blocked QuantizeLinear)", o.GetVersion(), quantizeOpset)
+		}
 	}
 	// Every weight matrix is int8; no float32 matrix is left behind.
 	known := map[string]bool{"": true}

@@ -33,7 +33,8 @@ type Variant struct {
 // int8Method describes bertfuse.Quantize's output for import.json.
 const int8Method = "model.onnx fused (" + bertfuse.Version + ": EmbedLayerNormalization, Attention, SkipLayerNormalization, BiasGelu), " +
 	"then dynamic quantization: every encoder weight matrix int8, symmetric, one scale per output column; " +
-	"activations uint8 per tensor at run time (QAttention, DynamicQuantizeMatMul); embeddings, biases and LayerNorms float32"
+	"activations uint8 at run time with one scale per token (blocked QuantizeLinear, MatMulIntegerToFloat; attention in MultiHeadAttention), " +
+	"so a text's vector does not depend on its batch; embeddings, biases and LayerNorms float32"
 
 // quantize makes the int8 variant of graph (a model.onnx) with config (its
 // config.json): bertfuse.Fuse, then bertfuse.Quantize. An error says why

@@ -23,17 +23,28 @@ type int8Verdict struct {
 	// precision and recall and polarity errors within 0.01 of float32's.
 	ClassifiesAsWell bool
 	Measured         string // the numbers, for the log line
+	// PerToken: the rewrite quantizes activations with one scale per token,
+	// so its graph runs in batches (see batchInvariant).
+	PerToken bool
 }
 
 // int8Verdicts are the int8 rewrites (bertfuse.QuantizeVersion) that were
 // measured; auto runs int8 only for one that classifies as well.
 var int8Verdicts = map[string]int8Verdict{
-	bertfuse.QuantizeVersion: {
+	"bertfuse-int8-v1": { // activations scaled per call; run one text per call
 		ClassifiesAsWell: false,
 		Measured: "held-out split at each graph's thresholds calibrated on dev (float32 auto 0.37 / confirm 0.30, int8 0.37 / 0.31): " +
 			"auto-band recall 0.599 (91/152) against float32's 0.618 (94/152): 4 auto matches lost (1 fell below 0.37, 3 were demoted by the guard, " +
 			"2 of them by its 0.02 margin over the runner-up) and 1 gained; precision 0.929 (91/98) against 0.931 (94/101), " +
 			"polarity errors 1/34 both; cosine with the float32 vectors median 0.993, min 0.969 (TestInt8MatchesFP32)",
+	},
+	bertfuse.QuantizeVersion: {
+		PerToken:         true,
+		ClassifiesAsWell: false,
+		Measured: "held-out split at the thresholds calibrated on dev (auto 0.37 / confirm 0.30 for both graphs): " +
+			"auto-band recall 0.605 (92/152) against float32's 0.618 (94/152): 4 auto matches lost (scores 0.373, 0.374 fell below 0.37, " +
+			"2 demoted by the guard's margin) and 2 gained; precision 0.929 (92/99) against 0.931 (94/101), " +
+			"polarity errors 1/34 both; cosine with the float32 vectors median 0.997, min 0.979 (TestInt8MatchesFP32)",
 	},
 }
 
@@ -60,11 +71,27 @@ var int8Probes = append(slices.Clone(fusedProbes),
 	"The API returns snake_case JSON; don't camelCase the fields in handlers/user.go",
 )
 
-// quantizesActivations says whether a variant's graph quantizes its
+// quantizesActivations says whether a variant's graph may quantize its
 // activations per call, over the whole batch (ONNX Runtime's dynamic
-// quantization: the int8 graph and the published qint8/quint8 files).
+// quantization, as in the published qint8/quint8 files): every int8
+// variant, unless batchInvariant knows its file.
 func quantizesActivations(variant string) bool {
 	return strings.Contains(variant, "int8")
+}
+
+// batchInvariant says whether the int8 graph file of folder, whose sha256
+// is sum, computes each text's vector from that text alone, so that it can
+// run in batches: import.json lists that very file as made by a rewrite that
+// scales activations token by token (int8Verdicts' PerToken). Any other
+// graph counts as scaling per call (ONNX Runtime's dynamic quantization, as
+// in the published qint8/quint8 files).
+func batchInvariant(folder *models.Folder, sum string) bool {
+	p, err := modelimport.ReadProvenance(folder.Dir)
+	if err != nil {
+		return false
+	}
+	v := p.Variants[models.VariantInt8]
+	return v != nil && v.SHA256 == sum && int8Verdicts[v.Quantizer].PerToken
 }
 
 // int8CPU says whether this CPU has the instructions ONNX Runtime's int8
@@ -88,8 +115,10 @@ func int8CPU() (bool, string) {
 // variant name, or models.VariantAuto (see openAutoVariant); folder is the
 // one models.ResolveFolder found for models.FileVariant(o.Variant). Unless
 // o.NoFuse (or LEXSONA_ORT_FUSE=0), model.onnx runs as its fused rewrite
-// when one can be made (see fuse.go). log (nil: nowhere) is told which graph
-// runs when it is not the one asked for; LogAttrs names what runs.
+// when one can be made (see fuse.go). An int8 graph runs one text per call
+// unless batchInvariant knows it scales activations per token. log (nil:
+// nowhere) is told which graph runs when it is not the one asked for;
+// LogAttrs names what runs.
 //
 // Errors (*engine.Error): EUNAVAILABLE, naming the path and what to do, for
 // a library that is missing, unusable or older than MinVersion, and for a
@@ -117,6 +146,9 @@ func Open(folder *models.Folder, lib string, o models.Options, log *slog.Logger)
 		return nil, err
 	}
 	e.folder, e.why = folder, why
+	if e.perText && batchInvariant(folder, e.id.SHA256) {
+		e.perText = false
+	}
 	return e, nil
 }
 

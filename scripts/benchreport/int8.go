@@ -94,7 +94,7 @@ func (in Inputs) profileOps(name string) []string {
 // and int8 graphs, per batch size.
 func (in Inputs) profile(p printer) {
 	p("## Where the time goes: float32 vs int8, per operator\n\n")
-	p("ONNX Runtime's own profiler (`BenchmarkORTProfile`) on bare sessions of the fused float32 graph and of the int8 graph, passes alternated, on the padded sub-batches the pipeline builds from the corrections text set; the int8 graph runs one text per call at either batch size, as the pipeline runs it (its activations are quantized per call, so batch-mates would change a text's vector). µs per text; an operator type is listed when it takes at least 2%% of either graph's time (a dash: under 2%% of that graph's, or not in it). The profiler's bookkeeping makes every number larger than an unprofiled call: the shares are what it is for.\n\n")
+	p("ONNX Runtime's own profiler (`BenchmarkORTProfile`) on bare sessions of the fused float32 graph and of the int8 graph, passes alternated, on the padded sub-batches the pipeline builds from the corrections text set; both graphs run in batches as the pipeline runs them (the int8 graph scales its activations token by token, so batch-mates leave a text's vector unchanged). µs per text; an operator type is listed when it takes at least 2%% of either graph's time (a dash: under 2%% of that graph's, or not in it). The profiler's bookkeeping makes every number larger than an unprofiled call: the shares are what it is for.\n\n")
 	for _, size := range []string{"1", "32"} {
 		name := "BenchmarkORTProfile/batch" + size
 		var passes int64

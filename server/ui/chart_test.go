@@ -47,8 +47,8 @@ func TestChartEndsAtTheRulesConfidenceNow(t *testing.T) {
 		want := engine.View(r, cfg, now).Confidence
 		x, y := lastPoint(t, c.Path)
 		got := (c.Plot.Y1 - y) / (c.Plot.Y1 - c.Plot.Y0)
-		if math.Abs(got-want) > 0.01 || math.Abs(x-c.Plot.X1) > 0.05 {
-			t.Errorf("day %d: chart ends at (%.1f, %.4f), want (%.1f, %.4f)", days, x, got, c.Plot.X1, want)
+		if math.Abs(got-want) > 0.01 || math.Abs(x-(c.Plot.X1-chartPad)) > 0.05 {
+			t.Errorf("day %d: chart ends at (%.1f, %.4f), want (%.1f, %.4f)", days, x, got, c.Plot.X1-chartPad, want)
 		}
 		if len(c.Markers) != len(events) {
 			t.Errorf("day %d: %d markers for %d events", days, len(c.Markers), len(events))
@@ -59,23 +59,80 @@ func TestChartEndsAtTheRulesConfidenceNow(t *testing.T) {
 	}
 }
 
-func TestChartOfAYoungRuleFillsTheAxis(t *testing.T) {
+// TestChartSpreadsEvents: whatever the rhythm of a rule's events — a
+// young rule's within seconds, a burst of corrections a day after the
+// registry created it, corrections spread evenly over weeks — every event
+// is drawn inside the plot and apart from the next, a burst gets a fair
+// share of the width, the line ends at now, the axis is marked as not to
+// scale exactly when it is not, and no two time labels overlap.
+func TestChartSpreadsEvents(t *testing.T) {
 	cfg := engine.DefaultConfig()
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	r := engine.NewRule("tool.x", "tool_preference", engine.SeverityShould, "use x", engine.Scope{}, cfg, now.Add(-2*time.Minute))
-	events := []engine.Event{{EventType: engine.EventCreation, Alpha: r.Alpha, Beta: r.Beta, At: now.Add(-2 * time.Minute)}}
-	r.ApplyEvidence(engine.Reinforce, now.Add(-time.Minute))
-	events = append(events, engine.Event{EventType: engine.EventReinforcement, Polarity: engine.Reinforce, Alpha: r.Alpha, Beta: r.Beta, At: now.Add(-time.Minute)})
-	c := confidenceChart(r, events, cfg, now)
-	for _, m := range c.Markers {
-		if m.X < c.Plot.X0 || m.X > c.Plot.X1 || m.Y < c.Plot.Y0 || m.Y > c.Plot.Y1 {
-			t.Errorf("marker %+v outside the plot %+v", m, c.Plot)
+	tests := []struct {
+		name      string
+		offsets   []time.Duration // of the events before now: creation, then reinforcements
+		stretched bool
+		from      int     // the first event of the burst
+		minShare  float64 // the least share of the width from it to the last event
+	}{
+		{"young rule, events within seconds", []time.Duration{5 * time.Second, 5 * time.Second, 3 * time.Second, 2 * time.Second}, false, 0, 0.5},
+		{"a burst a day after creation", []time.Duration{24 * time.Hour, 3 * time.Minute, 2 * time.Minute, time.Minute}, true, 1, 0.2},
+		{"a burst at now", []time.Duration{24 * time.Hour, 23 * time.Hour, 3 * time.Minute, 2 * time.Minute, 0}, true, 2, 0.2},
+		{"a year, then a burst", []time.Duration{365 * 24 * time.Hour, 2 * time.Hour, time.Hour, 50 * time.Minute}, true, 1, 0.2},
+		{"evenly over weeks", []time.Duration{40 * 24 * time.Hour, 30 * 24 * time.Hour, 20 * 24 * time.Hour, 10 * 24 * time.Hour}, false, 0, 0.7},
+		{"one event, now", []time.Duration{0}, false, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			first := now.Add(-tc.offsets[0])
+			r := engine.NewRule("tool.x", "tool_preference", engine.SeverityShould, "use x", engine.Scope{}, cfg, first)
+			events := []engine.Event{{EventType: engine.EventCreation, Alpha: r.Alpha, Beta: r.Beta, At: first}}
+			for _, off := range tc.offsets[1:] {
+				at := now.Add(-off)
+				r.ApplyEvidence(engine.Reinforce, at)
+				events = append(events, engine.Event{EventType: engine.EventReinforcement, Polarity: engine.Reinforce, Alpha: r.Alpha, Beta: r.Beta, At: at})
+			}
+			c := confidenceChart(r, events, cfg, now)
+			for i, m := range c.Markers {
+				if m.X < c.Plot.X0 || m.X > c.Plot.X1 || m.Y < c.Plot.Y0 || m.Y > c.Plot.Y1 {
+					t.Errorf("marker %+v outside the plot %+v", m, c.Plot)
+				}
+				if i > 0 && m.X-c.Markers[i-1].X < 8 && events[i].At.After(events[i-1].At) {
+					t.Errorf("events %d and %d drawn %.1f apart", i-1, i, m.X-c.Markers[i-1].X)
+				}
+			}
+			width := c.Plot.X1 - c.Plot.X0
+			if share := (c.Markers[len(c.Markers)-1].X - c.Markers[tc.from].X) / width; share < tc.minShare {
+				t.Errorf("the events take %.2f of the width, want at least %.2f", share, tc.minShare)
+			}
+			if x, _ := lastPoint(t, c.Path); math.Abs(x-(c.Plot.X1-chartPad)) > 0.05 {
+				t.Errorf("the line ends at x=%.1f, not at now (%.1f)", x, c.Plot.X1-chartPad)
+			}
+			if c.Stretched != tc.stretched {
+				t.Errorf("stretched %v, want %v", c.Stretched, tc.stretched)
+			}
+			mustLabelsApart(t, c)
+		})
+	}
+}
+
+// mustLabelsApart fails when two time labels overlap or one leaves the
+// chart; the first and the last instants are always labelled.
+func mustLabelsApart(t *testing.T, c *chart) {
+	t.Helper()
+	if c.XTicks[0].Label == "" || c.XTicks[len(c.XTicks)-1].Label == "" {
+		t.Errorf("the first or last instant has no label: %+v", c.XTicks)
+	}
+	prevRight := math.Inf(-1)
+	for _, x := range c.XTicks {
+		if x.Label == "" {
+			continue
 		}
-	}
-	if x, _ := lastPoint(t, c.Path); math.Abs(x-c.Plot.X1) > 0.05 {
-		t.Errorf("the line ends at x=%.1f, not at now (%.1f)", x, c.Plot.X1)
-	}
-	if first := c.Markers[0].X; first < c.Plot.X0+(c.Plot.X1-c.Plot.X0)/2 {
-		t.Errorf("events two minutes old are drawn at x=%.1f, in the older half of the axis", first)
+		w := charWidth * float64(len(x.Label))
+		left := map[string]float64{"start": x.LabelX, "middle": x.LabelX - w/2, "end": x.LabelX - w}[x.Anchor]
+		if left < prevRight || left < 0 || left+w > chartW {
+			t.Errorf("label %q at %.1f..%.1f overlaps the one before (ending at %.1f) or leaves the chart", x.Label, left, left+w, prevRight)
+		}
+		prevRight = left + w
 	}
 }

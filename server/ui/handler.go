@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // contentSecurityPolicy allows the page's own stylesheet and script and
@@ -32,7 +34,8 @@ func securityHeaders(w http.ResponseWriter) {
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 }
 
-// reqCtx is one request to a page or an action, with its session.
+// reqCtx is one request to a page or an action, with its session and
+// the memory of the session's tenant.
 type reqCtx struct {
 	w    http.ResponseWriter
 	r    *http.Request
@@ -40,6 +43,9 @@ type reqCtx struct {
 	csrf string
 	// canWrite: the session may change things (a write key, or no keys).
 	canWrite bool
+	// mem is the session's tenant's memory (nil on the login form and log
+	// out, and when it cannot be opened).
+	mem *memory.Service
 }
 
 func (rc *reqCtx) ctx() context.Context { return rc.r.Context() }
@@ -51,19 +57,30 @@ func (rc *reqCtx) redirect(path string) error {
 }
 
 // session returns the request's session: with no keys configured, the
-// session cookie's or a new one (then set); with keys, the cookie's if it
-// is valid and was granted access. ok is false when the visitor must log in.
+// session cookie's or a new one (then set), always the default tenant's;
+// with keys, the cookie's if it is valid, was granted access and names a
+// tenant some key belongs to. ok is false when the visitor must log in.
 func (u *UI) session(w http.ResponseWriter, r *http.Request, issue bool) (session, bool) {
 	ss, ok := u.sess.read(r, sessionCookie)
 	if u.keys.empty() {
 		if !ok && issue {
-			ss, ok = u.sess.issue(accessWrite), true
+			ss, ok = u.sess.issue(accessWrite, tenant.Default), true
 			u.sess.set(w, r, sessionCookie, ss)
 		}
-		ss.level = accessWrite
+		ss.level, ss.tenant = accessWrite, tenant.Default
 		return ss, ok
 	}
-	return ss, ok && ss.level != accessNone
+	return ss, ok && ss.level != accessNone && u.keys.has(ss.tenant)
+}
+
+// open sets rc.mem to the memory of the session's tenant.
+func (u *UI) open(rc *reqCtx) error {
+	mem, err := u.memFor(rc.ctx(), rc.sess.tenant)
+	if err != nil {
+		return err
+	}
+	rc.mem = mem
+	return nil
 }
 
 // page wraps a page handler: headers, the session (redirecting to the login
@@ -78,6 +95,10 @@ func (u *UI) page(h func(*reqCtx) error) http.HandlerFunc {
 			return
 		}
 		rc := &reqCtx{w: w, r: r, sess: ss, csrf: u.sess.csrf(ss), canWrite: ss.level == accessWrite}
+		if err := u.open(rc); err != nil {
+			u.fail(rc, err)
+			return
+		}
 		if err := h(rc); err != nil {
 			u.fail(rc, err)
 		}
@@ -93,7 +114,8 @@ const (
 
 // post wraps a form action: headers, the form parsed, the CSRF token
 // checked against the session cookie (403 when missing or wrong), the
-// session's right to write checked (403 for a read key), errors rendered.
+// session's right to write checked (403 for a read key), the memory of its
+// tenant opened (for a write action), errors rendered.
 func (u *UI) post(h func(*reqCtx) error, kind int) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		securityHeaders(w)
@@ -118,6 +140,12 @@ func (u *UI) post(h func(*reqCtx) error, kind int) http.HandlerFunc {
 		if kind == postWrite && !rc.canWrite {
 			u.fail(rc, &httpError{http.StatusForbidden, "this session was opened with a read key: it may look but not change anything"})
 			return
+		}
+		if kind == postWrite {
+			if err := u.open(rc); err != nil {
+				u.fail(rc, err)
+				return
+			}
 		}
 		if err := h(rc); err != nil {
 			u.fail(rc, err)

@@ -39,13 +39,13 @@ var done = map[string]string{
 	"merged":    "Candidate merged into this rule.",
 }
 
-// loadInbox reads the inbox (without RuleIDs).
-func (u *UI) loadInbox(ctx context.Context) (*inboxPage, error) {
-	pend, err := u.mem.ListConfirmations(ctx, "", 0)
+// loadInbox reads the session's inbox (without RuleIDs).
+func loadInbox(ctx context.Context, mem *memory.Service) (*inboxPage, error) {
+	pend, err := mem.ListConfirmations(ctx, "", 0)
 	if err != nil {
 		return nil, err
 	}
-	cands, err := u.mem.ListRules(ctx, memory.RulesQuery{Status: string(engine.StatusCandidate)})
+	cands, err := mem.ListRules(ctx, memory.RulesQuery{Status: string(engine.StatusCandidate)})
 	if err != nil {
 		return nil, err
 	}
@@ -61,8 +61,8 @@ func (u *UI) loadInbox(ctx context.Context) (*inboxPage, error) {
 }
 
 // targetIDs lists the rules evidence may go to: not archived, not candidates.
-func (u *UI) targetIDs(ctx context.Context) ([]string, error) {
-	all, err := u.mem.ListRules(ctx, memory.RulesQuery{Status: string(engine.StatusActiveEligible)})
+func targetIDs(ctx context.Context, mem *memory.Service) ([]string, error) {
+	all, err := mem.ListRules(ctx, memory.RulesQuery{Status: string(engine.StatusActiveEligible)})
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +74,11 @@ func (u *UI) targetIDs(ctx context.Context) ([]string, error) {
 }
 
 func (u *UI) inbox(rc *reqCtx) error {
-	p, err := u.loadInbox(rc.ctx())
+	p, err := loadInbox(rc.ctx(), rc.mem)
 	if err != nil {
 		return err
 	}
-	if p.RuleIDs, err = u.targetIDs(rc.ctx()); err != nil {
+	if p.RuleIDs, err = targetIDs(rc.ctx(), rc.mem); err != nil {
 		return err
 	}
 	p.Done = done[rc.r.URL.Query().Get("done")]
@@ -101,7 +101,7 @@ func (u *UI) confirm(rc *reqCtx) error {
 			rule = rc.r.PostFormValue("rule")
 		}
 	}
-	res, err := u.mem.Confirm(rc.ctx(), id, action, rule, time.Time{})
+	res, err := rc.mem.Confirm(rc.ctx(), id, action, rule, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (u *UI) confirm(rc *reqCtx) error {
 // reviewCandidate accepts or rejects a candidate rule or exception proposal.
 func (u *UI) reviewCandidate(accept bool) func(*reqCtx) error {
 	return func(rc *reqCtx) error {
-		if _, err := u.mem.ReviewCandidate(rc.ctx(), rc.r.PathValue("id"), accept, time.Time{}); err != nil {
+		if _, err := rc.mem.ReviewCandidate(rc.ctx(), rc.r.PathValue("id"), accept, time.Time{}); err != nil {
 			return err
 		}
 		code := "dropped"
@@ -128,7 +128,7 @@ func (u *UI) mergeRule(rc *reqCtx) error {
 	if into == "" {
 		return engine.Errorf(engine.EINVALID, "name the rule to merge the candidate into")
 	}
-	v, err := u.mem.MergeRule(rc.ctx(), rc.r.PathValue("id"), into, time.Time{})
+	v, err := rc.mem.MergeRule(rc.ctx(), rc.r.PathValue("id"), into, time.Time{})
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func (u *UI) loginPage(w http.ResponseWriter, r *http.Request) {
 	p := &loginPage{Next: safeNext(r.URL.Query().Get("next")), Open: u.keys.empty()}
 	pre, ok := u.sess.read(r, loginCookie)
 	if !ok {
-		pre = u.sess.issue(accessNone)
+		pre = u.sess.issue(accessNone, "")
 		u.sess.set(w, r, loginCookie, pre)
 	}
 	p.CSRF = u.sess.csrf(pre)
@@ -48,20 +48,20 @@ func (u *UI) loginPage(w http.ResponseWriter, r *http.Request) {
 	u.render(&reqCtx{w: w, r: r, sess: pre}, http.StatusOK, "login", p)
 }
 
-// login checks the key posted and opens a session with the access it
-// grants (a new session id), or shows the form again (401).
+// login checks the key posted and opens a session of the key's tenant with
+// the access it grants (a new session id), or shows the form again (401).
 func (u *UI) login(rc *reqCtx) error {
 	next := safeNext(rc.r.PostFormValue("next"))
 	if u.keys.empty() {
 		return rc.redirect(next)
 	}
-	lvl := u.keys.level(strings.TrimSpace(rc.r.PostFormValue("key")))
+	lvl, name := u.keys.level(strings.TrimSpace(rc.r.PostFormValue("key")))
 	if lvl == accessNone {
 		p := &loginPage{Next: next, Message: "That key is not one of this server's API keys.", CSRF: rc.csrf}
 		u.render(&reqCtx{w: rc.w, r: rc.r, sess: rc.sess}, http.StatusUnauthorized, "login", p)
 		return nil
 	}
-	u.sess.set(rc.w, rc.r, sessionCookie, u.sess.issue(lvl))
+	u.sess.set(rc.w, rc.r, sessionCookie, u.sess.issue(lvl, name))
 	clearCookie(rc.w, rc.r, loginCookie)
 	return rc.redirect(next)
 }

@@ -33,10 +33,10 @@ func (u *UI) persona(rc *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if p.Snapshot, err = u.mem.Persona(rc.ctx(), memory.PersonaRequest{Scope: sc}); err != nil {
+	if p.Snapshot, err = rc.mem.Persona(rc.ctx(), memory.PersonaRequest{Scope: sc}); err != nil {
 		return err
 	}
-	if p.Why, err = u.mem.Why(rc.ctx(), sc, time.Time{}); err != nil {
+	if p.Why, err = rc.mem.Why(rc.ctx(), sc, time.Time{}); err != nil {
 		return err
 	}
 	for _, d := range p.Why.Decisions {

@@ -39,7 +39,7 @@ func (p *registryPage) title() (string, string) { return "Registry", "registry" 
 
 // sources counts the rules of every registry, the user's and the learned.
 func (u *UI) sources(rc *reqCtx) ([]source, []engine.RuleView, error) {
-	all, err := u.mem.ListRules(rc.ctx(), memory.RulesQuery{Limit: memory.MaxRulesLimit})
+	all, err := rc.mem.ListRules(rc.ctx(), memory.RulesQuery{Limit: memory.MaxRulesLimit})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -100,6 +100,25 @@ func uploaded(r *http.Request) (registry.Source, error) {
 	return src, nil
 }
 
+// refuseShared answers 403 when the upload is a registry the session's
+// tenant receives read-only from another tenant (Config.SharedReadOnly).
+// An upload whose name cannot be read is left to the sync, which reports
+// its problems.
+func (u *UI) refuseShared(rc *reqCtx, up registry.Source) error {
+	name := up.Name
+	if name == "" {
+		reg, err := registry.ParseWith(up.YAML, registry.ParseOptions{AllowEmpty: true})
+		if err != nil {
+			return nil
+		}
+		name = reg.Name()
+	}
+	if u.readOnly(rc.sess.tenant, name) {
+		return &httpError{http.StatusForbidden, "registry " + name + " is shared with this tenant read-only: only the tenant that owns it may sync it"}
+	}
+	return nil
+}
+
 // registryPreview shows what syncing the upload would add, update,
 // archive and keep (memory.Service.PlanRegistry: the sync's own decisions,
 // rolled back), or why it would be refused; nothing is written.
@@ -108,12 +127,15 @@ func (u *UI) registryPreview(rc *reqCtx) error {
 	if err != nil {
 		return err
 	}
+	if err := u.refuseShared(rc, up); err != nil {
+		return err
+	}
 	src, rules, err := u.sources(rc)
 	if err != nil {
 		return err
 	}
 	p := &registryPage{Sources: src, File: up.File}
-	reg, plan, err := u.mem.PlanRegistry(rc.ctx(), up, registry.SyncOptions{})
+	reg, plan, err := rc.mem.PlanRegistry(rc.ctx(), up, registry.SyncOptions{})
 	if err != nil {
 		p.Problems = registry.Problems(err)
 		switch engine.ErrorCode(err) {
@@ -130,16 +152,21 @@ func (u *UI) registryPreview(rc *reqCtx) error {
 	return nil
 }
 
-// registrySync syncs the YAML confirmed on the preview.
+// registrySync syncs the YAML confirmed on the preview, then passes the
+// registry on (Config.OnRegistrySynced).
 func (u *UI) registrySync(rc *reqCtx) error {
 	up, err := uploaded(rc.r)
 	if err != nil {
 		return err
 	}
-	reg, sum, err := u.mem.SyncRegistry(rc.ctx(), up, registry.SyncOptions{})
+	if err := u.refuseShared(rc, up); err != nil {
+		return err
+	}
+	reg, sum, err := rc.mem.SyncRegistry(rc.ctx(), up, registry.SyncOptions{})
 	if err != nil {
 		return err
 	}
+	u.synced(rc.ctx(), rc.sess.tenant, reg.Name())
 	src, _, err := u.sources(rc)
 	if err != nil {
 		return err

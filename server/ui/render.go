@@ -70,6 +70,7 @@ type view struct {
 	CanWrite   bool
 	Keyed      bool // API keys are configured: show the session and log out
 	Level      string
+	Tenant     string // the session's tenant, shown when keys name tenants
 	InboxCount int
 	Page       any
 }
@@ -84,6 +85,9 @@ func (u *UI) render(rc *reqCtx, status int, name string, data titled) {
 	t, nav := data.title()
 	v := view{Title: t, Nav: nav, CSRF: rc.csrf, CanWrite: rc.canWrite, Keyed: !u.keys.empty(),
 		Level: rc.sess.level.String(), Page: data}
+	if u.keys.named() {
+		v.Tenant = rc.sess.tenant
+	}
 	if rc.csrf != "" {
 		v.InboxCount = u.inboxCount(rc)
 		if v.InboxCount > 0 {
@@ -101,10 +105,13 @@ func (u *UI) render(rc *reqCtx, status int, name string, data titled) {
 	_, _ = rc.w.Write(buf.Bytes())
 }
 
-// inboxCount is the number of items waiting in the inbox (0 when it cannot
-// be read: the page itself reports that error).
+// inboxCount is the number of items waiting in the session's inbox (0 when
+// it cannot be read: the page itself reports that error).
 func (u *UI) inboxCount(rc *reqCtx) int {
-	in, err := u.loadInbox(rc.ctx())
+	if rc.mem == nil {
+		return 0
+	}
+	in, err := loadInbox(rc.ctx(), rc.mem)
 	if err != nil {
 		return 0
 	}

@@ -21,33 +21,36 @@ type rulePage struct {
 	Scope      scopeForm
 	Severities []string
 	RuleIDs    []string // merge targets, for a candidate
-	Done       string
+	// Shared: the rule's registry is shared with the session's tenant
+	// read-only, so it cannot be changed here.
+	Shared bool
+	Done   string
 }
 
 func (p *rulePage) title() (string, string) { return "Rule " + p.Rule.RuleID, "rules" }
 
 func (u *UI) rule(rc *reqCtx) error {
 	ctx, id := rc.ctx(), rc.r.PathValue("id")
-	v, err := u.mem.GetRule(ctx, id, time.Time{})
+	v, err := rc.mem.GetRule(ctx, id, time.Time{})
 	if err != nil {
 		return err
 	}
-	h, err := u.mem.History(ctx, id, 0, memory.MaxHistoryLimit)
+	h, err := rc.mem.History(ctx, id, 0, memory.MaxHistoryLimit)
 	if err != nil {
 		return err
 	}
-	cfg, err := u.mem.Config(ctx)
+	cfg, err := rc.mem.Config(ctx)
 	if err != nil {
 		return err
 	}
 	now := u.now()
 	p := &rulePage{Rule: v, Needed: engine.CorrectionsNeeded(&v.Rule, cfg, now), Thresholds: cfg.For(v.Category),
 		More: h.NextAfter != 0, Chart: confidenceChart(v.Rule, h.Events, cfg, now), Scope: scopeFormFrom(v.Scope),
-		Severities: severities, Done: done[rc.r.URL.Query().Get("done")]}
+		Severities: severities, Shared: u.shared(rc, v), Done: done[rc.r.URL.Query().Get("done")]}
 	p.Events = slices.Clone(h.Events)
 	slices.Reverse(p.Events)
 	if v.Status == engine.StatusCandidate && v.ExceptionOf == "" {
-		if p.RuleIDs, err = u.targetIDs(ctx); err != nil {
+		if p.RuleIDs, err = targetIDs(ctx, rc.mem); err != nil {
 			return err
 		}
 	}
@@ -59,9 +62,12 @@ func (u *UI) rule(rc *reqCtx) error {
 // (one manual_override event); a form that changes nothing is EINVALID.
 func (u *UI) editRule(rc *reqCtx) error {
 	ctx, id, f := rc.ctx(), rc.r.PathValue("id"), rc.r.PostForm
-	cur, err := u.mem.GetRule(ctx, id, time.Time{})
+	cur, err := rc.mem.GetRule(ctx, id, time.Time{})
 	if err != nil {
 		return err
+	}
+	if u.shared(rc, cur) {
+		return sharedRuleError(cur)
 	}
 	var p memory.RulePatch
 	changed := func(field string, old string) *string {
@@ -88,7 +94,7 @@ func (u *UI) editRule(rc *reqCtx) error {
 			p.Scope = &sc
 		}
 	}
-	if _, err := u.mem.EditRule(ctx, id, p, time.Time{}); err != nil {
+	if _, err := rc.mem.EditRule(ctx, id, p, time.Time{}); err != nil {
 		return err
 	}
 	return rc.redirect(withDone(rulePath(id), "edited"))
@@ -100,9 +106,34 @@ func sameScope(a, b engine.Scope) bool {
 		slices.Equal(a.ContextTags, b.ContextTags) && slices.Equal(a.ExcludeTags, b.ExcludeTags)
 }
 
+// shared reports whether v belongs to a registry the session's tenant
+// receives read-only (Config.SharedReadOnly).
+func (u *UI) shared(rc *reqCtx, v engine.RuleView) bool {
+	return v.Registry != "" && u.readOnly(rc.sess.tenant, v.Registry)
+}
+
+func sharedRuleError(v engine.RuleView) error {
+	return &httpError{http.StatusForbidden, "rule " + v.RuleID + " belongs to registry " + v.Registry +
+		", shared with this tenant read-only: only the tenant that owns it may change it"}
+}
+
+// refuseSharedRule answers 403 when rule id belongs to a registry the
+// session's tenant receives read-only. Any other outcome of the lookup is
+// left to the action, so that an unknown id answers as it always does.
+func (u *UI) refuseSharedRule(rc *reqCtx, id string) error {
+	v, err := rc.mem.GetRule(rc.ctx(), id, time.Time{})
+	if err == nil && u.shared(rc, v) {
+		return sharedRuleError(v)
+	}
+	return nil
+}
+
 func (u *UI) archiveRule(rc *reqCtx) error {
 	id := rc.r.PathValue("id")
-	if _, err := u.mem.ArchiveRule(rc.ctx(), id, time.Time{}); err != nil {
+	if err := u.refuseSharedRule(rc, id); err != nil {
+		return err
+	}
+	if _, err := rc.mem.ArchiveRule(rc.ctx(), id, time.Time{}); err != nil {
 		return err
 	}
 	return rc.redirect(withDone(rulePath(id), "archived"))
@@ -111,8 +142,11 @@ func (u *UI) archiveRule(rc *reqCtx) error {
 // restoreRule makes an archived rule active-eligible again.
 func (u *UI) restoreRule(rc *reqCtx) error {
 	id := rc.r.PathValue("id")
+	if err := u.refuseSharedRule(rc, id); err != nil {
+		return err
+	}
 	st := string(engine.StatusActiveEligible)
-	if _, err := u.mem.EditRule(rc.ctx(), id, memory.RulePatch{Status: &st}, time.Time{}); err != nil {
+	if _, err := rc.mem.EditRule(rc.ctx(), id, memory.RulePatch{Status: &st}, time.Time{}); err != nil {
 		return err
 	}
 	return rc.redirect(withDone(rulePath(id), "restored"))

@@ -54,15 +54,15 @@ func (u *UI) rules(rc *reqCtx) error {
 		}
 		rq.Scope = &sc
 	}
-	list, err := u.mem.ListRules(rc.ctx(), rq)
+	list, err := rc.mem.ListRules(rc.ctx(), rq)
 	if err != nil {
 		return err
 	}
-	cfg, err := u.mem.Config(rc.ctx())
+	cfg, err := rc.mem.Config(rc.ctx())
 	if err != nil {
 		return err
 	}
-	all, err := u.mem.ListRules(rc.ctx(), memory.RulesQuery{})
+	all, err := rc.mem.ListRules(rc.ctx(), memory.RulesQuery{})
 	if err != nil {
 		return err
 	}

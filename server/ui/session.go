@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lexsona/lexsona/internal/tenant"
 )
 
 // Access levels of a session.
@@ -46,38 +48,69 @@ func parseAccess(s string) (access, bool) {
 }
 
 // keyring holds sha256 digests of the API keys, compared in constant time.
-type keyring struct{ read, write [][32]byte }
+type keyring struct{ keys []ringKey }
 
-func newKeyring(read, write []string) *keyring {
+// ringKey is one key: its digest, the access it grants and its tenant.
+type ringKey struct {
+	digest [32]byte
+	level  access
+	tenant string
+}
+
+func newKeyring(keys []Key) *keyring {
 	k := &keyring{}
-	for _, key := range read {
-		k.read = append(k.read, sha256.Sum256([]byte(key)))
-	}
-	for _, key := range write {
-		k.write = append(k.write, sha256.Sum256([]byte(key)))
+	for _, key := range keys {
+		lvl := accessRead
+		if key.Write {
+			lvl = accessWrite
+		}
+		k.keys = append(k.keys, ringKey{sha256.Sum256([]byte(key.Token)), lvl, tenantOrDefault(key.Tenant)})
 	}
 	return k
 }
 
-func (k *keyring) empty() bool { return len(k.read) == 0 && len(k.write) == 0 }
+func (k *keyring) empty() bool { return len(k.keys) == 0 }
 
-// level is the access key grants; every configured key is compared.
-func (k *keyring) level(key string) access {
+// level is the access key grants and the tenant it belongs to; every
+// configured key is compared (no early exit), and a key given as both a
+// read and a write key keeps write.
+func (k *keyring) level(key string) (access, string) {
 	d := sha256.Sum256([]byte(key))
-	var read, write int
-	for i := range k.write {
-		write |= subtle.ConstantTimeCompare(d[:], k.write[i][:])
+	lvl, name := accessNone, ""
+	for i := range k.keys {
+		if subtle.ConstantTimeCompare(d[:], k.keys[i].digest[:]) == 1 && k.keys[i].level > lvl {
+			lvl, name = k.keys[i].level, k.keys[i].tenant
+		}
 	}
-	for i := range k.read {
-		read |= subtle.ConstantTimeCompare(d[:], k.read[i][:])
+	return lvl, name
+}
+
+// has reports whether some key belongs to tenant name.
+func (k *keyring) has(name string) bool {
+	for i := range k.keys {
+		if k.keys[i].tenant == name {
+			return true
+		}
 	}
-	switch {
-	case write == 1:
-		return accessWrite
-	case read == 1:
-		return accessRead
+	return false
+}
+
+// named reports whether some key belongs to a tenant other than the default.
+func (k *keyring) named() bool {
+	for i := range k.keys {
+		if k.keys[i].tenant != tenant.Default {
+			return true
+		}
 	}
-	return accessNone
+	return false
+}
+
+// tenantOrDefault is name, or the default tenant for "".
+func tenantOrDefault(name string) string {
+	if name == "" {
+		return tenant.Default
+	}
+	return name
 }
 
 // Cookie names: the session, and the pre-login session the login form's
@@ -88,13 +121,14 @@ const (
 	loginCookie   = "lexsona_login"
 )
 
-// session is what a cookie carries: a random id, the access granted and
-// when it expires. The cookie is "payload.mac", the MAC an HMAC-SHA256 of
+// session is what a cookie carries: a random id, the access granted, the
+// tenant whose memory it reads and writes, and when it expires. The cookie is "payload.mac", the MAC an HMAC-SHA256 of
 // the payload under a key made at start-up, so a restart (perhaps with other
 // keys) ends every session.
 type session struct {
 	id      string
 	level   access
+	tenant  string
 	expires time.Time
 }
 
@@ -113,13 +147,13 @@ func newSessions(ttl time.Duration, now func() time.Time) *sessions {
 	return s
 }
 
-// issue makes a new session (a fresh id) with level.
-func (s *sessions) issue(level access) session {
+// issue makes a new session (a fresh id) of tenant name with level.
+func (s *sessions) issue(level access, name string) session {
 	var id [16]byte
 	if _, err := rand.Read(id[:]); err != nil {
 		panic("ui: no random bytes for a session id: " + err.Error())
 	}
-	return session{id: hex.EncodeToString(id[:]), level: level, expires: s.now().Add(s.ttl)}
+	return session{id: hex.EncodeToString(id[:]), level: level, tenant: tenantOrDefault(name), expires: s.now().Add(s.ttl)}
 }
 
 func (s *sessions) mac(parts ...string) []byte {
@@ -129,7 +163,7 @@ func (s *sessions) mac(parts ...string) []byte {
 }
 
 func (s *sessions) encode(ss session) string {
-	payload := fmt.Sprintf("v1|%s|%s|%d", ss.id, ss.level, ss.expires.Unix())
+	payload := fmt.Sprintf("v2|%s|%s|%s|%d", ss.id, ss.level, ss.tenant, ss.expires.Unix())
 	return base64.RawURLEncoding.EncodeToString([]byte(payload)) + "." +
 		base64.RawURLEncoding.EncodeToString(s.mac("session", payload))
 }
@@ -147,27 +181,27 @@ func (s *sessions) decode(v string) (session, bool) {
 		return session{}, false
 	}
 	f := strings.Split(string(payload), "|")
-	if len(f) != 4 || f[0] != "v1" || f[1] == "" {
+	if len(f) != 5 || f[0] != "v2" || f[1] == "" || f[3] == "" {
 		return session{}, false
 	}
 	lvl, ok := parseAccess(f[2])
-	exp, err := strconv.ParseInt(f[3], 10, 64)
+	exp, err := strconv.ParseInt(f[4], 10, 64)
 	if !ok || err != nil || !s.now().Before(time.Unix(exp, 0)) {
 		return session{}, false
 	}
-	return session{id: f[1], level: lvl, expires: time.Unix(exp, 0)}, true
+	return session{id: f[1], level: lvl, tenant: f[3], expires: time.Unix(exp, 0)}, true
 }
 
-// csrf is the form token of a session: an HMAC of its id, so it is only
-// valid with that session's cookie.
+// csrf is the form token of a session: an HMAC of its id and tenant, so it
+// is only valid with that session's cookie.
 func (s *sessions) csrf(ss session) string {
-	return base64.RawURLEncoding.EncodeToString(s.mac("csrf", ss.id))
+	return base64.RawURLEncoding.EncodeToString(s.mac("csrf", ss.id, ss.tenant))
 }
 
 // checkCSRF reports whether token is the token of ss.
 func (s *sessions) checkCSRF(ss session, token string) bool {
 	got, err := base64.RawURLEncoding.DecodeString(token)
-	return err == nil && token != "" && hmac.Equal(got, s.mac("csrf", ss.id))
+	return err == nil && token != "" && hmac.Equal(got, s.mac("csrf", ss.id, ss.tenant))
 }
 
 // read returns the session in cookie name of r, if valid.

@@ -17,9 +17,15 @@
 //     an HMAC-signed session in an HttpOnly, SameSite=Strict cookie (Secure
 //     over TLS); a read key sees every page, write buttons are hidden and
 //     every change it posts is refused (403).
+//
+// A server with tenants serves each one its own memory: the key logged in
+// with names its tenant, the session cookie carries it (signed, so it
+// cannot be changed), and every page and action reads and writes that
+// tenant's memory only. Without keys there is one tenant, the default.
 package ui
 
 import (
+	"context"
 	"embed"
 	"log/slog"
 	"net/http"
@@ -28,6 +34,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 )
 
@@ -39,11 +47,25 @@ var assetFS embed.FS
 
 // Config configures the review page.
 type Config struct {
-	// Memory is the use-case layer every page reads and writes through.
+	// MemoryFor returns tenant's memory (tenant.Default for the default
+	// tenant), the use-case layer every page reads and writes through; its
+	// errors are shown as the page's (EUNAVAILABLE: 503). When nil, Memory
+	// serves the default tenant and no other.
+	MemoryFor func(ctx context.Context, tenant string) (*memory.Service, error)
+	// Memory is the default tenant's memory, for a page without MemoryFor.
 	Memory *memory.Service
-	// ReadKeys and WriteKeys are the API keys (server.APIKeys); with none
-	// the page is open and every visitor may write.
-	ReadKeys, WriteKeys []string
+	// Keys are the API keys the login form accepts, each of one tenant;
+	// with none the page is open, serves the default tenant, and every
+	// visitor may write.
+	Keys []Key
+	// OnRegistrySynced, when set, is called after the page synced tenant's
+	// registry name (the server passes it on to the tenants it is shared
+	// with).
+	OnRegistrySynced func(ctx context.Context, tenant, name string)
+	// SharedReadOnly, when set, reports whether tenant receives registry
+	// name read-only from another tenant: the page then refuses (403) to
+	// sync or preview it and to edit, archive or restore its rules.
+	SharedReadOnly func(tenant, name string) bool
 	// Logger gets internal errors (slog.Default()).
 	Logger *slog.Logger
 	// Now is the clock (time.Now).
@@ -52,25 +74,52 @@ type Config struct {
 	SessionTTL time.Duration
 }
 
+// Key is an API key the login form accepts.
+type Key struct {
+	Token string
+	// Write: the key may change things; otherwise it only reads.
+	Write bool
+	// Tenant is the tenant whose memory the key's sessions see ("":
+	// the default tenant).
+	Tenant string
+}
+
 // DefaultSessionTTL is how long a login lasts by default.
 const DefaultSessionTTL = 12 * time.Hour
 
 // UI is the review page. Create it with New and mount Middleware on the
 // server's echo instance.
 type UI struct {
-	mem  *memory.Service
-	log  *slog.Logger
-	now  func() time.Time
-	keys *keyring
-	sess *sessions
-	mux  *http.ServeMux
+	memFor   func(ctx context.Context, tenant string) (*memory.Service, error)
+	synced   func(ctx context.Context, tenant, name string)
+	readOnly func(tenant, name string) bool
+	log      *slog.Logger
+	now      func() time.Time
+	keys     *keyring
+	sess     *sessions
+	mux      *http.ServeMux
 }
 
-// New builds the review page. It panics when Memory is nil (a programming
-// error of the caller).
+// New builds the review page. It panics when both MemoryFor and Memory are
+// nil (a programming error of the caller).
 func New(cfg Config) *UI {
-	if cfg.Memory == nil {
-		panic("ui: Config.Memory is required")
+	if cfg.MemoryFor == nil {
+		if cfg.Memory == nil {
+			panic("ui: Config.MemoryFor or Config.Memory is required")
+		}
+		mem := cfg.Memory
+		cfg.MemoryFor = func(_ context.Context, name string) (*memory.Service, error) {
+			if name != tenant.Default {
+				return nil, engine.Errorf(engine.EUNAVAILABLE, "tenant %s: this page serves the default tenant only", name)
+			}
+			return mem, nil
+		}
+	}
+	if cfg.OnRegistrySynced == nil {
+		cfg.OnRegistrySynced = func(context.Context, string, string) {}
+	}
+	if cfg.SharedReadOnly == nil {
+		cfg.SharedReadOnly = func(string, string) bool { return false }
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -82,8 +131,9 @@ func New(cfg Config) *UI {
 		cfg.SessionTTL = DefaultSessionTTL
 	}
 	u := &UI{
-		mem: cfg.Memory, log: cfg.Logger, now: cfg.Now,
-		keys: newKeyring(cfg.ReadKeys, cfg.WriteKeys),
+		memFor: cfg.MemoryFor, synced: cfg.OnRegistrySynced, readOnly: cfg.SharedReadOnly,
+		log: cfg.Logger, now: cfg.Now,
+		keys: newKeyring(cfg.Keys),
 		sess: newSessions(cfg.SessionTTL, cfg.Now),
 		mux:  http.NewServeMux(),
 	}

@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // SQLSTATE codes the driver acts on.
@@ -68,9 +68,7 @@ func kindOf(err error) store.FaultKind {
 
 // faultErr returns the EUNAVAILABLE error of a fault of kind k met while
 // doing op (err is logged, never shown).
-func faultErr(k store.FaultKind, op string, err error) error {
-	return store.NewFault(k, faultMessages[k], fmt.Errorf("store: %s: %w", op, err))
-}
+func faultErr(k store.FaultKind, op string, err error) error { return errMap.Fault(k, op, err) }
 
 // unreachable reports whether err says the server cannot be reached or
 // went away: a failed connection, a network error, a server shutting down
@@ -89,26 +87,13 @@ func unreachable(err error) bool {
 	return strings.Contains(err.Error(), "conn closed") || strings.Contains(err.Error(), "unexpected EOF")
 }
 
-// dbErr turns an unexpected database error into what callers see: nil
-// stays nil; an *engine.Error and a context error pass through (wrapped:
-// errors.Is finds context.Canceled); a fault of the database is
-// EUNAVAILABLE naming it; a server that cannot be reached, a statement or
-// lock wait that timed out, and a serialization failure are EUNAVAILABLE
-// saying to retry; anything else is internal.
-func dbErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var e *engine.Error
-	if errors.As(err, &e) {
-		return err
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("store: %s: %w", op, err)
-	}
-	if k := kindOf(err); k != store.FaultNone {
-		return faultErr(k, op, err)
-	}
+// errMap maps the driver's errors: a fault of the database (kindOf) is
+// EUNAVAILABLE naming it in PostgreSQL's terms; so are, saying to retry, a
+// statement or lock wait that timed out, a serialization failure or
+// deadlock, and a server that cannot be reached.
+var errMap = sqldriver.Errors{Kind: kindOf, Messages: faultMessages, Transient: transient}
+
+func transient(err error) error {
 	switch c := pgCode(err); {
 	case c == codeQueryCanceled, c == codeLockNotAvail:
 		return fmt.Errorf("%w: %w", engine.Errorf(engine.EUNAVAILABLE, "the PostgreSQL database is busy (a statement or lock wait timed out): try again"), err)
@@ -118,5 +103,11 @@ func dbErr(op string, err error) error {
 	if unreachable(err) {
 		return fmt.Errorf("%w: %w", engine.Errorf(engine.EUNAVAILABLE, "the PostgreSQL server cannot be reached: try again"), err)
 	}
-	return fmt.Errorf("store: %s: %w", op, err)
+	return nil
 }
+
+// dbErr turns an unexpected database error into what callers see
+// (sqldriver.Errors.Map): nil stays nil; an *engine.Error passes through;
+// a context error is wrapped (errors.Is finds context.Canceled); a fault
+// or a transient error is EUNAVAILABLE; anything else is internal.
+func dbErr(op string, err error) error { return errMap.Map(op, err) }

@@ -3,9 +3,8 @@ package postgres
 import (
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 const eventCols = `event_id, rule_id, event_type, coalesce(user_text, ''), coalesce(agent_output, ''), coalesce(frame_id, ''),
@@ -33,46 +32,13 @@ const (
 	SELECT $1, tag, rejected_at FROM exception_rejections WHERE parent_id = $2 ORDER BY tag ON CONFLICT DO NOTHING`
 )
 
-func scanEvent(sc pgx.Row) (engine.Event, error) {
-	var e engine.Event
-	var et, scope, cands, at string
-	var pol int16
-	if err := sc.Scan(&e.EventID, &e.RuleID, &et, &e.UserText, &e.AgentOutput, &e.FrameID, &scope, &e.Decision,
-		&e.Score, &cands, &e.Model, &e.Detail, &pol, &e.Alpha, &e.Beta, &at); err != nil {
-		return e, err
-	}
-	e.EventType, e.Polarity = engine.EventType(et), engine.Polarity(pol)
-	var err error
-	if e.Scope, err = parseScope(scope); err != nil {
-		return e, err
-	}
-	if e.Candidates, err = parseCandidates(cands); err != nil {
-		return e, err
-	}
-	e.At, err = parseTime(at)
-	return e, err
-}
-
 func (r runner) Events(ruleID string, afterID int64, limit int) ([]engine.Event, error) {
-	out := []engine.Event{}
-	err := r.scan("read history", qEventsPage, []any{ruleID, afterID, limit}, func(row pgx.Rows) error {
-		e, err := scanEvent(row)
-		out = append(out, e)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.rows, "read history", qEventsPage, []any{ruleID, afterID, limit}, sqldriver.ScanEvent)
 }
 
 func (r runner) InsertEvent(ev *engine.Event) (int64, error) {
-	var score any
-	if ev.Score != nil {
-		score = *ev.Score
-	}
 	var id int64
-	_, err := r.row("append event", qEventInsert, []any{ev.RuleID, string(ev.EventType), nullStr(ev.UserText),
-		nullStr(ev.AgentOutput), nullStr(ev.FrameID), scopeJSON(ev.Scope), nullStr(ev.Decision), score,
-		candidatesJSON(ev.Candidates), nullStr(ev.Model), nullStr(ev.Detail), int16(ev.Polarity), ev.Alpha, ev.Beta,
-		fmtTime(ev.At)}, &id)
+	_, err := r.row("append event", qEventInsert, sqldriver.EventArgs(ev), &id)
 	if err != nil {
 		return 0, err
 	}
@@ -83,30 +49,15 @@ func (r runner) InsertEvent(ev *engine.Event) (int64, error) {
 // CounterexampleTags reads the counts a trigger keeps as counterexamples are
 // appended (see 001_init.sql).
 func (r runner) CounterexampleTags(ruleID string) (map[string]int, error) {
-	out := map[string]int{}
-	err := r.scan("read counterexample tags", qCounterTags, []any{ruleID}, func(row pgx.Rows) error {
-		var tag string
-		var n int
-		err := row.Scan(&tag, &n)
-		out[tag] = n
-		return err
-	})
-	return out, err
+	return sqldriver.CountTags(r.rows, "read counterexample tags", qCounterTags, []any{ruleID})
 }
 
 func (r runner) ExceptionTags(parentID string) ([]string, error) {
-	out := []string{}
-	err := r.scan("read exception tags", qProposedTags, []any{parentID}, func(row pgx.Rows) error {
-		var tag string
-		err := row.Scan(&tag)
-		out = append(out, tag)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.rows, "read exception tags", qProposedTags, []any{parentID}, sqldriver.ScanString)
 }
 
 func (r runner) PutRejection(parentID, tag string, at time.Time) error {
-	return r.execErr("reject exception", qRejectionPut, parentID, tag, fmtTime(at))
+	return r.execErr("reject exception", qRejectionPut, parentID, tag, sqldriver.FormatTime(at))
 }
 
 func (r runner) DeleteRejection(parentID, tag string) error {
@@ -116,13 +67,6 @@ func (r runner) DeleteRejection(parentID, tag string) error {
 // MoveRuleRows moves from's vectors (into's texts must exist: the caller
 // copies them first), events, exception links and rejections to into.
 func (r runner) MoveRuleRows(from, into string) error {
-	for _, step := range []struct{ what, q string }{
-		{"move embeddings", qEmbeddingsMove}, {"move events", qEventsMove},
-		{"move exceptions", qExceptionsMove}, {"move rejections", qRejectionsMove},
-	} {
-		if err := r.execErr("merge: "+step.what, step.q, into, from); err != nil {
-			return err
-		}
-	}
-	return nil
+	return sqldriver.MoveRuleRows(r.execErr, sqldriver.MoveStatements{Embeddings: qEmbeddingsMove, Events: qEventsMove,
+		Exceptions: qExceptionsMove, Rejections: qRejectionsMove}, from, into)
 }

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"runtime"
 	"testing"
 	"time"
 
@@ -70,30 +69,6 @@ func record(ctx context.Context, db *store.DB, c engine.Correction) (store.Recor
 		return err
 	})
 	return res, err
-}
-
-// holdWriter makes the writer run a write function that waits until release
-// is called; wait returns that write's error.
-func holdWriter(t *testing.T, db *store.DB) (release func(), wait func() error) {
-	t.Helper()
-	started, gate := make(chan struct{}), make(chan struct{})
-	errc := make(chan error, 1)
-	go func() {
-		errc <- db.Write(context.Background(), func(tx *store.Tx) error {
-			close(started)
-			<-gate
-			return nil
-		})
-	}()
-	<-started
-	return func() { close(gate) }, func() error { return <-errc }
-}
-
-// waitQueued blocks until n requests are queued for the writer.
-func waitQueued(d *Driver, n int) {
-	for len(d.writer.queue) < n {
-		runtime.Gosched()
-	}
 }
 
 // wantCode fails the test unless err carries the engine error code want.

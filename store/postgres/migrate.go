@@ -4,67 +4,23 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"regexp"
-	"sort"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/migrations/postgres"
+	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
-// migration is one embedded migration file: its number, its name (the file
-// name without the number and .sql) and its SQL.
-type migration struct {
-	Version int
-	Name    string
-	sql     string
-}
-
-var migrationName = regexp.MustCompile(`^(\d+)_([a-z0-9_]+)\.sql$`)
-
-// loadMigrations reads NNN_name.sql files from fsys, ordered by number, and
-// checks that the numbers run 1, 2, 3… without gaps or duplicates.
-func loadMigrations(fsys fs.FS) ([]migration, error) {
-	names, err := fs.Glob(fsys, "*.sql")
-	if err != nil {
-		return nil, fmt.Errorf("store: list migrations: %w", err)
-	}
-	var out []migration
-	for _, name := range names {
-		m := migrationName.FindStringSubmatch(name)
-		if m == nil {
-			return nil, fmt.Errorf("store: migration file %s: want NNN_name.sql", name)
-		}
-		v, _ := strconv.Atoi(m[1])
-		body, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, fmt.Errorf("store: read migration %s: %w", name, err)
-		}
-		out = append(out, migration{Version: v, Name: m[2], sql: string(body)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-	for i, m := range out {
-		if m.Version != i+1 {
-			return nil, fmt.Errorf("store: migration %03d_%s: want version %d (numbers run from 1 without gaps)", m.Version, m.Name, i+1)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("store: no migrations embedded")
-	}
-	return out, nil
-}
-
 // embedded is the migrations of this build; the tests replace it.
-var embedded fs.FS = postgres.FS
+var embedded fs.FS = migrations.Postgres
 
 // LatestSchemaVersion is the newest PostgreSQL schema version this build knows.
 func LatestSchemaVersion() int {
-	ms, err := loadMigrations(embedded)
+	ms, err := sqldriver.LoadMigrations(embedded)
 	if err != nil {
 		panic(err) // the embedded files are checked by the migrations tests
 	}
@@ -83,7 +39,7 @@ const createMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (
 // instances starting at once apply each migration once. A schema newer than
 // the newest embedded migration is refused with EUNAVAILABLE.
 func migrate(ctx context.Context, d *Driver) error {
-	ms, err := loadMigrations(embedded)
+	ms, err := sqldriver.LoadMigrations(embedded)
 	if err != nil {
 		return err
 	}
@@ -109,18 +65,18 @@ func migrate(ctx context.Context, d *Driver) error {
 	}
 	latest := ms[len(ms)-1].Version
 	if current > latest {
-		return newerSchema(current, latest)
+		return sqldriver.NewerSchema(current, latest)
 	}
 	for _, m := range ms {
 		if m.Version <= current {
 			continue
 		}
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
 				return fmt.Errorf("store: migration %03d_%s: %w", m.Version, m.Name, err)
 			}
 			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-				m.Version, m.Name, fmtTime(time.Now()))
+				m.Version, m.Name, sqldriver.FormatTime(time.Now()))
 			return dbErr("record migration", err)
 		})
 		if err != nil {
@@ -128,12 +84,6 @@ func migrate(ctx context.Context, d *Driver) error {
 		}
 	}
 	return nil
-}
-
-// newerSchema is the error of a schema newer than this build knows: the
-// SQLite driver's words.
-func newerSchema(current, latest int) error {
-	return engine.Errorf(engine.EUNAVAILABLE, "database schema version %d is newer than this lexsona build knows (%d): upgrade lexsona", current, latest)
 }
 
 // checkSchema refuses, on a server opened read-only, a schema that is
@@ -149,7 +99,7 @@ func (d *Driver) checkSchema(ctx context.Context) error {
 		return err
 	}
 	if latest := LatestSchemaVersion(); v > latest {
-		return newerSchema(v, latest)
+		return sqldriver.NewerSchema(v, latest)
 	}
 	if v == 0 {
 		return engine.Errorf(engine.EUNAVAILABLE, "PostgreSQL database %s only accepts reads and holds no LexSona schema", d.location)
@@ -180,22 +130,5 @@ func (d *Driver) SchemaVersion(ctx context.Context) (int, error) {
 // Migrations lists the applied migrations, oldest first. Its errors are
 // SchemaVersion's.
 func (d *Driver) Migrations(ctx context.Context) ([]store.Migration, error) {
-	rows, err := d.pool.Query(ctx, "SELECT version, name, applied_at FROM schema_migrations ORDER BY version")
-	if err != nil {
-		return nil, dbErr("list migrations", err)
-	}
-	defer rows.Close()
-	out := []store.Migration{}
-	for rows.Next() {
-		var m store.Migration
-		var at string
-		if err := rows.Scan(&m.Version, &m.Name, &at); err != nil {
-			return nil, dbErr("list migrations", err)
-		}
-		if m.AppliedAt, err = parseTime(at); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, dbErr("list migrations", rows.Err())
+	return sqldriver.Collect(d.reader(ctx).rows, "list migrations", sqldriver.QueryMigrations, nil, sqldriver.ScanMigration)
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
-	"github.com/lexsona/lexsona/migrations/postgres"
+	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -81,7 +81,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 // TestFailedMigrationRollsBack: a migration that fails leaves nothing of
 // itself behind and the schema at the version before it.
 func TestFailedMigrationRollsBack(t *testing.T) {
-	body, err := fs.ReadFile(postgres.FS, "001_init.sql")
+	body, err := fs.ReadFile(migrations.Postgres, "001_init.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,13 +89,13 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 		"001_init.sql":   {Data: body},
 		"002_broken.sql": {Data: []byte("CREATE TABLE half_done (x int);\nSELECT no_such_function();")},
 	}
-	t.Cleanup(func() { embedded = postgres.FS })
+	t.Cleanup(func() { embedded = migrations.Postgres })
 	dsn := testenv.PGSchemaURL(t)
 	_, err = Open(context.Background(), dsn, store.Options{})
 	if err == nil || !strings.Contains(err.Error(), "002_broken") {
 		t.Fatalf("Open: %v, want the failure of 002_broken", err)
 	}
-	embedded = postgres.FS
+	embedded = migrations.Postgres
 	db, d := mustOpenURL(t, dsn)
 	if v, err := db.SchemaVersion(context.Background()); err != nil || v != 1 {
 		t.Errorf("SchemaVersion = %d, %v; want 1", v, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // TestOpenErrors: what Open says about URLs it cannot use.
@@ -120,7 +121,7 @@ func TestPruneOnceAcrossInstances(t *testing.T) {
 	b, _ := mustOpenURL(t, dsn)
 	addKey := func(key string, at time.Time) {
 		t.Helper()
-		mustExec(t, ad, "INSERT INTO idempotency_keys (key, request_sha256, response, created_at) VALUES ($1, 'x', '{}', $2)", key, fmtTime(at))
+		mustExec(t, ad, "INSERT INTO idempotency_keys (key, request_sha256, response, created_at) VALUES ($1, 'x', '{}', $2)", key, sqldriver.FormatTime(at))
 	}
 	now := time.Now()
 	ttl := 24 * time.Hour // pruned hourly
@@ -132,7 +133,7 @@ func TestPruneOnceAcrossInstances(t *testing.T) {
 	if n, err := b.PruneIdempotencyKeys(ctx, time.Now().Add(-ttl)); err != nil || n != 0 {
 		t.Fatalf("b's pass right after a's deleted %d (%v), want 0: one pass serves every instance", n, err)
 	}
-	mustExec(t, ad, "UPDATE store_jobs SET ran_at = $1", fmtTime(now.Add(-time.Hour)))
+	mustExec(t, ad, "UPDATE store_jobs SET ran_at = $1", sqldriver.FormatTime(now.Add(-time.Hour)))
 	if n, err := b.PruneIdempotencyKeys(ctx, time.Now().Add(-ttl)); err != nil || n != 1 {
 		t.Fatalf("b's pass an interval later deleted %d (%v), want 1", n, err)
 	}

@@ -39,6 +39,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/groupcommit"
 )
 
 func init() {
@@ -55,7 +56,7 @@ type Driver struct {
 	// writeKey and migrateKey are the advisory lock keys of the store's
 	// write lock and of its migrations, derived from the schema.
 	writeKey, migrateKey int64
-	writer               *writer
+	writer               *groupcommit.Queue
 	faults               store.FaultState
 	readOnly             bool
 	log                  *slog.Logger
@@ -192,7 +193,7 @@ func (d *Driver) ReadOnly() bool { return d.readOnly }
 // returns the first call's result.
 func (d *Driver) Close() error {
 	d.closeOnce.Do(func() {
-		d.writer.close()
+		d.writer.Close()
 		d.pool.Close()
 	})
 	return d.closeErr

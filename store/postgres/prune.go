@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"time"
+
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // The idempotency keys are pruned by every instance's server on a timer (a
@@ -35,7 +37,7 @@ func (r runner) PruneIdempotencyKeys(before time.Time) (int64, error) {
 		return 0, err
 	}
 	if found {
-		last, err := parseTime(ranAt)
+		last, err := sqldriver.ParseTime(ranAt)
 		if err != nil {
 			return 0, err
 		}
@@ -43,9 +45,9 @@ func (r runner) PruneIdempotencyKeys(before time.Time) (int64, error) {
 			return 0, nil
 		}
 	}
-	n, err := r.exec("prune idempotency keys", qIdemPrune, fmtTime(before))
+	n, err := r.exec("prune idempotency keys", qIdemPrune, sqldriver.FormatTime(before))
 	if err != nil {
 		return 0, err
 	}
-	return n, r.execErr("record when keys were pruned", qJobRan, pruneJob, fmtTime(now))
+	return n, r.execErr("record when keys were pruned", qJobRan, pruneJob, sqldriver.FormatTime(now))
 }

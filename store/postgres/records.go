@@ -3,9 +3,8 @@ package postgres
 import (
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // Config overrides, idempotency keys, the registries in force and row counts.
@@ -27,18 +26,11 @@ const (
 )
 
 func (r runner) ConfigRows() ([]store.ConfigRow, error) {
-	out := []store.ConfigRow{}
-	err := r.scan("load config", qConfigAll, nil, func(row pgx.Rows) error {
-		var c store.ConfigRow
-		err := row.Scan(&c.Key, &c.Value)
-		out = append(out, c)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.rows, "load config", qConfigAll, nil, sqldriver.ScanConfigRow)
 }
 
 func (r runner) PutConfig(key, value string, at time.Time) error {
-	return r.execErr("store config", qConfigUpsert, key, value, fmtTime(at))
+	return r.execErr("store config", qConfigUpsert, key, value, sqldriver.FormatTime(at))
 }
 
 func (r runner) DeleteConfig(key string) error { return r.execErr("reset config", qConfigDelete, key) }
@@ -55,27 +47,15 @@ func (r runner) IdempotencyKey(key string) (store.IdempotencyRow, bool, error) {
 }
 
 func (r runner) InsertIdempotencyKey(key string, row store.IdempotencyRow, at time.Time) error {
-	return r.execErr("save idempotency key", qIdemInsert, key, row.RequestSHA256, string(row.Response), fmtTime(at))
+	return r.execErr("save idempotency key", qIdemInsert, key, row.RequestSHA256, string(row.Response), sqldriver.FormatTime(at))
 }
 
 func (r runner) RegistryFiles() ([]store.RegistryFile, error) {
-	out := []store.RegistryFile{}
-	err := r.scan("read the registries in force", qRegistries, nil, func(row pgx.Rows) error {
-		var f store.RegistryFile
-		var at string
-		if err := row.Scan(&f.Name, &f.YAML, &f.SHA256, &at); err != nil {
-			return err
-		}
-		var err error
-		f.SyncedAt, err = parseTime(at)
-		out = append(out, f)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.rows, "read the registries in force", qRegistries, nil, sqldriver.ScanRegistryFile)
 }
 
 func (r runner) PutRegistryFile(f store.RegistryFile) error {
-	return r.execErr("save the registry in force", qRegistryPut, f.Name, f.YAML, f.SHA256, fmtTime(f.SyncedAt))
+	return r.execErr("save the registry in force", qRegistryPut, f.Name, f.YAML, f.SHA256, sqldriver.FormatTime(f.SyncedAt))
 }
 
 func (r runner) Stats() (store.Stats, error) {

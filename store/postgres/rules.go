@@ -9,9 +9,10 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
-// ruleCols are the persona_rules columns scanRule reads, NULLs as "";
+// ruleCols are the persona_rules columns sqldriver.ScanRule reads, NULLs as "";
 // rowCols adds those of store.RuleRow. The row_version column is stamped
 // by the persona_rules_version trigger.
 const (
@@ -49,38 +50,11 @@ const (
 	(SELECT value FROM store_counters WHERE name = 'config'), (SELECT value FROM store_counters WHERE name = 'embeddings')`
 )
 
-func scanRule(sc pgx.Row, extra ...any) (engine.Rule, error) {
-	var r engine.Rule
-	var sev, status, first, last string
-	dest := []any{&r.RuleID, &r.Category, &sev, &r.Text, &r.Scope.Environment, &r.Scope.Project,
-		&r.Scope.AgentFamily, &r.Scope.ContextTags, &r.Scope.ExcludeTags, &r.Topic, &r.Alpha, &r.Beta, &r.Reinforcements,
-		&r.CounterExamples, &first, &last, &status, &r.Source, &r.ExceptionOf, &r.ExceptionTag, &r.Registry}
-	if err := sc.Scan(append(dest, extra...)...); err != nil {
-		return r, err
-	}
-	r.Severity, r.Status = engine.Severity(sev), engine.Status(status)
-	if len(r.Scope.ContextTags) == 0 {
-		r.Scope.ContextTags = nil
-	}
-	if len(r.Scope.ExcludeTags) == 0 {
-		r.Scope.ExcludeTags = nil
-	}
-	var err error
-	if r.FirstSeen, err = parseTime(first); err != nil {
-		return r, err
-	}
-	r.LastCorrection, err = parseTime(last)
-	return r, err
-}
+// ruleTags is how this driver stores tag lists.
+var ruleTags = sqldriver.ArrayTags{}
 
 func (r runner) rules(op, q string, args ...any) ([]engine.Rule, error) {
-	out := []engine.Rule{}
-	err := r.scan(op, q, args, func(row pgx.Rows) error {
-		rule, err := scanRule(row)
-		out = append(out, rule)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.rows, op, q, args, func(sc sqldriver.Scanner) (engine.Rule, error) { return sqldriver.ScanRule(sc, ruleTags) })
 }
 
 func (r runner) Rule(id string) (store.RuleRow, bool, error) {
@@ -88,13 +62,10 @@ func (r runner) Rule(id string) (store.RuleRow, bool, error) {
 	if err := r.ctx.Err(); err != nil {
 		return store.RuleRow{}, false, dbErr(op, err)
 	}
-	var row store.RuleRow
-	var err error
-	row.Rule, err = scanRule(r.q.QueryRow(r.sctx(), qRuleGet, id), &row.ArchivedBy, &row.DefinitionSHA256)
+	row, err := sqldriver.ScanRuleRow(r.q.QueryRow(r.sctx(), qRuleGet, id), ruleTags)
 	if err == pgx.ErrNoRows {
 		return store.RuleRow{}, false, nil
 	}
-	row.Registry = row.Rule.Registry
 	return row, err == nil, dbErr(op, err)
 }
 
@@ -138,16 +109,7 @@ func (r runner) Rules(q store.RuleQuery) ([]engine.Rule, error) {
 }
 
 func (r runner) RuleStates() ([]store.RuleState, error) {
-	out := []store.RuleState{}
-	err := r.scan("read rule states", qRuleStates, nil, func(row pgx.Rows) error {
-		var s store.RuleState
-		var status string
-		err := row.Scan(&s.RuleID, &status, &s.ArchivedBy, &s.Source, &s.Registry, &s.DefinitionSHA256, &s.Alpha, &s.Beta)
-		s.Status = engine.Status(status)
-		out = append(out, s)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.rows, "read rule states", qRuleStates, nil, sqldriver.ScanRuleState)
 }
 
 func (r runner) ActiveRules() ([]engine.Rule, error) {
@@ -159,14 +121,7 @@ func (r runner) RulesChangedSince(v int64) ([]engine.Rule, error) {
 }
 
 func (r runner) RulesRemovedSince(v int64) ([]string, error) {
-	out := []string{}
-	err := r.scan("load removed rules", qRemovedRules, []any{v}, func(row pgx.Rows) error {
-		var id string
-		err := row.Scan(&id)
-		out = append(out, id)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.rows, "load removed rules", qRemovedRules, []any{v}, sqldriver.ScanString)
 }
 
 func (r runner) Versions() (store.Versions, error) {
@@ -175,36 +130,22 @@ func (r runner) Versions() (store.Versions, error) {
 	return v, err
 }
 
-// ruleArgs are the values of the definition and evidence columns of a rule,
-// from category to last_correction.
-func ruleArgs(x *engine.Rule) []any {
-	return []any{x.Category, string(x.Severity), x.Text, nullStr(x.Scope.Environment), nullStr(x.Scope.Project),
-		nullStr(x.Scope.AgentFamily), tagsArg(x.Scope.ContextTags), tagsArg(x.Scope.ExcludeTags), nullStr(x.Topic),
-		x.Alpha, x.Beta, x.Reinforcements, x.CounterExamples, fmtTime(x.FirstSeen), fmtTime(x.LastCorrection)}
-}
-
 func (r runner) InsertRule(row store.RuleRow) error {
-	now := fmtTime(time.Now())
-	args := append([]any{row.RuleID}, ruleArgs(&row.Rule)...)
-	args = append(args, string(row.Status), nullStr(row.ArchivedBy), row.Source, nullStr(row.ExceptionOf),
-		nullStr(row.ExceptionTag), nullStr(row.DefinitionSHA256), nullStr(row.Registry), now, now)
-	return r.execErr("insert rule "+row.RuleID, qRuleInsert, args...)
+	return r.execErr("insert rule "+row.RuleID, qRuleInsert, sqldriver.InsertRuleArgs(&row, ruleTags, time.Now())...)
 }
 
 func (r runner) UpdateRule(row store.RuleRow) (bool, error) {
-	args := append(ruleArgs(&row.Rule), string(row.Status), nullStr(row.ArchivedBy), row.Source, nullStr(row.ExceptionOf),
-		nullStr(row.ExceptionTag), nullStr(row.DefinitionSHA256), nullStr(row.Registry), fmtTime(time.Now()), row.RuleID)
+	args := sqldriver.UpdateRuleArgs(&row, ruleTags, time.Now())
 	n, err := r.exec("save rule "+row.RuleID, qRuleUpdate, args...)
 	return n > 0, err
 }
 
 func (r runner) UpdateEvidence(x engine.Rule) error {
-	return r.execErr("save evidence of "+x.RuleID, qRuleEvidence, x.Alpha, x.Beta, x.Reinforcements, x.CounterExamples,
-		fmtTime(x.FirstSeen), fmtTime(x.LastCorrection), fmtTime(time.Now()), x.RuleID)
+	return r.execErr("save evidence of "+x.RuleID, qRuleEvidence, sqldriver.EvidenceArgs(&x, time.Now())...)
 }
 
 func (r runner) SetStatus(id string, status engine.Status, archivedBy string) error {
-	return r.execErr("set status of "+id, qRuleStatus, string(status), nullStr(archivedBy), fmtTime(time.Now()), id)
+	return r.execErr("set status of "+id, qRuleStatus, string(status), sqldriver.NullStr(archivedBy), sqldriver.FormatTime(time.Now()), id)
 }
 
 // RenameRule changes the id; foreign keys cascade it to events, texts,

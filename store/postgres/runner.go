@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // querier runs statements: the pool (each statement alone) or a
@@ -93,6 +94,11 @@ func (r runner) scan(op, q string, args []any, fn func(row pgx.Rows) error) erro
 		}
 	}
 	return dbErr(op, rows.Err())
+}
+
+// rows is scan for readers of any database's rows (sqldriver.Query).
+func (r runner) rows(op, q string, args []any, fn func(sqldriver.Scanner) error) error {
+	return r.scan(op, q, args, func(row pgx.Rows) error { return fn(row) })
 }
 
 // row runs q, which returns at most one row, into dest; found is false when

@@ -6,10 +6,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 const (
-	qTextsOfRule = `SELECT kind, text, text_sha256 FROM rule_texts WHERE rule_id = $1 ORDER BY kind, text_sha256`
+	qTextsOfRule = `SELECT rule_id, kind, text, text_sha256 FROM rule_texts WHERE rule_id = $1 ORDER BY kind, text_sha256`
 	qTextInsert  = `INSERT INTO rule_texts (rule_id, kind, text, text_sha256, created_at) VALUES ($1, $2, $3, $4, $5)
 	ON CONFLICT (rule_id, text_sha256) DO NOTHING`
 	qTextSetKind = `UPDATE rule_texts SET kind = $1 WHERE rule_id = $2 AND text_sha256 = $3`
@@ -37,25 +38,11 @@ const (
 )
 
 func (r runner) texts(op, q string, args ...any) ([]store.RuleText, error) {
-	out := []store.RuleText{}
-	err := r.scan(op, q, args, func(row pgx.Rows) error {
-		var x store.RuleText
-		err := row.Scan(&x.RuleID, &x.Kind, &x.Text, &x.SHA256)
-		out = append(out, x)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.rows, op, q, args, sqldriver.ScanRuleText)
 }
 
 func (r runner) RuleTexts(ruleID string) ([]store.RuleText, error) {
-	out := []store.RuleText{}
-	err := r.scan("read rule texts", qTextsOfRule, []any{ruleID}, func(row pgx.Rows) error {
-		x := store.RuleText{RuleID: ruleID}
-		err := row.Scan(&x.Kind, &x.Text, &x.SHA256)
-		out = append(out, x)
-		return err
-	})
-	return out, err
+	return r.texts("read rule texts", qTextsOfRule, ruleID)
 }
 
 func (r runner) LiveRuleTexts() ([]store.RuleText, error) {
@@ -73,7 +60,7 @@ func (r runner) TextsWithoutEmbedding(modelID string) ([]store.RuleText, error) 
 }
 
 func (r runner) InsertRuleText(x store.RuleText, at time.Time) (bool, error) {
-	n, err := r.exec("add rule text", qTextInsert, x.RuleID, x.Kind, x.Text, x.SHA256, fmtTime(at))
+	n, err := r.exec("add rule text", qTextInsert, x.RuleID, x.Kind, x.Text, x.SHA256, sqldriver.FormatTime(at))
 	return n > 0, err
 }
 
@@ -93,7 +80,7 @@ func (r runner) EmbeddingDims(modelID string) (int, error) {
 }
 
 func (r runner) PutEmbedding(modelID string, e store.StoredEmbedding, at time.Time) error {
-	return r.execErr("store embedding", qEmbeddingPut, e.RuleID, modelID, e.SHA256, len(e.Vector), encodeVector(e.Vector), fmtTime(at))
+	return r.execErr("store embedding", qEmbeddingPut, e.RuleID, modelID, e.SHA256, len(e.Vector), sqldriver.EncodeVector(e.Vector), sqldriver.FormatTime(at))
 }
 
 func (r runner) DeleteEmbeddingsLike(prefix, keep string) (int64, error) {
@@ -110,20 +97,14 @@ func (r runner) Embeddings(modelID string) ([]store.StoredEmbedding, error) {
 			return err
 		}
 		out = make([]store.StoredEmbedding, 0, n)
-		slab := make([]float32, total)
+		slab := sqldriver.NewSlab(total)
 		return r.scan("load embeddings", qEmbeddingsLoad, []any{modelID}, func(row pgx.Rows) error {
 			var e store.StoredEmbedding
 			if err := row.Scan(&e.RuleID, &e.Kind, &e.SHA256, nil); err != nil {
 				return err
 			}
 			blob := row.RawValues()[3] // bytea in binary format: the bytes themselves
-			d := len(blob) / 4
-			if d > len(slab) { // cannot happen within one read transaction
-				slab = make([]float32, d)
-			}
-			e.Vector = slab[:d:d]
-			slab = slab[d:]
-			decodeVector(e.Vector, blob)
+			e.Vector = slab.Decode(blob)
 			out = append(out, e)
 			return nil
 		})

@@ -2,155 +2,34 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/groupcommit/committest"
 )
 
-// TestWriteGroupCommit: writes queued while the writer is busy run in one
-// transaction, committed once; one that fails (in Go or in the database)
-// or panics is rolled back alone, to its savepoint, and answered with its
-// error; the others are written.
+// The group-commit scenarios of committest, on a PostgreSQL schema: the
+// write queue's savepoints (a duplicate key aborts the statement's
+// savepoint, not the group), its rollback of a failed first write and its
+// cancelled and closed cases.
+
 func TestWriteGroupCommit(t *testing.T) {
-	ctx := context.Background()
 	db, d, _ := mustOpen(t)
-	mustCreate(t, db, "tool.taken")
-	release, waitFirst := holdWriter(t, db)
-	commits0 := d.writer.commits.Load()
-
-	type outcome struct {
-		err      error
-		panicked any
-	}
-	cases := []struct {
-		id   string
-		fail string // "", "error", "database", "panic"
-	}{
-		{"tool.a", ""}, {"tool.b", "error"}, {"tool.c", ""}, {"tool.d", "database"}, {"tool.e", ""}, {"tool.f", "panic"}, {"tool.g", ""},
-	}
-	out := make([]outcome, len(cases))
-	var wg sync.WaitGroup
-	for i, c := range cases {
-		wg.Go(func() {
-			defer func() { out[i].panicked = recover() }()
-			out[i].err = d.Write(ctx, func(dt store.DriverTx) error {
-				r := engine.NewRule(c.id, "tool_preference", engine.SeverityShould, "Text of "+c.id, engine.Scope{}, engine.DefaultConfig(), t0)
-				if err := dt.InsertRule(store.RuleRow{Rule: r}); err != nil {
-					return err
-				}
-				switch c.fail {
-				case "error":
-					return engine.Errorf(engine.EINVALID, "refused %s", c.id)
-				case "database": // a duplicate key: the server aborts the transaction
-					r.RuleID = "tool.taken"
-					return dt.InsertRule(store.RuleRow{Rule: r})
-				case "panic":
-					panic("boom " + c.id)
-				}
-				return nil
-			})
-		})
-		waitQueued(d, i+1) // queue them in order
-	}
-	release()
-	wg.Wait()
-	if err := waitFirst(); err != nil {
-		t.Fatal(err)
-	}
-	if got := d.writer.commits.Load() - commits0; got != 1 {
-		t.Errorf("commits = %d, want 1 (the queued writes join the held write's group)", got)
-	}
-	for i, c := range cases {
-		_, err := db.GetRule(ctx, c.id)
-		switch c.fail {
-		case "":
-			if out[i].err != nil || out[i].panicked != nil {
-				t.Errorf("%s: err %v, panic %v; want success", c.id, out[i].err, out[i].panicked)
-			}
-			if err != nil {
-				t.Errorf("%s was acknowledged but is not stored: %v", c.id, err)
-			}
-		case "error":
-			if engine.ErrorCode(out[i].err) != engine.EINVALID {
-				t.Errorf("%s: err %v, want its own EINVALID", c.id, out[i].err)
-			}
-		case "database":
-			if out[i].err == nil || !strings.Contains(out[i].err.Error(), "23505") {
-				t.Errorf("%s: err %v, want the duplicate key error", c.id, out[i].err)
-			}
-		case "panic":
-			if p := fmt.Sprint(out[i].panicked); !strings.Contains(p, "boom "+c.id) {
-				t.Errorf("%s: panic %q, want it raised again in the caller", c.id, p)
-			}
-		}
-		if c.fail != "" && engine.ErrorCode(err) != engine.ENOTFOUND {
-			t.Errorf("%s failed but its rule is stored (GetRule err %v)", c.id, err)
-		}
-	}
+	committest.Group(t, db, d, d.writer)
 }
 
-// TestWriteFirstOfGroupFails: when the first write of a group fails in the
-// database, it is rolled back and the ones queued behind it are written.
 func TestWriteFirstOfGroupFails(t *testing.T) {
-	ctx := context.Background()
 	db, d, _ := mustOpen(t)
-	mustCreate(t, db, "tool.taken")
-	release, waitFirst := holdWriter(t, db)
-	errs := make([]error, 2)
-	var wg sync.WaitGroup
-	for i, id := range []string{"tool.taken", "tool.good"} {
-		wg.Go(func() {
-			errs[i] = d.Write(ctx, func(dt store.DriverTx) error {
-				r := engine.NewRule(id, "tool_preference", engine.SeverityShould, "Text", engine.Scope{}, engine.DefaultConfig(), t0)
-				return dt.InsertRule(store.RuleRow{Rule: r})
-			})
-		})
-		waitQueued(d, i+1)
-	}
-	release()
-	wg.Wait()
-	if err := waitFirst(); err != nil {
-		t.Fatal(err)
-	}
-	if errs[0] == nil || errs[1] != nil {
-		t.Fatalf("errs = %v, want [duplicate key, <nil>]", errs)
-	}
-	if _, err := db.GetRule(ctx, "tool.good"); err != nil {
-		t.Errorf("tool.good: %v", err)
-	}
+	committest.FirstOfGroupFails(t, db, d, d.writer)
 }
 
-// TestWriteCancelledWhileQueued: a write whose context ends while it waits
-// in the queue is answered with the context's error and never runs.
 func TestWriteCancelledWhileQueued(t *testing.T) {
 	db, d, _ := mustOpen(t)
-	release, waitFirst := holdWriter(t, db)
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := false
-	errc := make(chan error, 1)
-	go func() {
-		errc <- db.Write(ctx, func(tx *store.Tx) error { ran = true; return nil })
-	}()
-	waitQueued(d, 1)
-	cancel()
-	err := <-errc
-	release()
-	if err := waitFirst(); err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(err, context.Canceled) || ran {
-		t.Fatalf("err %v, ran %v; want context.Canceled and not run", err, ran)
-	}
-	mustCreate(t, db, "tool.after") // the writer goes on
+	committest.CancelledWhileQueued(t, db, d, d.writer)
 }
 
-// TestWriteAfterClose: Write on a closed store is an internal error saying
-// so, and runs nothing.
 func TestWriteAfterClose(t *testing.T) {
 	_, _, dsn := mustOpen(t)
 	d, err := Open(context.Background(), dsn, store.Options{})
@@ -161,11 +40,7 @@ func TestWriteAfterClose(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	ran := false
-	err = db.Write(context.Background(), func(*store.Tx) error { ran = true; return nil })
-	if engine.ErrorCode(err) != engine.EINTERNAL || !strings.Contains(err.Error(), "database is closed") || ran {
-		t.Fatalf("Write after Close: %v (ran %v), want an internal error saying the database is closed", err, ran)
-	}
+	committest.AfterClose(t, db)
 }
 
 // TestWritesWaitForAnotherInstance: a write of one instance waits while
@@ -176,7 +51,7 @@ func TestWritesWaitForAnotherInstance(t *testing.T) {
 	a, _, dsn := mustOpen(t)
 	b, bd := mustOpenURL(t, dsn)
 	mustCreate(t, a, "tool.x")
-	release, waitFirst := holdWriter(t, a)
+	release, waitFirst := committest.Hold(t, a)
 	// a's held write holds the write lock: it is taken before a write function runs.
 	done := make(chan error, 1)
 	go func() {

@@ -12,6 +12,8 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // benchFixtureVersion names the layout of the cached benchmark database;
@@ -43,7 +45,7 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 			return err
 		}
 		defer ev.Close()
-		now := fmtTime(t0)
+		now := sqldriver.FormatTime(t0)
 		for i := 0; i < nRules; i++ {
 			id := fmt.Sprintf("bench.rule-%05d", i)
 			s := scopes[i%len(scopes)]
@@ -53,12 +55,12 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 			}
 			alpha, beta := 2.0, 5.0
 			at := t0.Add(-time.Duration(i) * time.Hour)
-			if _, err := ins.Exec(id, cats[i%len(cats)], string(sevs[i%3]), "Benchmark rule "+id, nullStr(s.Environment),
-				nullStr(s.Project), nullStr(s.AgentFamily), tagsJSON(s.ContextTags), tagsJSON(s.ExcludeTags), topic,
-				alpha, beta, 0, 0, fmtTime(at), fmtTime(at), "active-eligible", nil, "user", nil, nil, nil, nil, now, now); err != nil {
+			if _, err := ins.Exec(id, cats[i%len(cats)], string(sevs[i%3]), "Benchmark rule "+id, sqldriver.NullStr(s.Environment),
+				sqldriver.NullStr(s.Project), sqldriver.NullStr(s.AgentFamily), sqldriver.JSONTags{}.Arg(s.ContextTags), sqldriver.JSONTags{}.Arg(s.ExcludeTags), topic,
+				alpha, beta, 0, 0, sqldriver.FormatTime(at), sqldriver.FormatTime(at), "active-eligible", nil, "user", nil, nil, nil, nil, now, now); err != nil {
 				return err
 			}
-			if _, err := ev.Exec(id, "creation", nil, nil, nil, "{}", nil, nil, nil, nil, "bench", 0, alpha, beta, fmtTime(at)); err != nil {
+			if _, err := ev.Exec(id, "creation", nil, nil, nil, "{}", nil, nil, nil, nil, "bench", 0, alpha, beta, sqldriver.FormatTime(at)); err != nil {
 				return err
 			}
 			reinf, counter := 0, 0
@@ -70,11 +72,11 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 					alpha, reinf = alpha+1, reinf+1
 				}
 				at = at.Add(time.Minute)
-				if _, err := ev.Exec(id, typ, "please stop doing that", nil, nil, "{}", nil, nil, nil, nil, nil, pol, alpha, beta, fmtTime(at)); err != nil {
+				if _, err := ev.Exec(id, typ, "please stop doing that", nil, nil, "{}", nil, nil, nil, nil, nil, pol, alpha, beta, sqldriver.FormatTime(at)); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.exec(qRuleEvidence, alpha, beta, reinf, counter, fmtTime(t0.Add(-time.Duration(i)*time.Hour)), fmtTime(at), now, id); err != nil {
+			if _, err := tx.exec(qRuleEvidence, alpha, beta, reinf, counter, sqldriver.FormatTime(t0.Add(-time.Duration(i)*time.Hour)), sqldriver.FormatTime(at), now, id); err != nil {
 				return err
 			}
 		}
@@ -90,13 +92,13 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 // hash of the migrations (delete it to rebuild). Building takes tens of seconds.
 func bigFixture(b *testing.B) string {
 	b.Helper()
-	ms, err := loadMigrations(migrations.SQLite)
+	ms, err := sqldriver.LoadMigrations(migrations.SQLite)
 	if err != nil {
 		b.Fatal(err)
 	}
 	h := sha256.New()
 	for _, m := range ms {
-		h.Write([]byte(m.sql))
+		h.Write([]byte(m.SQL))
 	}
 	path := filepath.Join(os.TempDir(), fmt.Sprintf("lexsona-bench-%s-%x.db", benchFixtureVersion, h.Sum(nil)[:6]))
 	if _, err := os.Stat(path); err == nil {
@@ -164,7 +166,7 @@ func BenchmarkSnapshot(b *testing.B) {
 						case "after-correction":
 							b.StopTimer()
 							i++
-							if _, err := record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
+							if _, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
 								Polarity: engine.Reinforce, UserText: "again", At: t0}); err != nil {
 								b.Fatal(err)
 							}
@@ -197,7 +199,7 @@ func BenchmarkRecord(b *testing.B) {
 				i := 0
 				for b.Loop() {
 					i++
-					if _, err := record(ctx, db, engine.Correction{RuleID: "bench.rule-00042", Polarity: engine.Reinforce,
+					if _, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: "bench.rule-00042", Polarity: engine.Reinforce,
 						UserText: "use the replace tool", At: t0.Add(time.Duration(i) * time.Second)}); err != nil {
 						b.Fatal(err)
 					}
@@ -207,7 +209,7 @@ func BenchmarkRecord(b *testing.B) {
 					i := 0
 					for pb.Next() {
 						i++
-						if _, err := record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
+						if _, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
 							Polarity: engine.Reinforce, UserText: "use the replace tool", At: t0}); err != nil {
 							b.Error(err)
 							return

@@ -15,6 +15,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // mustOpenCkpt opens a database in a temporary directory with the
@@ -49,7 +50,7 @@ func walSize(tb testing.TB, db *store.DB) int64 {
 func recordLoad(tb testing.TB, db *store.DB, n int) (maxWAL int64) {
 	tb.Helper()
 	ctx := context.Background()
-	mustCreate(tb, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(tb, db, "tool.x", "tool_preference", engine.Scope{})
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -67,7 +68,7 @@ func recordLoad(tb testing.TB, db *store.DB, n int) (maxWAL int64) {
 	})
 	defer func() { close(stop); wg.Wait() }()
 	for i := range n {
-		mustRecord(tb, db, engine.Correction{RuleID: "tool.x", UserText: fmt.Sprintf("correction %d %s", i, strings.Repeat("x", 500)),
+		storetest.MustRecord(tb, db, engine.Correction{RuleID: "tool.x", UserText: fmt.Sprintf("correction %d %s", i, strings.Repeat("x", 500)),
 			At: t0.Add(time.Duration(i) * time.Second)})
 		maxWAL = max(maxWAL, walSize(tb, db))
 	}
@@ -152,7 +153,7 @@ func TestCheckpointPassRestartsALongLog(t *testing.T) {
 	if d.ckpt.backoff != 0 {
 		t.Errorf("backoff %s after a finished RESTART, want 0", d.ckpt.backoff)
 	}
-	mustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)})
+	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)})
 	if n := frames(); n >= 64 {
 		t.Errorf("after one more write the log has %d frames: it did not start again", n)
 	}
@@ -163,7 +164,7 @@ func TestCheckpointPassRestartsALongLog(t *testing.T) {
 
 func TestCheckpointWaitsForALongLog(t *testing.T) {
 	db, d := mustOpenCkpt(t, nil, ckptConfig{interval: time.Hour, frames: 200, restart: 1000}) // passes by hand
-	mustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	n := int64(0)
 	for i := 0; n < 200; i++ {
 		if d.ckpt.due() {
@@ -172,7 +173,7 @@ func TestCheckpointWaitsForALongLog(t *testing.T) {
 		if i == 1000 {
 			t.Fatalf("the log has only %d frames after %d writes", n, i)
 		}
-		mustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
+		storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
 		var ok bool
 		if n, ok = d.ckpt.walIndexFrames(); !ok {
 			t.Fatal("cannot read the wal-index header")
@@ -191,7 +192,7 @@ func TestCloseStopsTheCheckpointer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	if err := db.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
@@ -215,19 +216,19 @@ func TestCloseStopsTheCheckpointer(t *testing.T) {
 func TestCheckpointErrorsAreLoggedNotFatal(t *testing.T) {
 	var logs testenv.SyncBuffer
 	db, d := mustOpenCkpt(t, slog.New(slog.NewTextHandler(&logs, nil)), ckptConfig{interval: time.Millisecond, frames: 1, restart: restartFrames})
-	mustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	d.ckpt.pool.Close() // every pass fails from now on
 	for i := 0; !strings.Contains(logs.String(), "background checkpoint failed"); i++ {
 		if i == 1000 {
 			t.Fatalf("no checkpoint failure logged; log:\n%s", logs.String())
 		}
-		mustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
+		storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
 		time.Sleep(5 * time.Millisecond)
 	}
 	if !strings.Contains(logs.String(), "level=WARN") {
 		t.Errorf("checkpoint failure not logged as a warning:\n%s", logs.String())
 	}
-	mustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)}) // writes go on
+	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)}) // writes go on
 	if _, err := db.Snapshot(context.Background(), engine.SnapshotRequest{Now: t0}); err != nil {
 		t.Errorf("Snapshot after checkpoint failures: %v", err)
 	}

@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"testing"
 
+	_ "github.com/lexsona/lexsona/store/sqlite"
 	"github.com/lexsona/lexsona/store/storetest"
 )
 

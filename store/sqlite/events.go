@@ -1,10 +1,10 @@
 package sqlite
 
 import (
-	"database/sql"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 const eventCols = `event_id, rule_id, event_type, coalesce(user_text, ''), coalesce(agent_output, ''), coalesce(frame_id, ''),
@@ -28,48 +28,12 @@ var (
 	SELECT ?1, tag, rejected_at FROM exception_rejections WHERE parent_id = ?2 ORDER BY tag ON CONFLICT DO NOTHING`)
 )
 
-func scanEvent(sc scanner) (engine.Event, error) {
-	var e engine.Event
-	var et, scope, cands, at string
-	var score sql.NullFloat64
-	if err := sc.Scan(&e.EventID, &e.RuleID, &et, &e.UserText, &e.AgentOutput, &e.FrameID, &scope, &e.Decision,
-		&score, &cands, &e.Model, &e.Detail, &e.Polarity, &e.Alpha, &e.Beta, &at); err != nil {
-		return e, err
-	}
-	e.EventType = engine.EventType(et)
-	if score.Valid {
-		v := score.Float64
-		e.Score = &v
-	}
-	var err error
-	if e.Scope, err = parseScope(scope); err != nil {
-		return e, err
-	}
-	if e.Candidates, err = parseCandidates(cands); err != nil {
-		return e, err
-	}
-	e.At, err = parseTime(at)
-	return e, err
-}
-
 func (r runner) Events(ruleID string, afterID int64, limit int) ([]engine.Event, error) {
-	out := []engine.Event{}
-	err := r.scan("read history", qEventsPage, []any{ruleID, afterID, limit}, func(sc scanner) error {
-		e, err := scanEvent(sc)
-		out = append(out, e)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.scan, "read history", qEventsPage, []any{ruleID, afterID, limit}, sqldriver.ScanEvent)
 }
 
 func (r runner) InsertEvent(ev *engine.Event) (int64, error) {
-	var score any
-	if ev.Score != nil {
-		score = *ev.Score
-	}
-	res, err := r.exec(qEventInsert, ev.RuleID, string(ev.EventType), nullStr(ev.UserText), nullStr(ev.AgentOutput),
-		nullStr(ev.FrameID), scopeJSON(ev.Scope), nullStr(ev.Decision), score, candidatesJSON(ev.Candidates), nullStr(ev.Model),
-		nullStr(ev.Detail), int(ev.Polarity), ev.Alpha, ev.Beta, fmtTime(ev.At))
+	res, err := r.exec(qEventInsert, sqldriver.EventArgs(ev)...)
 	if err != nil {
 		return 0, dbErr("append event", err)
 	}
@@ -81,30 +45,15 @@ func (r runner) InsertEvent(ev *engine.Event) (int64, error) {
 // CounterexampleTags reads the counts a trigger keeps as counterexamples are
 // appended (see 001_init.sql).
 func (r runner) CounterexampleTags(ruleID string) (map[string]int, error) {
-	out := map[string]int{}
-	err := r.scan("read counterexample tags", qCounterTags, []any{ruleID}, func(sc scanner) error {
-		var tag string
-		var n int
-		err := sc.Scan(&tag, &n)
-		out[tag] = n
-		return err
-	})
-	return out, err
+	return sqldriver.CountTags(r.scan, "read counterexample tags", qCounterTags, []any{ruleID})
 }
 
 func (r runner) ExceptionTags(parentID string) ([]string, error) {
-	out := []string{}
-	err := r.scan("read exception tags", qProposedTags, []any{parentID}, func(sc scanner) error {
-		var tag string
-		err := sc.Scan(&tag)
-		out = append(out, tag)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.scan, "read exception tags", qProposedTags, []any{parentID}, sqldriver.ScanString)
 }
 
 func (r runner) PutRejection(parentID, tag string, at time.Time) error {
-	return r.execErr("reject exception", qRejectionPut, parentID, tag, fmtTime(at))
+	return r.execErr("reject exception", qRejectionPut, parentID, tag, sqldriver.FormatTime(at))
 }
 
 func (r runner) DeleteRejection(parentID, tag string) error {
@@ -114,13 +63,6 @@ func (r runner) DeleteRejection(parentID, tag string) error {
 // MoveRuleRows moves from's vectors (into's texts must exist: the caller
 // copies them first), events, exception links and rejections to into.
 func (r runner) MoveRuleRows(from, into string) error {
-	for _, step := range []struct{ what, q string }{
-		{"move embeddings", qEmbeddingsMove}, {"move events", qEventsMove},
-		{"move exceptions", qExceptionsMove}, {"move rejections", qRejectionsMove},
-	} {
-		if err := r.execErr("merge: "+step.what, step.q, into, from); err != nil {
-			return err
-		}
-	}
-	return nil
+	return sqldriver.MoveRuleRows(r.execErr, sqldriver.MoveStatements{Embeddings: qEmbeddingsMove, Events: qEventsMove,
+		Exceptions: qExceptionsMove, Rejections: qRejectionsMove}, from, into)
 }

@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // TestRecordConcurrent: many clients correcting one rule at once lose no update.
 func TestEventsAreAppendOnly(t *testing.T) {
 	db, d := mustOpen(t)
-	mustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
-	mustCreate(t, db, "tool.y", "tool_preference", engine.Scope{})
-	mustRecord(t, db, engine.Correction{RuleID: "tool.x"})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.y", "tool_preference", engine.Scope{})
+	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x"})
 	for _, q := range []string{
 		"UPDATE persona_events SET user_text = 'forged'",
 		"UPDATE persona_events SET alpha = 100 WHERE rule_id = 'tool.x'",
@@ -47,7 +48,7 @@ func TestEventsAreAppendOnly(t *testing.T) {
 func TestRuleVersionStamps(t *testing.T) {
 	db, d := mustOpen(t)
 	ctx := context.Background()
-	mustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	stamp := func() (row, counter int64) {
 		t.Helper()
 		d.read.QueryRow("SELECT row_version FROM persona_rules WHERE rule_id = 'tool.x'").Scan(&row)
@@ -61,7 +62,7 @@ func TestRuleVersionStamps(t *testing.T) {
 	if r0 != c0 {
 		t.Fatalf("after insert: row_version %d, counter %d", r0, c0)
 	}
-	mustRecord(t, db, engine.Correction{RuleID: "tool.x"}) // a stamping statement
+	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x"}) // a stamping statement
 	r1, c1 := stamp()
 	if c1 != c0+1 || r1 != c1 {
 		t.Errorf("after a correction: row_version %d, counter %d; want both %d", r1, c1, c0+1)

@@ -46,9 +46,7 @@ func kindOf(err error) store.FaultKind {
 
 // faultErr returns the EUNAVAILABLE error of a fault of kind k met while
 // doing op (its text is logged, never shown), or nil when k is FaultNone.
-func faultErr(k store.FaultKind, op string, err error) error {
-	return store.NewFault(k, "", fmt.Errorf("store: %s: %w", op, err))
-}
+func faultErr(k store.FaultKind, op string, err error) error { return errMap.Fault(k, op, err) }
 
 // NoteError records err when it reports a fault of the database file.
 func (d *Driver) NoteError(err error) { d.faults.Note(err) }

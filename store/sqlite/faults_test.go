@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 func TestFaultKinds(t *testing.T) {
@@ -65,7 +66,7 @@ func TestOpenReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustCreate(t, db, "tool.a", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.a", "tool_preference", engine.Scope{})
 	yaml := []byte("version: 1\n")
 	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "reg.yaml", YAML: yaml}); err != nil {
 		t.Fatal(err)

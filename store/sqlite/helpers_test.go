@@ -51,52 +51,6 @@ func openPath(ctx context.Context, path string) (*store.DB, *Driver, error) {
 	return store.New(d), d, nil
 }
 
-// mustCreate stores a rule at the prior with the given id, category and
-// scope, first seen at t0.
-func mustCreate(tb testing.TB, db *store.DB, id, category string, scope engine.Scope) engine.Rule {
-	tb.Helper()
-	r := engine.NewRule(id, category, engine.SeverityShould, "Text of "+id, scope, engine.DefaultConfig(), t0)
-	out, err := db.CreateRule(context.Background(), r)
-	if err != nil {
-		tb.Fatalf("CreateRule(%s): %v", id, err)
-	}
-	return out
-}
-
-// record applies one correction in its own write transaction.
-func record(ctx context.Context, db *store.DB, c engine.Correction) (store.RecordResult, error) {
-	var res store.RecordResult
-	err := db.Write(ctx, func(tx *store.Tx) error {
-		cfg, err := tx.Config()
-		if err != nil {
-			return err
-		}
-		res, err = tx.ApplyCorrection(c, cfg)
-		return err
-	})
-	return res, err
-}
-
-// mustRecord records a reinforcement (text "correction", at t0, unless c
-// says otherwise) and fails the test on error.
-func mustRecord(tb testing.TB, db *store.DB, c engine.Correction) store.RecordResult {
-	tb.Helper()
-	if c.UserText == "" {
-		c.UserText = "correction"
-	}
-	if c.Polarity == 0 {
-		c.Polarity = engine.Reinforce
-	}
-	if c.At.IsZero() {
-		c.At = t0
-	}
-	res, err := record(context.Background(), db, c)
-	if err != nil {
-		tb.Fatalf("record(%s): %v", c.RuleID, err)
-	}
-	return res
-}
-
 func def(id, text string, examples ...string) engine.Definition {
 	return engine.Definition{Rule: engine.Rule{RuleID: id, Category: "tool_preference", Severity: engine.SeverityShould, Text: text}, Examples: examples}
 }

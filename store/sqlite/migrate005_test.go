@@ -14,6 +14,8 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // migrationsUpTo returns the embedded SQLite migrations numbered up to v.
@@ -47,7 +49,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 	if err := migrate(ctx, w, migrationsUpTo("004")); err != nil {
 		t.Fatal(err)
 	}
-	now := fmtTime(t0)
+	now := sqldriver.FormatTime(t0)
 	for _, q := range []string{
 		`INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, source, definition_sha256, created_at, updated_at)
 		 VALUES ('reg.a', 'tool_preference', 'Use pnpm', '` + now + `', '` + now + `', 'registry', 'abc', '` + now + `', '` + now + `')`,
@@ -94,7 +96,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 		AND name IN ('persona_events_rule', 'persona_events_frame', 'persona_rules_registry')`).Scan(&indexes); err != nil || indexes != 3 {
 		t.Errorf("%d of the 3 indexes after migrating (%v)", indexes, err)
 	}
-	res := mustRecord(t, db, engine.Correction{RuleID: "user.b", Polarity: engine.Counter, Scope: engine.Scope{ContextTags: []string{"ci"}}})
+	res := storetest.MustRecord(t, db, engine.Correction{RuleID: "user.b", Polarity: engine.Counter, Scope: engine.Scope{ContextTags: []string{"ci"}}})
 	if res.EventID != 4 {
 		t.Errorf("the next event has id %d, want 4", res.EventID)
 	}
@@ -141,7 +143,7 @@ func TestMigrateWithoutRegistryInForce(t *testing.T) {
 	if err := migrate(ctx, w, migrationsUpTo("004")); err != nil {
 		t.Fatal(err)
 	}
-	now := fmtTime(t0)
+	now := sqldriver.FormatTime(t0)
 	if _, err := w.ExecContext(ctx, `INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, source,
 		definition_sha256, created_at, updated_at) VALUES ('reg.a', 'tool_preference', 'Use pnpm', ?1, ?1, 'registry', 'abc', ?1, ?1)`, now); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 func TestOpenTwiceIsNoop(t *testing.T) {
@@ -30,7 +32,7 @@ func TestOpenTwiceIsNoop(t *testing.T) {
 	if len(first) != LatestSchemaVersion() || first[len(first)-1].Version != LatestSchemaVersion() {
 		t.Fatalf("applied %+v, want versions 1..%d", first, LatestSchemaVersion())
 	}
-	mustCreate(t, db, "tool.a", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.a", "tool_preference", engine.Scope{})
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -96,24 +98,6 @@ func TestMigrateAppliesEachOnceInOrder(t *testing.T) {
 	w.QueryRow("SELECT max(version) FROM schema_migrations").Scan(&v)
 	if n != 2 || v != 2 {
 		t.Errorf("after a failed migration: %d log rows, version %d; want 2, 2", n, v)
-	}
-}
-
-func TestMigrationNumbering(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		fsys fstest.MapFS
-	}{
-		{"gap", fstest.MapFS{"001_a.sql": {}, "003_c.sql": {}}},
-		{"duplicate", fstest.MapFS{"001_a.sql": {}, "001_b.sql": {}}},
-		{"bad name", fstest.MapFS{"001_a.sql": {}, "2-b.sql": {}}},
-		{"empty", fstest.MapFS{}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if _, err := loadMigrations(tc.fsys); err == nil {
-				t.Error("loadMigrations accepted it")
-			}
-		})
 	}
 }
 
@@ -213,7 +197,7 @@ func TestMigrateContraryKeepsTexts(t *testing.T) {
 	if err := migrate(ctx, w, migrationsUpTo("003")); err != nil {
 		t.Fatal(err)
 	}
-	now := fmtTime(t0)
+	now := sqldriver.FormatTime(t0)
 	for _, q := range []string{
 		`INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, created_at, updated_at)
 		 VALUES ('tool.a', 'tool_preference', 'Use pnpm', '` + now + `', '` + now + `', '` + now + `', '` + now + `')`,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 const pendingCols = `id, text, scope, polarity, coalesce(frame_id, ''), coalesce(agent_output, ''), candidates,
@@ -19,40 +20,8 @@ var (
 	qPendingList    = sqlq(`SELECT ` + pendingCols + ` FROM pending_confirmations WHERE ?1 = '' OR status = ?1 ORDER BY id LIMIT ?2`)
 )
 
-func scanPending(sc scanner) (engine.Pending, error) {
-	var p engine.Pending
-	var scope, cands, created, resolved string
-	var pol int
-	if err := sc.Scan(&p.ID, &p.Text, &scope, &pol, &p.FrameID, &p.AgentOutput, &cands, &p.Model, &p.Status,
-		&p.RuleID, &created, &resolved); err != nil {
-		return p, err
-	}
-	p.Polarity = engine.Polarity(pol)
-	var err error
-	if p.Scope, err = parseScope(scope); err != nil {
-		return p, err
-	}
-	if p.Candidates, err = parseCandidates(cands); err != nil {
-		return p, err
-	}
-	if p.Candidates == nil {
-		p.Candidates = []engine.Candidate{}
-	}
-	if p.CreatedAt, err = parseTime(created); err != nil {
-		return p, err
-	}
-	if resolved != "" {
-		t, err := parseTime(resolved)
-		if err != nil {
-			return p, err
-		}
-		p.ResolvedAt = &t
-	}
-	return p, nil
-}
-
 func (r runner) Pending(id int64) (engine.Pending, bool, error) {
-	p, err := scanPending(r.queryRow(qPendingGet, id))
+	p, err := sqldriver.ScanPending(r.queryRow(qPendingGet, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return engine.Pending{}, false, nil
 	}
@@ -60,25 +29,11 @@ func (r runner) Pending(id int64) (engine.Pending, bool, error) {
 }
 
 func (r runner) ListPending(status string, limit int) ([]engine.Pending, error) {
-	out := []engine.Pending{}
-	err := r.scan("list pending confirmations", qPendingList, []any{status, limit}, func(sc scanner) error {
-		p, err := scanPending(sc)
-		out = append(out, p)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return sqldriver.Collect(r.scan, "list pending confirmations", qPendingList, []any{status, limit}, sqldriver.ScanPending)
 }
 
 func (r runner) InsertPending(p engine.Pending) (int64, error) {
-	cands := candidatesJSON(p.Candidates)
-	if cands == nil {
-		cands = "[]"
-	}
-	res, err := r.exec(qPendingInsert, p.Text, scopeJSON(p.Scope), int(p.Polarity), nullStr(p.FrameID), nullStr(p.AgentOutput),
-		cands, nullStr(p.Model), fmtTime(p.CreatedAt))
+	res, err := r.exec(qPendingInsert, sqldriver.PendingArgs(&p)...)
 	if err != nil {
 		return 0, dbErr("create pending confirmation", err)
 	}
@@ -87,5 +42,5 @@ func (r runner) InsertPending(p engine.Pending) (int64, error) {
 }
 
 func (r runner) ResolvePending(id int64, status, ruleID string, at time.Time) (bool, error) {
-	return r.affected("resolve pending confirmation", qPendingResolve, status, nullStr(ruleID), fmtTime(at), id)
+	return r.affected("resolve pending confirmation", qPendingResolve, status, sqldriver.NullStr(ruleID), sqldriver.FormatTime(at), id)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // TestOpenCreatesPrivateFiles: a new data folder is 0700, and the database
@@ -20,7 +21,7 @@ func TestOpenCreatesPrivateFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	mustCreate(t, db, "tool.x", "tool_preference", engine.Scope{}) // the log exists after a write
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{}) // the log exists after a write
 	for _, c := range []struct {
 		path string
 		want os.FileMode

@@ -12,6 +12,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // A database whose file cannot be written (a read-only mount, the immutable
@@ -76,13 +77,7 @@ func (d *Driver) openReadOnly(ctx context.Context, conns int) error {
 
 // latestVersion is the newest embedded migration's version (0 when they
 // cannot be read: the read-only open then refuses the file).
-func latestVersion() int {
-	ms, err := loadMigrations(migrations.SQLite)
-	if err != nil || len(ms) == 0 {
-		return 0
-	}
-	return ms[len(ms)-1].Version
-}
+func latestVersion() int { return sqldriver.LatestVersion(migrations.SQLite) }
 
 // orphanEmbeddings selects the embeddings no classifier loads: those of
 // archived rules and those whose text is gone.

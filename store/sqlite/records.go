@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // Config overrides, idempotency keys and the registries in force.
@@ -28,18 +29,11 @@ var (
 )
 
 func (r runner) ConfigRows() ([]store.ConfigRow, error) {
-	out := []store.ConfigRow{}
-	err := r.scan("load config", qConfigAll, nil, func(sc scanner) error {
-		var c store.ConfigRow
-		err := sc.Scan(&c.Key, &c.Value)
-		out = append(out, c)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.scan, "load config", qConfigAll, nil, sqldriver.ScanConfigRow)
 }
 
 func (r runner) PutConfig(key, value string, at time.Time) error {
-	return r.execErr("store config", qConfigUpsert, key, value, fmtTime(at))
+	return r.execErr("store config", qConfigUpsert, key, value, sqldriver.FormatTime(at))
 }
 
 func (r runner) DeleteConfig(key string) error { return r.execErr("reset config", qConfigDelete, key) }
@@ -59,11 +53,11 @@ func (r runner) IdempotencyKey(key string) (store.IdempotencyRow, bool, error) {
 }
 
 func (r runner) InsertIdempotencyKey(key string, row store.IdempotencyRow, at time.Time) error {
-	return r.execErr("save idempotency key", qIdemInsert, key, row.RequestSHA256, string(row.Response), fmtTime(at))
+	return r.execErr("save idempotency key", qIdemInsert, key, row.RequestSHA256, string(row.Response), sqldriver.FormatTime(at))
 }
 
 func (r runner) PruneIdempotencyKeys(before time.Time) (int64, error) {
-	res, err := r.exec(qIdemPrune, fmtTime(before))
+	res, err := r.exec(qIdemPrune, sqldriver.FormatTime(before))
 	if err != nil {
 		return 0, dbErr("prune idempotency keys", err)
 	}
@@ -72,23 +66,11 @@ func (r runner) PruneIdempotencyKeys(before time.Time) (int64, error) {
 }
 
 func (r runner) RegistryFiles() ([]store.RegistryFile, error) {
-	out := []store.RegistryFile{}
-	err := r.scan("read the registries in force", qRegistries, nil, func(sc scanner) error {
-		var f store.RegistryFile
-		var at string
-		if err := sc.Scan(&f.Name, &f.YAML, &f.SHA256, &at); err != nil {
-			return err
-		}
-		var err error
-		f.SyncedAt, err = parseTime(at)
-		out = append(out, f)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.scan, "read the registries in force", qRegistries, nil, sqldriver.ScanRegistryFile)
 }
 
 func (r runner) PutRegistryFile(f store.RegistryFile) error {
-	return r.execErr("save the registry in force", qRegistryPut, f.Name, f.YAML, f.SHA256, fmtTime(f.SyncedAt))
+	return r.execErr("save the registry in force", qRegistryPut, f.Name, f.YAML, f.SHA256, sqldriver.FormatTime(f.SyncedAt))
 }
 
 func (r runner) Stats() (store.Stats, error) {

@@ -8,9 +8,10 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
-// ruleCols are the persona_rules columns scanRule reads, NULLs as "";
+// ruleCols are the persona_rules columns sqldriver.ScanRule reads, NULLs as "";
 // rowCols adds those of store.RuleRow.
 const (
 	ruleCols = `rule_id, category, severity, rule_text, coalesce(scope_environment, ''), coalesce(scope_project, ''),
@@ -52,48 +53,18 @@ var (
 	(SELECT value FROM store_counters WHERE name = 'config'), (SELECT value FROM store_counters WHERE name = 'embeddings')`)
 )
 
-func scanRule(sc scanner, extra ...any) (engine.Rule, error) {
-	var r engine.Rule
-	var sev, status, ctags, etags, first, last string
-	dest := []any{&r.RuleID, &r.Category, &sev, &r.Text, &r.Scope.Environment, &r.Scope.Project,
-		&r.Scope.AgentFamily, &ctags, &etags, &r.Topic, &r.Alpha, &r.Beta, &r.Reinforcements, &r.CounterExamples,
-		&first, &last, &status, &r.Source, &r.ExceptionOf, &r.ExceptionTag, &r.Registry}
-	if err := sc.Scan(append(dest, extra...)...); err != nil {
-		return r, err
-	}
-	r.Severity, r.Status = engine.Severity(sev), engine.Status(status)
-	var err error
-	if r.Scope.ContextTags, err = parseTags(ctags); err != nil {
-		return r, err
-	}
-	if r.Scope.ExcludeTags, err = parseTags(etags); err != nil {
-		return r, err
-	}
-	if r.FirstSeen, err = parseTime(first); err != nil {
-		return r, err
-	}
-	r.LastCorrection, err = parseTime(last)
-	return r, err
-}
+// ruleTags is how this driver stores tag lists.
+var ruleTags = sqldriver.JSONTags{}
 
 func (r runner) rules(op, q string, args ...any) ([]engine.Rule, error) {
-	out := []engine.Rule{}
-	err := r.scan(op, q, args, func(sc scanner) error {
-		rule, err := scanRule(sc)
-		out = append(out, rule)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.scan, op, q, args, func(sc sqldriver.Scanner) (engine.Rule, error) { return sqldriver.ScanRule(sc, ruleTags) })
 }
 
 func (r runner) Rule(id string) (store.RuleRow, bool, error) {
-	var row store.RuleRow
-	var err error
-	row.Rule, err = scanRule(r.queryRow(qRuleGet, id), &row.ArchivedBy, &row.DefinitionSHA256)
+	row, err := sqldriver.ScanRuleRow(r.queryRow(qRuleGet, id), ruleTags)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.RuleRow{}, false, nil
 	}
-	row.Registry = row.Rule.Registry
 	return row, err == nil, dbErr("load rule "+id, err)
 }
 
@@ -134,14 +105,7 @@ func (r runner) Rules(q store.RuleQuery) ([]engine.Rule, error) {
 }
 
 func (r runner) RuleStates() ([]store.RuleState, error) {
-	out := []store.RuleState{}
-	err := r.scan("read rule states", qRuleStates, nil, func(sc scanner) error {
-		var s store.RuleState
-		err := sc.Scan(&s.RuleID, &s.Status, &s.ArchivedBy, &s.Source, &s.Registry, &s.DefinitionSHA256, &s.Alpha, &s.Beta)
-		out = append(out, s)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.scan, "read rule states", qRuleStates, nil, sqldriver.ScanRuleState)
 }
 
 func (r runner) ActiveRules() ([]engine.Rule, error) {
@@ -153,14 +117,7 @@ func (r runner) RulesChangedSince(v int64) ([]engine.Rule, error) {
 }
 
 func (r runner) RulesRemovedSince(v int64) ([]string, error) {
-	out := []string{}
-	err := r.scan("load removed rules", qRemovedRules, []any{v}, func(sc scanner) error {
-		var id string
-		err := sc.Scan(&id)
-		out = append(out, id)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.scan, "load removed rules", qRemovedRules, []any{v}, sqldriver.ScanString)
 }
 
 func (r runner) Versions() (store.Versions, error) {
@@ -169,35 +126,21 @@ func (r runner) Versions() (store.Versions, error) {
 	return v, dbErr("read versions", err)
 }
 
-// ruleArgs are the values of the definition and evidence columns of a rule,
-// from category to last_correction.
-func ruleArgs(x *engine.Rule) []any {
-	return []any{x.Category, string(x.Severity), x.Text, nullStr(x.Scope.Environment), nullStr(x.Scope.Project),
-		nullStr(x.Scope.AgentFamily), tagsJSON(x.Scope.ContextTags), tagsJSON(x.Scope.ExcludeTags), nullStr(x.Topic),
-		x.Alpha, x.Beta, x.Reinforcements, x.CounterExamples, fmtTime(x.FirstSeen), fmtTime(x.LastCorrection)}
-}
-
 func (r runner) InsertRule(row store.RuleRow) error {
-	now := fmtTime(time.Now())
-	args := append([]any{row.RuleID}, ruleArgs(&row.Rule)...)
-	args = append(args, string(row.Status), nullStr(row.ArchivedBy), row.Source, nullStr(row.ExceptionOf),
-		nullStr(row.ExceptionTag), nullStr(row.DefinitionSHA256), nullStr(row.Registry), now, now)
-	return r.execErr("insert rule "+row.RuleID, qRuleInsert, args...)
+	return r.execErr("insert rule "+row.RuleID, qRuleInsert, sqldriver.InsertRuleArgs(&row, ruleTags, time.Now())...)
 }
 
 func (r runner) UpdateRule(row store.RuleRow) (bool, error) {
-	args := append(ruleArgs(&row.Rule), string(row.Status), nullStr(row.ArchivedBy), row.Source, nullStr(row.ExceptionOf),
-		nullStr(row.ExceptionTag), nullStr(row.DefinitionSHA256), nullStr(row.Registry), fmtTime(time.Now()), row.RuleID)
+	args := sqldriver.UpdateRuleArgs(&row, ruleTags, time.Now())
 	return r.affected("save rule "+row.RuleID, qRuleUpdate, args...)
 }
 
 func (r runner) UpdateEvidence(x engine.Rule) error {
-	return r.execErr("save evidence of "+x.RuleID, qRuleEvidence, x.Alpha, x.Beta, x.Reinforcements, x.CounterExamples,
-		fmtTime(x.FirstSeen), fmtTime(x.LastCorrection), fmtTime(time.Now()), x.RuleID)
+	return r.execErr("save evidence of "+x.RuleID, qRuleEvidence, sqldriver.EvidenceArgs(&x, time.Now())...)
 }
 
 func (r runner) SetStatus(id string, status engine.Status, archivedBy string) error {
-	return r.execErr("set status of "+id, qRuleStatus, string(status), nullStr(archivedBy), fmtTime(time.Now()), id)
+	return r.execErr("set status of "+id, qRuleStatus, string(status), sqldriver.NullStr(archivedBy), sqldriver.FormatTime(time.Now()), id)
 }
 
 // RenameRule changes the id; foreign keys cascade it to events, texts,

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // queries lists the statements prepared once per connection at Open (see
@@ -37,7 +38,13 @@ type runner struct {
 // file opened read-only), context errors when ctx ended before fn started,
 // internal errors (a failed commit: nothing was written; a closed database).
 func (d *Driver) Write(ctx context.Context, fn func(store.DriverTx) error) error {
-	return d.writer.submit(ctx, fn)
+	if d.readOnly {
+		if err := ctx.Err(); err != nil {
+			return dbErr("begin a write transaction", err)
+		}
+		return d.readOnlyErr()
+	}
+	return d.writer.Submit(ctx, fn)
 }
 
 // Read runs fn in one read transaction on the read pool, so that all its
@@ -132,7 +139,7 @@ func (r runner) queryRow(q string, args ...any) *sql.Row {
 	return r.pool.QueryRowContext(ctx, q, args...)
 }
 
-type scanner interface{ Scan(dest ...any) error }
+type scanner = sqldriver.Scanner
 
 // scan runs q and calls fn for each row; op names what it does in errors.
 func (r runner) scan(op, q string, args []any, fn func(sc scanner) error) error {

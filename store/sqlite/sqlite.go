@@ -26,7 +26,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -34,6 +33,8 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/groupcommit"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 func init() {
@@ -53,12 +54,9 @@ type Driver struct {
 	read   *sql.DB // query_only pool
 	wstmt  map[string]*sql.Stmt
 	rstmt  map[string]*sql.Stmt
-	ckpt   *checkpointer    // copies the write-ahead log into the file (checkpoint.go)
-	writer *writer          // runs every write transaction, committing them in groups (write.go)
-	faults store.FaultState // the fault of the file writes last met
-	// commits counts the transactions the writer committed or rolled back
-	// (for tests and benchmarks of group commit).
-	commits atomic.Uint64
+	ckpt   *checkpointer      // copies the write-ahead log into the file (checkpoint.go)
+	writer *groupcommit.Queue // runs every write transaction, committing them in groups (write.go)
+	faults store.FaultState   // the fault of the file writes last met
 	// readOnly: the file cannot be written, so it was opened read-only
 	// (readonly.go); every write fails with the read-only fault.
 	readOnly bool
@@ -242,7 +240,7 @@ func (d *Driver) Location() string { return d.path }
 // the first call's result. Its error is internal.
 func (d *Driver) Close() error {
 	d.closeOnce.Do(func() {
-		d.writer.close()
+		d.writer.Close()
 		var ckptErr error
 		if d.ckpt != nil {
 			ckptErr = d.ckpt.close()
@@ -268,28 +266,23 @@ func (d *Driver) Close() error {
 	return d.closeErr
 }
 
-// dbErr turns an unexpected database error into what callers see: an
-// *engine.Error passes through, SQLITE_BUSY (another process held the lock
-// past busy_timeout) becomes EUNAVAILABLE, so does a fault of the file (a
-// full disk, a read-only or damaged file) with a message naming it,
-// anything else is wrapped as internal; nil stays nil.
-func dbErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var e *engine.Error
-	if errors.As(err, &e) {
-		return err
-	}
+// errMap maps the driver's errors: SQLITE_BUSY (another process held the
+// lock past busy_timeout) is EUNAVAILABLE; so is a fault of the file (a
+// full disk, a read-only or damaged file, see kindOf) with a message
+// naming it.
+var errMap = sqldriver.Errors{Kind: kindOf, Transient: func(err error) error {
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY {
 		return engine.Errorf(engine.EUNAVAILABLE, "the database is locked by another process: try again")
 	}
-	if k := kindOf(err); k != store.FaultNone {
-		return faultErr(k, op, err)
-	}
-	return fmt.Errorf("store: %s: %w", op, err)
-}
+	return nil
+}}
+
+// dbErr turns an unexpected database error into what callers see
+// (sqldriver.Errors.Map): an *engine.Error passes through, a context error
+// is wrapped, a fault or a busy database is EUNAVAILABLE, anything else is
+// internal; nil stays nil.
+func dbErr(op string, err error) error { return errMap.Map(op, err) }
 
 var (
 	_ store.Driver   = (*Driver)(nil)

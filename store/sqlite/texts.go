@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 var (
-	qTextsOfRule = sqlq(`SELECT kind, text, text_sha256 FROM rule_texts WHERE rule_id = ? ORDER BY kind, text_sha256`)
+	qTextsOfRule = sqlq(`SELECT rule_id, kind, text, text_sha256 FROM rule_texts WHERE rule_id = ? ORDER BY kind, text_sha256`)
 	qTextInsert  = sqlq(`INSERT INTO rule_texts (rule_id, kind, text, text_sha256, created_at) VALUES (?, ?, ?, ?, ?)
 	ON CONFLICT (rule_id, text_sha256) DO NOTHING`)
 	qTextSetKind = sqlq(`UPDATE rule_texts SET kind = ? WHERE rule_id = ? AND text_sha256 = ?`)
@@ -37,25 +38,11 @@ var (
 )
 
 func (r runner) texts(op, q string, args ...any) ([]store.RuleText, error) {
-	out := []store.RuleText{}
-	err := r.scan(op, q, args, func(sc scanner) error {
-		var x store.RuleText
-		err := sc.Scan(&x.RuleID, &x.Kind, &x.Text, &x.SHA256)
-		out = append(out, x)
-		return err
-	})
-	return out, err
+	return sqldriver.Collect(r.scan, op, q, args, sqldriver.ScanRuleText)
 }
 
 func (r runner) RuleTexts(ruleID string) ([]store.RuleText, error) {
-	out := []store.RuleText{}
-	err := r.scan("read rule texts", qTextsOfRule, []any{ruleID}, func(sc scanner) error {
-		x := store.RuleText{RuleID: ruleID}
-		err := sc.Scan(&x.Kind, &x.Text, &x.SHA256)
-		out = append(out, x)
-		return err
-	})
-	return out, err
+	return r.texts("read rule texts", qTextsOfRule, ruleID)
 }
 
 func (r runner) LiveRuleTexts() ([]store.RuleText, error) {
@@ -73,7 +60,7 @@ func (r runner) TextsWithoutEmbedding(modelID string) ([]store.RuleText, error) 
 }
 
 func (r runner) InsertRuleText(x store.RuleText, at time.Time) (bool, error) {
-	return r.affected("add rule text", qTextInsert, x.RuleID, x.Kind, x.Text, x.SHA256, fmtTime(at))
+	return r.affected("add rule text", qTextInsert, x.RuleID, x.Kind, x.Text, x.SHA256, sqldriver.FormatTime(at))
 }
 
 func (r runner) SetRuleTextKind(ruleID, sha256, kind string) error {
@@ -95,7 +82,7 @@ func (r runner) EmbeddingDims(modelID string) (int, error) {
 }
 
 func (r runner) PutEmbedding(modelID string, e store.StoredEmbedding, at time.Time) error {
-	return r.execErr("store embedding", qEmbeddingPut, e.RuleID, modelID, e.SHA256, len(e.Vector), encodeVector(e.Vector), fmtTime(at))
+	return r.execErr("store embedding", qEmbeddingPut, e.RuleID, modelID, e.SHA256, len(e.Vector), sqldriver.EncodeVector(e.Vector), sqldriver.FormatTime(at))
 }
 
 func (r runner) DeleteEmbeddingsLike(prefix, keep string) (int64, error) {
@@ -116,20 +103,14 @@ func (r runner) Embeddings(modelID string) ([]store.StoredEmbedding, error) {
 			return dbErr("size embeddings", err)
 		}
 		out = make([]store.StoredEmbedding, 0, n)
-		slab := make([]float32, total)
+		slab := sqldriver.NewSlab(total)
 		return r.scan("load embeddings", qEmbeddingsLoad, []any{modelID}, func(sc scanner) error {
 			var e store.StoredEmbedding
 			var blob sql.RawBytes
 			if err := sc.Scan(&e.RuleID, &e.Kind, &e.SHA256, &blob); err != nil {
 				return err
 			}
-			d := len(blob) / 4
-			if d > len(slab) { // cannot happen within one read transaction
-				slab = make([]float32, d)
-			}
-			e.Vector = slab[:d:d]
-			slab = slab[d:]
-			decodeVector(e.Vector, blob)
+			e.Vector = slab.Decode(blob)
 			out = append(out, e)
 			return nil
 		})

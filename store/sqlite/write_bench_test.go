@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // BenchmarkRecordDurability measures corrections per second with 1 and 64
@@ -37,7 +38,7 @@ func BenchmarkRecordDurability(b *testing.B) {
 			b.Run(fmt.Sprintf("writers=%d/%s", writers, m.name), func(b *testing.B) {
 				db, d := mustOpenWith(b, config{ckpt: defaultCkpt, write: m.cfg})
 				buildFixture(b, d, 100, 10)
-				commits0 := d.commits.Load()
+				commits0 := d.writer.Commits()
 				var next atomic.Int64
 				var wg sync.WaitGroup
 				b.ResetTimer()
@@ -49,7 +50,7 @@ func BenchmarkRecordDurability(b *testing.B) {
 							if i > int64(b.N) {
 								return
 							}
-							if _, err := record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", (int(i)+w)%100),
+							if _, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", (int(i)+w)%100),
 								Polarity: engine.Reinforce, UserText: "use the replace tool", At: t0}); err != nil {
 								b.Error(err)
 								return
@@ -61,7 +62,7 @@ func BenchmarkRecordDurability(b *testing.B) {
 				elapsed := time.Since(start)
 				b.StopTimer()
 				b.ReportMetric(float64(b.N)/elapsed.Seconds(), "corrections/s")
-				b.ReportMetric(float64(b.N)/float64(max(1, d.commits.Load()-commits0)), "writes/commit")
+				b.ReportMetric(float64(b.N)/float64(max(1, d.writer.Commits()-commits0)), "writes/commit")
 			})
 		}
 	}

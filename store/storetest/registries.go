@@ -200,3 +200,41 @@ func testEventTypes(t *testing.T, open Opener) {
 		t.Errorf("event types (-want +got):\n%s", diff)
 	}
 }
+
+// testPlanRegistry: a plan is the sync's own decisions without its writes —
+// the store is unchanged after it, and the sync then does exactly what the
+// plan said; a sync that would fail makes the plan fail the same way.
+func testPlanRegistry(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	syncNamed(t, db, "team.yaml", def("team.x", "Team X"), def("team.y", "Team Y"))
+	MustCreate(t, db, "mine.z", "tool_preference", engine.Scope{})
+	next := store.RegistrySync{Name: "team.yaml", At: t0, Definitions: []engine.Definition{
+		def("team.x", "Team X, changed"), def("team.w", "Team W"), def("mine.z", "Mine Z")}}
+	before, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := db.PlanRegistry(ctx, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, err := db.Stats(ctx); err != nil || after != before {
+		t.Errorf("the plan wrote: %+v → %+v (%v)", before, after, err)
+	}
+	if r, _ := db.GetRule(ctx, "team.x"); r.Text != "Team X" {
+		t.Errorf("team.x after the plan: %q", r.Text)
+	}
+	res, err := db.SyncRegistry(ctx, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]store.SyncResult{res}, plan); diff != "" {
+		t.Errorf("plan and sync differ (-sync +plan):\n%s", diff)
+	}
+	if len(res.Added) != 1 || len(res.Updated) != 1 || len(res.Archived) != 1 || len(res.Kept) != 1 {
+		t.Errorf("sync %+v: want team.w added, team.x updated, team.y archived, mine.z kept", res)
+	}
+	_, err = db.PlanRegistry(ctx, store.RegistrySync{Name: "other.yaml", At: t0, Definitions: []engine.Definition{def("team.x", "X")}})
+	wantCode(t, err, engine.ECONFLICT)
+}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
-	_ "github.com/lexsona/lexsona/store/sqlite" // OpenSQLite's driver
 )
 
 // Opener opens a new, empty store for one test; the store is closed when
@@ -59,6 +58,7 @@ func Run(t *testing.T, open Opener) {
 		{"SyncNamedRegistries", testSyncNamedRegistries},
 		{"SyncRegistryConflict", testSyncRegistryConflict},
 		{"Registries", testRegistries},
+		{"PlanRegistry", testPlanRegistry},
 		{"ReplaceRuleTexts", testReplaceRuleTexts},
 		{"EmbeddingsRoundTrip", testEmbeddingsRoundTrip},
 		{"PutEmbeddingsBadInput", testPutEmbeddingsBadInput},
@@ -77,7 +77,8 @@ func Run(t *testing.T, open Opener) {
 }
 
 // OpenSQLite opens a new SQLite store in a temporary directory, closed at
-// the end of the test.
+// the end of the test. The caller's test binary links the SQLite driver
+// (a blank import of store/sqlite).
 func OpenSQLite(tb testing.TB) *store.DB {
 	tb.Helper()
 	return mustOpen(tb, filepath.Join(tb.TempDir(), "lexsona.db"))

@@ -1,0 +1,166 @@
+package tenant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// pgPlace is where a named tenant lives in a PostgreSQL database: its
+// schema, and the role of the same name that owns it when roles can be
+// created.
+type pgPlace struct {
+	base   *url.URL
+	schema string // also the role's name
+}
+
+// SchemaPrefix returns the prefix of the tenants' schemas (and roles) for
+// the PostgreSQL URL base: lexsona_t_ when its search_path is unset or
+// public, else <that schema>_t_, so that two installations in schemas of
+// one database keep their tenants apart.
+func SchemaPrefix(base *url.URL) string {
+	sp := strings.TrimSpace(base.Query().Get("search_path"))
+	if first, _, _ := strings.Cut(sp, ","); strings.TrimSpace(first) != "" && strings.TrimSpace(first) != "public" {
+		return strings.Trim(strings.TrimSpace(first), `"`) + "_t_"
+	}
+	return "lexsona_t_"
+}
+
+func newPGPlace(base, name string) (*pgPlace, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "the PostgreSQL URL does not parse: %v", errors.Unwrap(err))
+	}
+	schema := SchemaPrefix(u) + name
+	if len(schema) > 63 {
+		return nil, engine.Errorf(engine.EINVALID, "tenant %s: its schema name %s is longer than PostgreSQL's 63 bytes: use a shorter tenant name", name, schema)
+	}
+	return &pgPlace{base: u, schema: schema}, nil
+}
+
+// url is the tenant's URL: the base with search_path set to the tenant's
+// schema only and, withRole, the startup parameter role (SET ROLE for the
+// whole session).
+func (p *pgPlace) url(withRole bool) string {
+	u := *p.base
+	q := u.Query()
+	q.Set("search_path", p.schema)
+	q.Del("role")
+	if withRole {
+		q.Set("role", p.schema)
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// adminURL is the base URL for a plain connection: without the pool's
+// parameters, which a single connection would send to the server.
+func (p *pgPlace) adminURL() string {
+	u := *p.base
+	q := u.Query()
+	for k := range q {
+		if strings.HasPrefix(k, "pool_") {
+			q.Del(k)
+		}
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// provisionLock keys the advisory lock that makes instances create a
+// tenant's role and schema one at a time.
+var provisionLock = func() int64 {
+	h := fnv.New64a()
+	h.Write([]byte("lexsona tenant provision"))
+	return int64(h.Sum64())
+}()
+
+// provision creates the tenant's schema and, when the connecting role may
+// create roles, its role (NOLOGIN, granted to the connecting role so that
+// it may SET ROLE to it) owning the schema. withRole reports whether the
+// tenant's connections should run as that role. Errors: EUNAVAILABLE
+// naming the cause.
+func (p *pgPlace) provision(ctx context.Context) (withRole bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	fail := func(what string, err error) (bool, error) {
+		return false, engine.Errorf(engine.EUNAVAILABLE, "tenant schema %s: cannot %s: %v", p.schema, what, err)
+	}
+	conn, err := pgx.Connect(ctx, p.adminURL())
+	if err != nil {
+		return fail("connect to PostgreSQL", err)
+	}
+	defer conn.Close(context.Background())
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return fail("begin", err)
+	}
+	defer tx.Rollback(context.Background())
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, provisionLock); err != nil {
+		return fail("lock", err)
+	}
+	var me string
+	if err := tx.QueryRow(ctx, `SELECT current_user::text, rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user`).Scan(&me, &withRole); err != nil {
+		return fail("read the connecting role", err)
+	}
+	ident := pgx.Identifier{p.schema}.Sanitize()
+	if withRole {
+		if err := p.ensureRole(ctx, tx, me, ident); err != nil {
+			return fail("create its role", err)
+		}
+	}
+	var owner string
+	err = tx.QueryRow(ctx, `SELECT pg_get_userbyid(nspowner)::text FROM pg_namespace WHERE nspname = $1`, p.schema).Scan(&owner)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		create := `CREATE SCHEMA ` + ident
+		if withRole {
+			create += ` AUTHORIZATION ` + ident
+		}
+		if _, err := tx.Exec(ctx, create); err != nil {
+			return fail("create it", err)
+		}
+	case err != nil:
+		return fail("look it up", err)
+	case withRole && owner != p.schema:
+		return false, engine.Errorf(engine.EUNAVAILABLE,
+			"tenant schema %s exists but is owned by %s, not by the tenant's role %s: ALTER SCHEMA %s OWNER TO %s and the same for its tables",
+			p.schema, owner, p.schema, p.schema, p.schema)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fail("commit", err)
+	}
+	return withRole, nil
+}
+
+// ensureRole creates the tenant's role when missing and makes the
+// connecting role me a member, so that it may SET ROLE to it.
+func (p *pgPlace) ensureRole(ctx context.Context, tx pgx.Tx, me, ident string) error {
+	var exists, member bool
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)`, p.schema).Scan(&exists)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		if _, err := tx.Exec(ctx, `CREATE ROLE `+ident+` NOLOGIN`); err != nil {
+			return err
+		}
+	}
+	if err := tx.QueryRow(ctx, `SELECT pg_has_role(current_user, $1, 'MEMBER')`, p.schema).Scan(&member); err != nil {
+		return err
+	}
+	if !member {
+		if _, err := tx.Exec(ctx, fmt.Sprintf(`GRANT %s TO %s`, ident, pgx.Identifier{me}.Sanitize())); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,177 @@
+package tenant
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/store"
+)
+
+// pgExec runs statements on a connection of its own as the test's superuser.
+func pgExec(t *testing.T, dsn string, stmts ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, s := range stmts {
+		if _, err := conn.Exec(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// dropTenants drops the tenants' schemas and roles at the end of the test.
+func dropTenants(t *testing.T, base string, names ...string) {
+	u, _ := url.Parse(base)
+	t.Cleanup(func() {
+		var stmts []string
+		for _, n := range names {
+			id := pgx.Identifier{SchemaPrefix(u) + n}.Sanitize()
+			stmts = append(stmts, "DROP SCHEMA IF EXISTS "+id+" CASCADE", "DROP ROLE IF EXISTS "+id)
+		}
+		pgExec(t, testenv.PGURL(t), stmts...)
+	})
+}
+
+// denied reports whether err is PostgreSQL's insufficient_privilege.
+func denied(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "42501"
+}
+
+// checkRoleIsolation opens alice's and bob's stores under base and checks
+// that a session of alice's (its URL with the role) reads its own tables
+// unqualified and is refused bob's and the default tenant's, even named by
+// schema or through search_path.
+func checkRoleIsolation(t *testing.T, base, defaultSchema string) {
+	ctx := context.Background()
+	s := NewStores(base, nil)
+	for _, n := range []string{"alice", "bob"} {
+		db, err := s.OpenStore(ctx, n)
+		if err != nil {
+			t.Fatalf("OpenStore(%s): %v", n, err)
+		}
+		db.Close()
+	}
+	// Opening again (a restart, another instance) finds both ready.
+	db, err := s.OpenStore(ctx, "alice")
+	if err != nil {
+		t.Fatalf("OpenStore(alice) again: %v", err)
+	}
+	db.Close()
+	alice, err := newPGPlace(base, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, _ := newPGPlace(base, "bob")
+	conn, err := pgx.Connect(ctx, alice.url(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var user string
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT current_user::text, (SELECT count(*) FROM persona_rules)`).Scan(&user, &n); err != nil || user != alice.schema {
+		t.Fatalf("alice's session: user %q, %d rules, %v; want user %s", user, n, err, alice.schema)
+	}
+	for _, q := range []string{
+		"SELECT count(*) FROM " + pgx.Identifier{bob.schema, "persona_rules"}.Sanitize(),
+		"SELECT count(*) FROM " + pgx.Identifier{defaultSchema, "persona_rules"}.Sanitize(),
+	} {
+		if _, err := conn.Exec(ctx, q); !denied(err) {
+			t.Errorf("alice's session: %s: %v, want permission denied", q, err)
+		}
+	}
+	if _, err := conn.Exec(ctx, "SET search_path = "+pgx.Identifier{bob.schema}.Sanitize()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "SELECT count(*) FROM persona_rules"); err == nil {
+		t.Errorf("alice's session read bob's rules through search_path")
+	}
+}
+
+// TestPGTenantRoles: as a superuser, every tenant gets a schema and a role
+// owning it, and a session of one tenant cannot read another's tables.
+func TestPGTenantRoles(t *testing.T) {
+	base := testenv.PGSchemaURL(t)
+	dropTenants(t, base, "alice", "bob")
+	u, _ := url.Parse(base)
+	checkRoleIsolation(t, base, u.Query().Get("search_path"))
+	if loc, _ := NewStores(base, nil).Location("alice"); !strings.Contains(loc, "search_path="+SchemaPrefix(u)+"alice") || store.DriverName(loc) != "postgres" {
+		t.Errorf("Location(alice) = %s", loc)
+	}
+}
+
+// TestPGTenantRolesCreateRole: a connecting role that is no superuser but
+// may create roles (CREATEROLE) gets the same isolation.
+func TestPGTenantRolesCreateRole(t *testing.T) {
+	super := testenv.PGURL(t)
+	var b [6]byte
+	rand.Read(b[:])
+	admin := "lexsona_test_admin_" + hex.EncodeToString(b[:])
+	u, _ := url.Parse(super)
+	db := strings.TrimPrefix(u.Path, "/")
+	pgExec(t, super,
+		"CREATE ROLE "+admin+" LOGIN CREATEROLE",
+		"GRANT CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" TO "+admin,
+		"CREATE SCHEMA "+admin+" AUTHORIZATION "+admin)
+	t.Cleanup(func() {
+		pgExec(t, super, "DROP SCHEMA IF EXISTS "+admin+" CASCADE",
+			"REVOKE CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" FROM "+admin, "DROP ROLE IF EXISTS "+admin)
+	})
+	u.User = url.User(admin)
+	q := u.Query()
+	q.Set("search_path", admin)
+	u.RawQuery = q.Encode()
+	base := u.String()
+	dropTenants(t, base, "alice", "bob") // runs before the admin role is dropped
+	checkRoleIsolation(t, base, admin)
+}
+
+// TestPGTenantNoCreateRole: a role that may not create roles still gets a
+// schema per tenant (isolation by search_path only), and is told so.
+func TestPGTenantNoCreateRole(t *testing.T) {
+	super := testenv.PGURL(t)
+	var b [6]byte
+	rand.Read(b[:])
+	user := "lexsona_test_plain_" + hex.EncodeToString(b[:])
+	u, _ := url.Parse(super)
+	db := strings.TrimPrefix(u.Path, "/")
+	pgExec(t, super, "CREATE ROLE "+user+" LOGIN",
+		"GRANT CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" TO "+user,
+		"CREATE SCHEMA "+user+" AUTHORIZATION "+user)
+	t.Cleanup(func() {
+		pgExec(t, super, "DROP SCHEMA IF EXISTS "+user+" CASCADE",
+			"REVOKE CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" FROM "+user, "DROP ROLE IF EXISTS "+user)
+	})
+	u.User = url.User(user)
+	q := u.Query()
+	q.Set("search_path", user)
+	u.RawQuery = q.Encode()
+	base := u.String()
+	dropTenants(t, base, "alice")
+	p, _ := newPGPlace(base, "alice")
+	withRole, err := p.provision(context.Background())
+	if err != nil || withRole {
+		t.Fatalf("provision without CREATEROLE: role %v, %v", withRole, err)
+	}
+	st, err := NewStores(base, nil).OpenStore(context.Background(), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+}

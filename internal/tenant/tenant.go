@@ -1,0 +1,50 @@
+// Package tenant locates and opens the stores of a shared server's tenants.
+// Every tenant's memory is a store of its own, so that a query cannot reach
+// another tenant's rules whatever it filters on:
+//
+//   - SQLite: the implicit default tenant keeps the --db file; a named
+//     tenant has the file tenants/<name>.db in the same folder.
+//   - PostgreSQL: the default tenant keeps the URL's schema; a named tenant
+//     has the schema lexsona_t_<name> (or <schema>_t_<name> when the URL's
+//     search_path names a schema other than public), and its pool's
+//     search_path is that schema only. When the connecting role may create
+//     roles, each tenant also gets a role of the same name (NOLOGIN) that
+//     owns its schema, and the tenant's connections run as it (the startup
+//     parameter role, i.e. SET ROLE), so even a query naming another
+//     tenant's schema is refused by the server (permission denied).
+package tenant
+
+import (
+	"regexp"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// Default is the name of the implicit tenant: the one of API keys that name
+// no tenant, and the only one of a server without keys. Its store is the
+// --db store itself.
+const Default = "default"
+
+// MaxNameLength is the longest tenant name (a PostgreSQL identifier holds
+// 63 bytes, the schema prefix included).
+const MaxNameLength = 30
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// CheckName validates a tenant name: 1 to MaxNameLength characters of
+// lower-case ASCII letters, digits and _, starting with a letter, and not
+// "read" or "write" (which would read as an API key's access). Errors:
+// EINVALID naming what is wrong.
+func CheckName(name string) error {
+	switch {
+	case name == "":
+		return engine.Errorf(engine.EINVALID, "the tenant name is empty")
+	case len(name) > MaxNameLength:
+		return engine.Errorf(engine.EINVALID, "tenant name %q is %d characters long: at most %d", name, len(name), MaxNameLength)
+	case !nameRE.MatchString(name):
+		return engine.Errorf(engine.EINVALID, "tenant name %q: use lower-case letters, digits and _, starting with a letter", name)
+	case name == "read" || name == "write":
+		return engine.Errorf(engine.EINVALID, "tenant name %q is reserved: it reads as an API key's access", name)
+	}
+	return nil
+}

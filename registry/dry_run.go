@@ -1,0 +1,66 @@
+package registry
+
+import (
+	"context"
+	"time"
+
+	"github.com/lexsona/lexsona/store"
+)
+
+// Plan is what SyncInForce of a source would do to the store's rules: the
+// rule ids it would add, update (a definition changed, restored from the
+// archive, or taken over from a registry that dropped it), archive (its
+// source's rules it no longer defines) and keep (ids it defines that name a
+// rule created outside any registry, left as it is). DefaultFirst is true
+// when the store has no registry in force yet, so the sync would first sync
+// the default pack (whose own changes are not listed).
+type Plan struct {
+	Registry     string   `json:"registry"`
+	DryRun       bool     `json:"dry_run"`
+	Added        []string `json:"added"`
+	Updated      []string `json:"updated"`
+	Archived     []string `json:"archived"`
+	Kept         []string `json:"kept"`
+	DefaultFirst bool     `json:"default_first,omitempty"`
+}
+
+// PlanInForce is SyncInForce's dry run: it parses src as SyncInForce does
+// and runs the store's sync of its definitions (after the default pack's
+// when defaultFirst would) through store.PlanRegistry, a write transaction
+// that is rolled back, so the plan comes from the very decisions a sync
+// makes. Nothing is written, not the YAML, not an embedding, and no
+// embedder is needed. A plan holds until the next write.
+//
+// Errors: those of SyncInForce for a registry a sync would refuse
+// (EINVALID with every problem, ETOOLARGE, ECONFLICT for a rule id of
+// another source); on a database opened read-only, EUNAVAILABLE.
+func PlanInForce(ctx context.Context, db *store.DB, src Source, opts SyncOptions) (*Registry, Plan, error) {
+	reg, err := src.parse(opts.AllowEmpty)
+	if err != nil {
+		return nil, Plan{}, err
+	}
+	at := opts.withDefaults().Now.UTC()
+	plan := Plan{Registry: reg.Name(), DryRun: true}
+	var syncs []store.RegistrySync
+	first, err := needsDefaultFirst(ctx, db, reg)
+	if err != nil {
+		return reg, plan, err
+	}
+	if first {
+		plan.DefaultFirst = true
+		syncs = append(syncs, Default().storeSync(nil, at))
+	}
+	res, err := db.PlanRegistry(ctx, append(syncs, reg.storeSync(nil, at))...)
+	if err != nil {
+		return reg, plan, err
+	}
+	last := res[len(res)-1]
+	plan.Added, plan.Updated, plan.Archived, plan.Kept = last.Added, last.Updated, last.Archived, last.Kept
+	return reg, plan, nil
+}
+
+// storeSync is the store's sync of r's definitions and contrary texts at
+// at, recording yaml as the source's registry in force when not nil.
+func (r *Registry) storeSync(yaml []byte, at time.Time) store.RegistrySync {
+	return store.RegistrySync{Name: r.Name(), Definitions: r.Definitions(), Contrary: r.contraryTexts, YAML: yaml, At: at}
+}

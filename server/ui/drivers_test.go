@@ -1,0 +1,4 @@
+package ui_test
+
+// The store driver the tests open (storetest.OpenSQLite).
+import _ "github.com/lexsona/lexsona/store/sqlite"

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
+)
+
+// TestSessionTenantMustHaveAKey: a session is honoured only for a tenant
+// some key belongs to, at the level it was signed with, and its CSRF token
+// is valid for that tenant only.
+func TestSessionTenantMustHaveAKey(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var asked []string
+	u := New(Config{
+		Keys: []Key{{Token: "alice-write-0123456789a", Write: true, Tenant: "alice"}, {Token: "op-read-0123456789abcd"}},
+		MemoryFor: func(_ context.Context, name string) (*memory.Service, error) {
+			asked = append(asked, name)
+			return nil, engine.Errorf(engine.EUNAVAILABLE, "no memory in this test")
+		},
+		Now: func() time.Time { return now },
+	})
+	for _, c := range []struct {
+		name      string
+		ss        session
+		wantLogin bool
+	}{
+		{"alice", u.sess.issue(accessWrite, "alice"), false},
+		{"the default tenant", u.sess.issue(accessRead, ""), false},
+		{"a tenant without a key", u.sess.issue(accessWrite, "mallory"), true},
+		{"no access", u.sess.issue(accessNone, "alice"), true},
+		{"expired", session{id: "abc", level: accessWrite, tenant: "alice", expires: now.Add(-time.Second)}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			asked = nil
+			req := httptest.NewRequest(http.MethodGet, "/rules", nil)
+			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: u.sess.encode(c.ss)})
+			rec := httptest.NewRecorder()
+			u.ServeHTTP(rec, req)
+			if c.wantLogin {
+				if rec.Code != http.StatusSeeOther || len(asked) != 0 {
+					t.Fatalf("status %d, memories asked %v; want 303 to the login, none asked", rec.Code, asked)
+				}
+				return
+			}
+			// The tenant's memory is asked for (and its error shown).
+			if rec.Code != http.StatusServiceUnavailable || len(asked) != 1 || asked[0] != tenantOrDefault(c.ss.tenant) {
+				t.Fatalf("status %d, memories asked %v; want 503 from tenant %s's", rec.Code, asked, tenantOrDefault(c.ss.tenant))
+			}
+		})
+	}
+	a, b := u.sess.issue(accessWrite, "alice"), u.sess.issue(accessWrite, "alice")
+	b.id = a.id
+	b.tenant = "bob"
+	if u.sess.checkCSRF(b, u.sess.csrf(a)) || !u.sess.checkCSRF(a, u.sess.csrf(a)) {
+		t.Error("a CSRF token must hold for its own session's tenant only")
+	}
+}
