@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -122,7 +123,13 @@ func TestConcurrentCorrections(t *testing.T) {
 // persona_events in the database file at path.
 func mustEventsInDB(t *testing.T, path string, want map[int64]bool) {
 	t.Helper()
-	db := MustOpenReadOnly(t, path)
+	mustEventRows(t, MustOpenReadOnly(t, path), want)
+}
+
+// mustEventRows checks that every event id of want is a row of
+// persona_events in db.
+func mustEventRows(t *testing.T, db *sql.DB, want map[int64]bool) {
+	t.Helper()
 	rows, err := db.Query("SELECT event_id FROM persona_events")
 	if err != nil {
 		t.Fatal(err)

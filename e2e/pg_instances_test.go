@@ -1,7 +1,7 @@
 package e2e
 
 import (
-	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/registry"
@@ -178,31 +178,10 @@ func TestPGInstances(t *testing.T) {
 // persona_events in the database of dsn.
 func mustPGEvents(t *testing.T, dsn string, want map[int64]bool) {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
+	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, "SELECT event_id FROM persona_events")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	found := 0
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		if want[id] {
-			found++
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if found != len(want) {
-		t.Errorf("%d of the %d acknowledged events are in the database", found, len(want))
-	}
+	defer db.Close()
+	mustEventRows(t, db, want)
 }
