@@ -40,6 +40,12 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%d more corrections", n)
 	},
+	"count": func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	},
 	"score": func(f float64) string { return fmt.Sprintf("%.3f", f) },
 	"scorep": func(f *float64) string {
 		if f == nil {
