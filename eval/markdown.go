@@ -96,6 +96,7 @@ func WriteMarkdown(w io.Writer, r Report, plots []string) {
 	if r.CrossValidation != nil {
 		WriteCalibrationText(&cal, *r.CrossValidation)
 	}
+	writeHeadText(&cal, r.Head)
 	fmt.Fprintf(w, "## Calibration\n\n```\n%s\n```\n", strings.TrimRight(cal.String(), "\n"))
 	if len(r.Splits) > 0 {
 		fmt.Fprintf(w, "\n## By split\n\n%s.\n\n", splitTableCaption(r))

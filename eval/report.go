@@ -52,6 +52,9 @@ type Report struct {
 	Paper       PaperTable     `json:"paper"`
 	Results     []Scored       `json:"results"`
 	LowOverlap  OverlapStats   `json:"low_overlap"`
+	// Head compares the product's score with small trained scoring heads
+	// by cross-validation inside the dev split (nil without templates).
+	Head *HeadCheck `json:"head,omitempty"`
 	// Warm is the classifier after some use (other labelled items fed to
 	// it as learned exemplars); nil when Config.Cold. Everything above is
 	// the cold classifier: the registry's texts alone.
@@ -195,6 +198,11 @@ func build(m meta, scored []Scored, cats map[string]string) Report {
 	r.Targets = MeasureTargets(r.Calibration)
 	if m.templates != nil {
 		r.LowOverlap = Overlap(scored, m.templates, auto)
+		var d []Scored
+		if r.Scoring != ScoringDense {
+			d = m.dense
+		}
+		r.Head = checkHead(scored, d, m.templates, r.Calibration.TargetAuto)
 	}
 	return r
 }

@@ -139,7 +139,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			return Report{}, err
 		}
 		rep.Warm = warmReport(meta{thresholds: thr, guard: guard, targetAuto: cfg.TargetAuto, targetConfirm: cfg.TargetConfirm,
-			crossValidate: cfg.CrossValidate, scoring: productScoring}, warm, cats, n, cfg.Dataset.HasSplits())
+			crossValidate: cfg.CrossValidate, scoring: productScoring, templates: templates(reg)}, warm, cats, n, cfg.Dataset.HasSplits())
 	}
 	return rep, nil
 }

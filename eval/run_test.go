@@ -63,6 +63,22 @@ func checkReport(t *testing.T, r Report, d *Dataset) {
 	if len(r.ByCategory) != 4 {
 		t.Errorf("by_category has %d categories, want the pack's 4", len(r.ByCategory))
 	}
+	if r.Head == nil || len(r.Head.Rows) < 4 || r.Head.Rows[0].Scorer != HeadScore {
+		t.Errorf("head: %+v, want the score and the heads", r.Head)
+	} else {
+		devFindable := 0
+		for _, it := range d.Items {
+			if (it.Kind == KindMatch || it.Kind == KindAmbiguous) && (it.Split == "" || it.Split == SplitDev) {
+				devFindable++
+			}
+		}
+		for _, row := range r.Head.Rows {
+			checkMetrics(t, "head "+row.Scorer, row.Auto)
+			if row.Auto.TP+row.Auto.FN != devFindable {
+				t.Errorf("head %s: TP %d + FN %d != %d dev match and ambiguous items", row.Scorer, row.Auto.TP, row.Auto.FN, devFindable)
+			}
+		}
+	}
 	for c, m := range r.ByCategory {
 		checkMetrics(t, c, m)
 	}

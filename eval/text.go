@@ -100,6 +100,7 @@ func WriteText(w io.Writer, r Report) {
 	if r.CrossValidation != nil {
 		WriteCalibrationText(w, *r.CrossValidation)
 	}
+	writeHeadText(w, r.Head)
 	if len(r.Splits) > 0 {
 		fmt.Fprintln(w, splitTableCaption(r))
 		splitTable(r).text(w)

@@ -31,6 +31,7 @@ type WarmReport struct {
 	Splits          []SplitView        `json:"splits,omitempty"`
 	Ranking         Ranking            `json:"ranking"`
 	Polarity        PolarityReport     `json:"polarity"`
+	Head            *HeadCheck         `json:"head,omitempty"` // as in Report
 	Results         []Scored           `json:"results"`
 }
 
@@ -137,5 +138,5 @@ func warmReport(m meta, scored []Scored, cats map[string]string, learned int, sp
 	_, _, method := warmGroups(nil, split)
 	return &WarmReport{Method: method, Learned: learned, Overall: r.Overall, Bands: r.Bands,
 		Calibration: r.Calibration, CrossValidation: r.CrossValidation, Targets: r.Targets, Splits: r.Splits,
-		Ranking: r.Ranking, Polarity: r.Polarity, Results: scored}
+		Ranking: r.Ranking, Polarity: r.Polarity, Head: r.Head, Results: scored}
 }

@@ -32,6 +32,7 @@ func writeWarmMarkdown(w io.Writer, r Report) {
 	writeTargetRows(w, r.Warm.Targets)
 	var cal strings.Builder
 	WriteCalibrationText(&cal, r.Warm.Calibration)
+	writeHeadText(&cal, r.Warm.Head)
 	fmt.Fprintf(w, "\n```\n%s\n```\n", strings.TrimRight(cal.String(), "\n"))
 	if len(r.Warm.Splits) > 0 {
 		fmt.Fprintf(w, "\n%s.\n\n", warmSplitCaption(r))
@@ -50,6 +51,7 @@ func writeWarmText(w io.Writer, r Report) {
 	fmt.Fprintln(w, warmCaption(r.Warm))
 	WriteTargetsText(w, r.Warm.Targets)
 	WriteCalibrationText(w, r.Warm.Calibration)
+	writeHeadText(w, r.Warm.Head)
 	if len(r.Warm.Splits) > 0 {
 		fmt.Fprintln(w, warmSplitCaption(r))
 		splitTableOf(warmShell(r, r.Warm), false).text(w)
