@@ -174,7 +174,7 @@ type SweepPoint struct {
 	Predictions int     `json:"predictions"`
 }
 
-// Sweep steps, in hundredths: the issue's 0.30 to 0.95 by 0.01. Thresholds
+// Sweep steps, in hundredths: 0.30 to 0.95 by 0.01. Thresholds
 // are computed as i/100 from integers so they carry no accumulated float error.
 const (
 	SweepFrom = 30

@@ -9,8 +9,8 @@ import (
 // Report is the result of an eval run, as `lexsona eval --json` prints it.
 // Overall, ByCategory, Bands and Sweep are the classifier as configured (its
 // guard on, as the service runs); GuardOff holds the same with the guard
-// disabled, which is exactly the issue's definition (prediction = the top
-// rule when its score ≥ t). Results has every item.
+// disabled (prediction = the top rule when its score ≥ t). Results has
+// every item.
 type Report struct {
 	Embedder         string                `json:"embedder"`
 	Model            string                `json:"model"`
