@@ -196,3 +196,42 @@ func BenchmarkVisibilityClassifier(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSyncDefinitions: one registry sync of 10,000 definitions (a
+// template and an example each) into an empty store (first), and again
+// when nothing changed (unchanged).
+func BenchmarkSyncDefinitions(b *testing.B) {
+	ctx := context.Background()
+	defs := make([]engine.Definition, 10000)
+	for i := range defs {
+		defs[i] = engine.Definition{Rule: engine.Rule{RuleID: fmt.Sprintf("reg.r%05d", i), Category: "tool_preference",
+			Severity: engine.SeverityShould, Text: fmt.Sprintf("Rule number %d", i)}, Examples: []string{fmt.Sprintf("example %d", i)}}
+	}
+	for _, k := range benchKinds[:2] {
+		for _, mode := range []string{"first", "unchanged"} {
+			b.Run(k.name+"/"+mode, func(b *testing.B) {
+				var db *store.DB
+				if mode == "unchanged" {
+					db = benchStores(b, k.kind, 1)[0]
+					if _, err := db.SyncDefinitions(ctx, defs, t0); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for b.Loop() {
+					if mode == "first" {
+						b.StopTimer()
+						db = benchStores(b, k.kind, 1)[0]
+						b.StartTimer()
+					}
+					res, err := db.SyncDefinitions(ctx, defs, t0)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if want := len(defs) * map[string]int{"first": 1}[mode]; len(res.Added) != want || len(res.Updated)+len(res.Archived) > 0 {
+						b.Fatalf("%s sync: %d added, %d updated, %d archived", mode, len(res.Added), len(res.Updated), len(res.Archived))
+					}
+				}
+			})
+		}
+	}
+}

@@ -15,6 +15,11 @@ const (
 	qEventInsert = `INSERT INTO persona_events (rule_id, event_type, user_text, agent_output, frame_id, scope,
 	decision, score, candidates, model, detail, polarity, alpha, beta, at)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING event_id`
+	// qEventInsertID is qEventInsert with the id the write transaction
+	// numbered the event with ($16).
+	qEventInsertID = `INSERT INTO persona_events (rule_id, event_type, user_text, agent_output, frame_id, scope,
+	decision, score, candidates, model, detail, polarity, alpha, beta, at, event_id)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
 	qEventsPage   = `SELECT ` + eventCols + ` FROM persona_events WHERE rule_id = $1 AND event_id > $2 ORDER BY event_id LIMIT $3`
 	qCounterTags  = `SELECT tag, n FROM counterexample_tags WHERE rule_id = $1 AND n > 0`
 	qProposedTags = `SELECT exception_tag FROM persona_rules WHERE exception_of = $1 AND exception_tag IS NOT NULL
@@ -36,7 +41,18 @@ func (r runner) Events(ruleID string, afterID int64, limit int) ([]engine.Event,
 	return sqldriver.Collect(r.rows, "read history", qEventsPage, []any{ruleID, afterID, limit}, sqldriver.ScanEvent)
 }
 
+// InsertEvent numbers the event from the write transaction's next event id
+// and queues its insert (see writeBackend.Begin).
 func (r runner) InsertEvent(ev *engine.Event) (int64, error) {
+	if r.p != nil {
+		id := r.p.nextEvent
+		if err := r.later("append event", qEventInsertID, append(sqldriver.EventArgs(ev), id)...); err != nil {
+			return 0, err
+		}
+		r.p.nextEvent, r.p.lastEvent = id+1, id
+		ev.EventID = id
+		return id, nil
+	}
 	var id int64
 	_, err := r.row("append event", qEventInsert, sqldriver.EventArgs(ev), &id)
 	if err != nil {
@@ -57,16 +73,17 @@ func (r runner) ExceptionTags(parentID string) ([]string, error) {
 }
 
 func (r runner) PutRejection(parentID, tag string, at time.Time) error {
-	return r.execErr("reject exception", qRejectionPut, parentID, tag, sqldriver.FormatTime(at))
+	return r.later("reject exception", qRejectionPut, parentID, tag, sqldriver.FormatTime(at))
 }
 
 func (r runner) DeleteRejection(parentID, tag string) error {
-	return r.execErr("forget exception rejection", qRejectionDelete, parentID, tag)
+	return r.later("forget exception rejection", qRejectionDelete, parentID, tag)
 }
 
 // MoveRuleRows moves from's vectors (into's texts must exist: the caller
 // copies them first), events, exception links and rejections to into.
 func (r runner) MoveRuleRows(from, into string) error {
-	return sqldriver.MoveRuleRows(r.execErr, sqldriver.MoveStatements{Embeddings: qEmbeddingsMove, Events: qEventsMove,
+	r.forgetFresh()
+	return sqldriver.MoveRuleRows(r.later, sqldriver.MoveStatements{Embeddings: qEmbeddingsMove, Events: qEventsMove,
 		Exceptions: qExceptionsMove, Rejections: qRejectionsMove}, from, into)
 }

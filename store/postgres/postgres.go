@@ -56,10 +56,14 @@ type Driver struct {
 	// writeKey and migrateKey are the advisory lock keys of the store's
 	// write lock and of its migrations, derived from the schema.
 	writeKey, migrateKey int64
-	writer               *groupcommit.Queue
-	faults               store.FaultState
-	readOnly             bool
-	log                  *slog.Logger
+	// eventSeq names the sequence of persona_events' ids, schema-qualified.
+	eventSeq string
+	// config caches the config overrides for write transactions.
+	config   configCache
+	writer   *groupcommit.Queue
+	faults   store.FaultState
+	readOnly bool
+	log      *slog.Logger
 
 	closeOnce sync.Once
 	closeErr  error
@@ -135,6 +139,9 @@ func (d *Driver) setup(ctx context.Context) error {
 	}
 	if err := migrate(ctx, d); err != nil {
 		return d.openErr("migrate", err)
+	}
+	if err := d.pool.QueryRow(ctx, `SELECT pg_get_serial_sequence('persona_events', 'event_id')`).Scan(&d.eventSeq); err != nil {
+		return d.openErr("read the event id sequence of", err)
 	}
 	return nil
 }

@@ -25,15 +25,27 @@ const (
 	(SELECT count(*) FROM pending_confirmations), (SELECT count(*) FROM persona_config)`
 )
 
-func (r runner) ConfigRows() ([]store.ConfigRow, error) {
+func (r runner) configRows() ([]store.ConfigRow, error) {
 	return sqldriver.Collect(r.rows, "load config", qConfigAll, nil, sqldriver.ScanConfigRow)
 }
 
 func (r runner) PutConfig(key, value string, at time.Time) error {
-	return r.execErr("store config", qConfigUpsert, key, value, sqldriver.FormatTime(at))
+	r.configChanged()
+	return r.later("store config", qConfigUpsert, key, value, sqldriver.FormatTime(at))
 }
 
-func (r runner) DeleteConfig(key string) error { return r.execErr("reset config", qConfigDelete, key) }
+func (r runner) DeleteConfig(key string) error {
+	r.configChanged()
+	return r.later("reset config", qConfigDelete, key)
+}
+
+// configChanged makes the rest of the write transaction read the config
+// overrides from the database (see configCache).
+func (r runner) configChanged() {
+	if r.p != nil {
+		r.p.configChanged = true
+	}
+}
 
 func (r runner) IdempotencyKey(key string) (store.IdempotencyRow, bool, error) {
 	var row store.IdempotencyRow
@@ -47,7 +59,7 @@ func (r runner) IdempotencyKey(key string) (store.IdempotencyRow, bool, error) {
 }
 
 func (r runner) InsertIdempotencyKey(key string, row store.IdempotencyRow, at time.Time) error {
-	return r.execErr("save idempotency key", qIdemInsert, key, row.RequestSHA256, string(row.Response), sqldriver.FormatTime(at))
+	return r.later("save idempotency key", qIdemInsert, key, row.RequestSHA256, string(row.Response), sqldriver.FormatTime(at))
 }
 
 func (r runner) RegistryFiles() ([]store.RegistryFile, error) {
@@ -55,7 +67,7 @@ func (r runner) RegistryFiles() ([]store.RegistryFile, error) {
 }
 
 func (r runner) PutRegistryFile(f store.RegistryFile) error {
-	return r.execErr("save the registry in force", qRegistryPut, f.Name, f.YAML, f.SHA256, sqldriver.FormatTime(f.SyncedAt))
+	return r.later("save the registry in force", qRegistryPut, f.Name, f.YAML, f.SHA256, sqldriver.FormatTime(f.SyncedAt))
 }
 
 func (r runner) Stats() (store.Stats, error) {

@@ -130,8 +130,16 @@ func (r runner) Versions() (store.Versions, error) {
 	return v, err
 }
 
+// InsertRule queues the insert; the rule, new, has no text yet (see
+// InsertRuleText).
 func (r runner) InsertRule(row store.RuleRow) error {
-	return r.execErr("insert rule "+row.RuleID, qRuleInsert, sqldriver.InsertRuleArgs(&row, ruleTags, time.Now())...)
+	if err := r.later("insert rule "+row.RuleID, qRuleInsert, sqldriver.InsertRuleArgs(&row, ruleTags, time.Now())...); err != nil {
+		return err
+	}
+	if r.p != nil {
+		r.p.fresh[row.RuleID] = map[string]bool{}
+	}
+	return nil
 }
 
 func (r runner) UpdateRule(row store.RuleRow) (bool, error) {
@@ -141,17 +149,29 @@ func (r runner) UpdateRule(row store.RuleRow) (bool, error) {
 }
 
 func (r runner) UpdateEvidence(x engine.Rule) error {
-	return r.execErr("save evidence of "+x.RuleID, qRuleEvidence, sqldriver.EvidenceArgs(&x, time.Now())...)
+	return r.later("save evidence of "+x.RuleID, qRuleEvidence, sqldriver.EvidenceArgs(&x, time.Now())...)
 }
 
 func (r runner) SetStatus(id string, status engine.Status, archivedBy string) error {
-	return r.execErr("set status of "+id, qRuleStatus, string(status), sqldriver.NullStr(archivedBy), sqldriver.FormatTime(time.Now()), id)
+	return r.later("set status of "+id, qRuleStatus, string(status), sqldriver.NullStr(archivedBy), sqldriver.FormatTime(time.Now()), id)
 }
 
 // RenameRule changes the id; foreign keys cascade it to events, texts,
 // embeddings, rejections and exception links.
 func (r runner) RenameRule(from, to string) error {
-	return r.execErr("rename rule", qRuleRename, to, from)
+	r.forgetFresh()
+	return r.later("rename rule", qRuleRename, to, from)
 }
 
-func (r runner) DeleteRule(id string) error { return r.execErr("delete rule "+id, qRuleDelete, id) }
+func (r runner) DeleteRule(id string) error {
+	r.forgetFresh()
+	return r.later("delete rule "+id, qRuleDelete, id)
+}
+
+// forgetFresh stops InsertRuleText from answering for the rules the member
+// inserted, before a write that may move or delete texts.
+func (r runner) forgetFresh() {
+	if r.p != nil {
+		clear(r.p.fresh)
+	}
+}

@@ -30,6 +30,9 @@ type runner struct {
 	// detached: statements run without ctx's cancellation while ctx is
 	// live (see sctx); set on write transactions.
 	detached bool
+	// p is the write transaction's statement queue (q is p), nil
+	// elsewhere.
+	p *pipe
 }
 
 // Reader returns a runner on the pool, outside any transaction.
@@ -130,4 +133,21 @@ func (r runner) exec(op, q string, args ...any) (int64, error) {
 func (r runner) execErr(op, q string, args ...any) error {
 	_, err := r.exec(op, q, args...)
 	return err
+}
+
+// later runs q, a write whose only outcome is its error: on a write
+// transaction it is queued (see pipe) and its error, if any, is returned by
+// the call that sends it; elsewhere it runs at once.
+func (r runner) later(op, q string, args ...any) error {
+	if r.p == nil {
+		return r.execErr(op, q, args...)
+	}
+	if err := r.ctx.Err(); err != nil {
+		return dbErr(op, err)
+	}
+	r.p.queue(op, q, args)
+	if len(r.p.pending) >= maxPending {
+		return r.p.flush(r.sctx())
+	}
+	return nil
 }

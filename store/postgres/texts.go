@@ -59,18 +59,34 @@ func (r runner) TextsWithoutEmbedding(modelID string) ([]store.RuleText, error) 
 	return r.texts("list texts without embedding", qMissingTexts, modelID)
 }
 
+// InsertRuleText queues the insert of a text of a rule the member inserted
+// (which had no text but those inserted since: whether this one is new is
+// known); any other waits for the server's answer.
 func (r runner) InsertRuleText(x store.RuleText, at time.Time) (bool, error) {
+	if r.p != nil {
+		if texts, ok := r.p.fresh[x.RuleID]; ok {
+			if texts[x.SHA256] {
+				return false, nil
+			}
+			if err := r.later("add rule text", qTextInsert, x.RuleID, x.Kind, x.Text, x.SHA256, sqldriver.FormatTime(at)); err != nil {
+				return false, err
+			}
+			texts[x.SHA256] = true
+			return true, nil
+		}
+	}
 	n, err := r.exec("add rule text", qTextInsert, x.RuleID, x.Kind, x.Text, x.SHA256, sqldriver.FormatTime(at))
 	return n > 0, err
 }
 
 func (r runner) SetRuleTextKind(ruleID, sha256, kind string) error {
-	return r.execErr("set rule text kind", qTextSetKind, kind, ruleID, sha256)
+	return r.later("set rule text kind", qTextSetKind, kind, ruleID, sha256)
 }
 
 // DeleteRuleText deletes a text; its vectors go with it (ON DELETE CASCADE).
 func (r runner) DeleteRuleText(ruleID, sha256 string) error {
-	return r.execErr("delete rule text", qTextDelete, ruleID, sha256)
+	r.forgetFresh()
+	return r.later("delete rule text", qTextDelete, ruleID, sha256)
 }
 
 func (r runner) EmbeddingDims(modelID string) (int, error) {
@@ -80,7 +96,7 @@ func (r runner) EmbeddingDims(modelID string) (int, error) {
 }
 
 func (r runner) PutEmbedding(modelID string, e store.StoredEmbedding, at time.Time) error {
-	return r.execErr("store embedding", qEmbeddingPut, e.RuleID, modelID, e.SHA256, len(e.Vector), sqldriver.EncodeVector(e.Vector), sqldriver.FormatTime(at))
+	return r.later("store embedding", qEmbeddingPut, e.RuleID, modelID, e.SHA256, len(e.Vector), sqldriver.EncodeVector(e.Vector), sqldriver.FormatTime(at))
 }
 
 func (r runner) DeleteEmbeddingsLike(prefix, keep string) (int64, error) {

@@ -87,25 +87,41 @@ func TestWritesWaitForAnotherInstance(t *testing.T) {
 }
 
 // TestWriteGoingOnAfterDatabaseError: a write function that ignores a
-// failed statement and returns nil is not acknowledged: the server rolled
-// the transaction back, and none of its writes is stored.
+// failed statement and returns nil is not acknowledged, and none of its
+// writes is stored: when a later read met the failure (ignored too), the
+// server rolled the transaction back; when the failed insert was still
+// queued as the function returned, the write fails with its error.
 func TestWriteGoingOnAfterDatabaseError(t *testing.T) {
-	ctx := context.Background()
-	db, d, _ := mustOpen(t)
-	mustCreate(t, db, "tool.taken")
-	err := d.Write(ctx, func(dt store.DriverTx) error {
-		r := engine.NewRule("tool.new", "tool_preference", engine.SeverityShould, "Text", engine.Scope{}, engine.DefaultConfig(), t0)
-		if err := dt.InsertRule(store.RuleRow{Rule: r}); err != nil {
-			return err
-		}
-		r.RuleID = "tool.taken"
-		_ = dt.InsertRule(store.RuleRow{Rule: r}) // fails: duplicate key
-		return nil
-	})
-	if err == nil || !strings.Contains(err.Error(), "rolled back") {
-		t.Fatalf("Write: %v, want the rollback reported", err)
-	}
-	if _, err := db.GetRule(ctx, "tool.new"); engine.ErrorCode(err) != engine.ENOTFOUND {
-		t.Errorf("tool.new: %v, want not found", err)
+	for _, tc := range []struct {
+		name string
+		read bool // read after the failed insert, ignoring the error
+		want string
+	}{
+		{"read after it", true, "rolled back"},
+		{"queued to the end", false, "insert rule tool.taken"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, d, _ := mustOpen(t)
+			mustCreate(t, db, "tool.taken")
+			err := d.Write(ctx, func(dt store.DriverTx) error {
+				r := engine.NewRule("tool.new", "tool_preference", engine.SeverityShould, "Text", engine.Scope{}, engine.DefaultConfig(), t0)
+				if err := dt.InsertRule(store.RuleRow{Rule: r}); err != nil {
+					return err
+				}
+				r.RuleID = "tool.taken"
+				_ = dt.InsertRule(store.RuleRow{Rule: r}) // fails: duplicate key
+				if tc.read {
+					_, _ = dt.RuleExists("tool.new")
+				}
+				return nil
+			})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Write: %v, want an error saying %q", err, tc.want)
+			}
+			if _, err := db.GetRule(ctx, "tool.new"); engine.ErrorCode(err) != engine.ENOTFOUND {
+				t.Errorf("tool.new: %v, want not found", err)
+			}
+		})
 	}
 }
