@@ -171,7 +171,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 }
 
 // TestImportRefuses: a newer version, a file that is not an export, a
-// truncated one.
+// truncated one, a misplaced record: refused with nothing written.
 func TestImportRefuses(t *testing.T) {
 	src, srcDB := MustDefaultService(t, Options{})
 	fillMemory(t, src, srcDB)
@@ -185,14 +185,32 @@ func TestImportRefuses(t *testing.T) {
 		{"not JSON", "rule_id,text\n", "not a JSON object"},
 		{"truncated", strings.Join(lines[:len(lines)-1], ""), "truncated"},
 		{"a record less", strings.Join(append(append([]string{}, lines[:len(lines)-2]...), lines[len(lines)-1]), ""), "truncated or was edited"},
+		{"cut in the middle", strings.Join(lines[:len(lines)/2], ""), "truncated"},
+		{"a text before any rule", strings.Join(append([]string{lines[0], textLine(t, lines)}, lines[1:]...), ""), "follows no rule"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, _ := newService(t, "sqlite")
+			s, db := newService(t, "sqlite")
+			before := MustCount(t, db)
 			_, err := s.Import(context.Background(), strings.NewReader(tc.file))
 			MustCode(t, err, engine.EINVALID)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)
 			}
+			if after := MustCount(t, db); after != before {
+				t.Errorf("a refused file changed the store: rows %+v → %+v", before, after)
+			}
 		})
 	}
+}
+
+// textLine is the first text record of an export's lines.
+func textLine(t *testing.T, lines []string) string {
+	t.Helper()
+	for _, l := range lines {
+		if strings.HasPrefix(l, `{"kind":"text"`) {
+			return l
+		}
+	}
+	t.Fatal("the export has no text record")
+	return ""
 }

@@ -87,8 +87,13 @@ func (k *APIKeys) addEntry(entry string, owner map[string]string) error {
 	if first, rest, ok := strings.Cut(entry, ":"); ok {
 		kind, key = first, rest
 		if lower := strings.ToLower(first); lower != "read" && lower != "write" {
-			if second, rest2, ok2 := strings.Cut(rest, ":"); ok2 && tenant.CheckName(first) == nil {
-				name, kind, key = first, second, rest2
+			if second, rest2, ok2 := strings.Cut(rest, ":"); ok2 {
+				access := strings.ToLower(second)
+				if err := tenant.CheckName(first); err != nil && (access == "read" || access == "write") {
+					return err // TENANT:read:KEY with a name that is not one
+				} else if err == nil {
+					name, kind, key = first, second, rest2
+				}
 			}
 		}
 	}

@@ -94,6 +94,9 @@ func (s *Server) observeMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
 			slog.String("path", req.URL.Path), slog.String("route", route), slog.Int("status", res.Status),
 			slog.Int64("bytes", res.Size), slog.Duration("duration", d), slog.String("remote", c.RealIP()),
 		}
+		if n, ok := c.Get(ctxTenant).(string); ok && s.cfg.APIKeys.Named() {
+			attrs = append(attrs, slog.String("tenant", n)) // whose memory, once the key is known
+		}
 		if code, ok := c.Get(ctxErrorCode).(string); ok {
 			attrs = append(attrs, slog.String("error_code", code))
 		}

@@ -97,7 +97,8 @@ type Config struct {
 	// otherwise: every tenant shares Embedder.
 	TenantEmbedder func(ctx context.Context) (models.Embedder, error)
 	// SharedRegistries are registries tenants receive read-only from
-	// another tenant (see RegistryShare).
+	// another tenant (see RegistryShare); every named tenant they name needs
+	// a key in APIKeys.
 	SharedRegistries []RegistryShare
 	// MCPTenant is the tenant whose memory ServeMCP serves (the default
 	// tenant when empty; a named one needs Tenants).
@@ -209,6 +210,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, engine.Errorf(engine.EINVALID, "server: API keys name tenants (%s) but Config.Tenants is not set", strings.Join(cfg.APIKeys.TenantNames(), ", "))
 	}
 	if err := checkShares(cfg.SharedRegistries); err != nil {
+		return nil, err
+	}
+	if err := checkShareKeys(cfg.SharedRegistries, cfg.APIKeys); err != nil {
 		return nil, err
 	}
 	if cfg.MCPTenant != "" && cfg.MCPTenant != tenant.Default {

@@ -24,7 +24,9 @@ func TestParseAPIKeysTenants(t *testing.T) {
 		// A key with a colon after its access stays the default tenant's.
 		{in: "read:alice:" + k1, want: APIKeys{Read: []string{"alice:" + k1}}},
 		{in: "alice:admin:" + k1, wantErr: `entry 1: unknown kind "admin"`},
-		{in: "Alice:read:" + k1, wantErr: `entry 1: unknown kind "Alice"`},
+		{in: "Alice:read:" + k1, wantErr: `entry 1: tenant name "Alice": use lower-case letters`},
+		{in: "my-team:WRITE:" + k1, wantErr: `entry 1: tenant name "my-team": use lower-case letters`},
+		{in: "Alice:" + k1, wantErr: `entry 1: unknown kind "Alice"`},
 		{in: "alice:read:short", wantErr: "entry 1: the key is 5 characters long"},
 		{in: "alice:read:" + k1 + ",bob:write:" + k1, wantErr: "entry 2: the key is given to tenant alice already and also to bob"},
 		{in: "read:" + k1 + ",write:" + k1, want: APIKeys{Read: []string{k1}, Write: []string{k1}}},

@@ -39,6 +39,22 @@ func ParseRegistryShare(s string) (RegistryShare, error) {
 	return sh, checkShares([]RegistryShare{sh})
 }
 
+// checkShareKeys refuses a share whose owner or receiver (other than the
+// default tenant) has no API key: such a tenant's memory is out of every
+// request's reach, and the name is most likely misspelt. Errors: EINVALID
+// naming the share and the tenant.
+func checkShareKeys(shares []RegistryShare, keys APIKeys) error {
+	for _, sh := range shares {
+		for _, name := range append([]string{sh.Owner}, sh.To...) {
+			if _, ok := keys.Tenants[name]; !ok && name != tenant.Default {
+				return engine.Errorf(engine.EINVALID,
+					"registry share %s/%s: tenant %s has no API key (a TENANT:write:KEY line of --api-keys-file): add one or correct the name", sh.Owner, sh.Name, name)
+			}
+		}
+	}
+	return nil
+}
+
 // checkShares validates shares: tenant names, a registry name, no tenant
 // receiving its own registry, and no tenant that shares a registry
 // receiving one (so that opening a receiver never waits on another

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -66,9 +67,14 @@ func DriverName(dsn string) string {
 	return "sqlite"
 }
 
+// urlScheme matches a URL's scheme (two characters at least, so that a
+// Windows drive letter is not one).
+var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]+)://`)
+
 // Open opens the database dsn names, a SQLite file path (created with its
 // folder when missing) or a PostgreSQL URL, applies the driver's migrations
-// and returns it ready for use. Errors: EINVALID for an empty dsn;
+// and returns it ready for use. Errors: EINVALID for an empty dsn or a URL
+// of another scheme (mysql://, a misspelt postgres://);
 // EUNAVAILABLE when the driver for dsn is not built into this program, when
 // the database cannot be created or opened, is not a database of that kind,
 // or has a schema newer than this build knows (upgrade lexsona).
@@ -82,6 +88,10 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		return nil, engine.Errorf(engine.EINVALID, "database path is empty")
 	}
 	name := DriverName(dsn)
+	if m := urlScheme.FindStringSubmatch(strings.TrimSpace(dsn)); m != nil && name == "sqlite" {
+		return nil, engine.Errorf(engine.EINVALID,
+			"the database %s://… is not one LexSona stores in: give a SQLite file path or a postgres:// URL", m[1])
+	}
 	driversMu.RLock()
 	open := drivers[name]
 	driversMu.RUnlock()

@@ -61,3 +61,25 @@ func TestRegister(t *testing.T) {
 		}()
 	}
 }
+
+// TestOpenRefusesUnknownURLScheme: a URL whose scheme no driver takes (a
+// typo, another database) is refused before any driver runs, instead of
+// becoming a SQLite file under a folder named after the scheme.
+func TestOpenRefusesUnknownURLScheme(t *testing.T) {
+	ctx := context.Background()
+	for _, dsn := range []string{
+		"mysql://user:secret@db.internal/lexsona",
+		"postgress://user@localhost:5432/lexsona",
+		"sqlite://lexsona.db",
+		" HTTP://example.com/x.db",
+	} {
+		db, err := Open(ctx, dsn)
+		msg := engine.ErrorMessage(err)
+		if db != nil || engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(msg, "postgres://") {
+			t.Errorf("Open(%q) = %v, %v: want invalid naming postgres:// and file paths", dsn, db, err)
+		}
+		if strings.Contains(msg, "secret") {
+			t.Errorf("Open(%q): the message %q shows the URL's password", dsn, msg)
+		}
+	}
+}

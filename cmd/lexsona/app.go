@@ -39,7 +39,15 @@ type app struct {
 // of arguments, a flag value that does not parse): exit code 2.
 type usageError struct{ err error }
 
-func (e usageError) Error() string { return e.err.Error() }
+// Error is the wrapped error's message: an *engine.Error's without its code
+// (the code of every usage error is "usage").
+func (e usageError) Error() string {
+	var ee *engine.Error
+	if errors.As(e.err, &ee) {
+		return ee.Message
+	}
+	return e.err.Error()
+}
 func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }

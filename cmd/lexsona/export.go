@@ -1,14 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/store"
 )
 
 func newExportCmd(a *app) *cobra.Command {
@@ -26,6 +29,12 @@ example a personal SQLite memory into a team's PostgreSQL one:
   lexsona export --db ~/.local/share/lexsona/lexsona.db > memory.jsonl
   lexsona import memory.jsonl --db postgres://lexsona@db.example:5432/team`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if store.DriverName(a.dbPath) == "sqlite" {
+				// Opening would create an empty memory, and export it.
+				if _, err := os.Stat(a.dbPath); errors.Is(err, fs.ErrNotExist) {
+					return engine.Errorf(engine.ENOTFOUND, "no LexSona database at %s: nothing to export (check --db or LEXSONA_DB)", a.dbPath)
+				}
+			}
 			db, err := a.openDB(cmd.Context())
 			if err != nil {
 				return err

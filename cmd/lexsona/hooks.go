@@ -56,7 +56,7 @@ func newHooksCmd(a *app) *cobra.Command {
 		f.StringVar(&dir, "dir", "", "project folder: edit PROJECT/.claude/settings.json (default: the current folder)")
 		f.BoolVar(&user, "user", false, "edit ~/.claude/settings.json (every project)")
 		f.StringVar(&command, "command", hooks.DefaultHookCommand, "the command Claude Code runs (a full path when lexsona is not on its PATH)")
-		f.StringVar(&httpURL, "http", "", "HTTP hooks instead of command hooks: the URL of a running `lexsona serve`'s hook route, e.g. http://127.0.0.1:8080"+hooks.HTTPRoute+
+		f.StringVar(&httpURL, "http", "", "HTTP hooks instead of command hooks: the `URL` of a running lexsona serve's hook route, e.g. http://127.0.0.1:8080"+hooks.HTTPRoute+
 			" (the hook sends Authorization: Bearer $"+hooks.HTTPKeyEnv+")")
 		return s
 	}

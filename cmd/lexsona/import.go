@@ -19,12 +19,15 @@ func newImportCmd(a *app) *cobra.Command {
 memory in --db, empty or not. What the memory already has is kept as it is:
 a rule with the same id (with its events), a config key, a registry name, an
 identical pending confirmation; everything else is added. Importing the same
-file twice changes nothing. A file from a newer lexsona is refused. The
-imported texts are embedded at the next registry sync (any command that
-classifies, or serve).`,
+file twice changes nothing. The whole file is checked before anything is
+written: a file from a newer lexsona, a truncated or malformed one is
+refused and changes nothing. The imported texts are then embedded with the
+configured embedder (--embedder, --model-dir), so that servers running on the
+same store match the imported rules; if that fails, the import stands and
+the next registry sync (any command that classifies, or serve) embeds them.`,
 		Args: exactArgs(1, "the export file (- for stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var r io.Reader = os.Stdin
+			var r io.Reader = a.stdin
 			if args[0] != "-" {
 				f, err := os.Open(args[0])
 				if err != nil {
@@ -40,6 +43,14 @@ classifies, or serve).`,
 			res, err := memory.New(db, nil, memory.Options{}).Import(cmd.Context(), r)
 			if err != nil {
 				return err
+			}
+			if res.Added.Texts > 0 {
+				// Embed the new texts now, as a registry sync would, so that
+				// servers already running on this store match the new rules.
+				if _, err := a.openCore(cmd.Context()); err != nil {
+					fmt.Fprintf(a.stderr, "lexsona: imported, but the new texts could not be embedded yet (%s): the next `lexsona registry sync` or serve embeds them\n",
+						engine.ErrorMessage(err))
+				}
 			}
 			return a.output(res, func(w io.Writer) {
 				add, keep := res.Added, res.Kept

@@ -27,7 +27,10 @@ func newServeCmd(a *app) *cobra.Command {
 		Short: "Run the HTTP API (classify, corrections, persona, rules, embeddings, metrics)",
 		Long: `Serves the HTTP API until SIGINT or SIGTERM, then stops accepting, drains
 in-flight requests and the embedding queue, checkpoints the database and exits 0.
-The registry in force (or --registry) is synced on start.`,
+The registry in force (or --registry) is synced on start. The review page is
+at / on the same address, behind the same API keys. With keys that name
+tenants (TENANT:write:KEY in --api-keys-file), each tenant's memory is a store
+of its own beside --db, created on its first request.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.fullLog = true
 			keys, err := serveAPIKeys(a, cmd.Flags().Changed("api-keys"), apiKeys, apiKeysFile)
@@ -164,6 +167,12 @@ func newMCPCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the Model Context Protocol over stdio (for Claude Code, Cursor and other MCP clients)",
+		Long: `Serves the Model Context Protocol over stdio (newline-delimited JSON-RPC) with
+the tools record_correction, classify_correction, get_persona, list_rules,
+explain_rule, list_confirmations, resolve_confirmation, add_rule and
+review_candidate, on the memory in --db, or with --tenant on that tenant's
+memory as lexsona serve keeps it (created when it has none yet: the log says
+so). Logs go to stderr.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.fullLog = true
 			ttl, err := parseIdempotencyTTL(idemTTL)
@@ -183,7 +192,7 @@ func newMCPCmd(a *app) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&tenantName, "tenant", os.Getenv("LEXSONA_TENANT"),
-		"serve this named tenant's memory (its store beside --db, as `lexsona serve` keeps it) instead of the default one (env LEXSONA_TENANT)")
+		"serve the memory of the tenant `NAME` (its store beside --db, as lexsona serve keeps it) instead of the default one (env LEXSONA_TENANT)")
 	addIdempotencyTTLFlag(c, &idemTTL)
 	integ.register(c)
 	return c

@@ -66,9 +66,9 @@ the file. A file that already holds this persona is not touched.`,
 				return a.output(res, func(w io.Writer) {
 					switch {
 					case res.Created:
-						fmt.Fprintf(w, "created %s (%d rules)\n", res.Path, len(snap.Rules))
+						fmt.Fprintf(w, "created %s (%s)\n", res.Path, rules(len(snap.Rules)))
 					case res.Changed:
-						fmt.Fprintf(w, "updated %s (%d rules)\n", res.Path, len(snap.Rules))
+						fmt.Fprintf(w, "updated %s (%s)\n", res.Path, rules(len(snap.Rules)))
 					default:
 						fmt.Fprintf(w, "%s already holds this persona; left untouched\n", res.Path)
 					}
@@ -111,4 +111,12 @@ the file. A file that already holds this persona is not touched.`,
 	f.StringVar(&write, "write", "", "write the persona into this agent file (AGENTS.md, CLAUDE.md, .cursor/rules/lexsona.mdc); needs an agent --format")
 	sf.register(f, false)
 	return c
+}
+
+// rules says how many rules: "1 rule", "3 rules".
+func rules(n int) string {
+	if n == 1 {
+		return "1 rule"
+	}
+	return fmt.Sprintf("%d rules", n)
 }

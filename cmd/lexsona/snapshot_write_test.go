@@ -23,7 +23,7 @@ func TestSnapshotWriteAgentFiles(t *testing.T) {
 		{"cursor-rule", mdc, "created " + mdc},
 	} {
 		code, out, errs := c.run("snapshot", "--project", "api", "--format", tc.format, "--write", tc.path)
-		if code != 0 || strings.TrimSpace(out) != tc.want+" (1 rules)" {
+		if code != 0 || strings.TrimSpace(out) != tc.want+" (1 rule)" {
 			t.Fatalf("%s: exit %d out %q err %s", tc.format, code, out, errs)
 		}
 		got, _ := os.ReadFile(tc.path)

@@ -184,11 +184,11 @@ func (a *app) reportWrite(res pollResult, wrote bool) error {
 	var err error
 	switch {
 	case res.Created:
-		_, err = fmt.Fprintf(a.stdout, "created %s (%d rules)\n", res.Path, res.Rules)
+		_, err = fmt.Fprintf(a.stdout, "created %s (%s)\n", res.Path, rules(res.Rules))
 	case res.Changed:
-		_, err = fmt.Fprintf(a.stdout, "updated %s (%d rules)\n", res.Path, res.Rules)
+		_, err = fmt.Fprintf(a.stdout, "updated %s (%s)\n", res.Path, rules(res.Rules))
 	default:
-		_, err = fmt.Fprintf(a.stdout, "%s already holds this persona (%d rules)\n", res.Path, res.Rules)
+		_, err = fmt.Fprintf(a.stdout, "%s already holds this persona (%s)\n", res.Path, rules(res.Rules))
 	}
 	return err
 }

@@ -86,13 +86,13 @@ var provisionLock = func() int64 {
 // provision creates the tenant's schema and, when the connecting role may
 // create roles, its role (NOLOGIN, granted to the connecting role so that
 // it may SET ROLE to it) owning the schema. withRole reports whether the
-// tenant's connections should run as that role. Errors: EUNAVAILABLE
-// naming the cause.
-func (p *pgPlace) provision(ctx context.Context) (withRole bool, err error) {
+// tenant's connections should run as that role; created whether the
+// schema was created now. Errors: EUNAVAILABLE naming the cause.
+func (p *pgPlace) provision(ctx context.Context) (withRole, created bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	fail := func(what string, err error) (bool, error) {
-		return false, engine.Errorf(engine.EUNAVAILABLE, "tenant schema %s: cannot %s: %v", p.schema, what, err)
+	fail := func(what string, err error) (bool, bool, error) {
+		return false, false, engine.Errorf(engine.EUNAVAILABLE, "tenant schema %s: cannot %s: %v", p.schema, what, err)
 	}
 	conn, err := pgx.Connect(ctx, p.adminURL())
 	if err != nil {
@@ -128,17 +128,18 @@ func (p *pgPlace) provision(ctx context.Context) (withRole bool, err error) {
 		if _, err := tx.Exec(ctx, create); err != nil {
 			return fail("create it", err)
 		}
+		created = true
 	case err != nil:
 		return fail("look it up", err)
 	case withRole && owner != p.schema:
-		return false, engine.Errorf(engine.EUNAVAILABLE,
+		return false, false, engine.Errorf(engine.EUNAVAILABLE,
 			"tenant schema %s exists but is owned by %s, not by the tenant's role %s: ALTER SCHEMA %s OWNER TO %s and the same for its tables",
 			p.schema, owner, p.schema, p.schema, p.schema)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fail("commit", err)
 	}
-	return withRole, nil
+	return withRole, created, nil
 }
 
 // ensureRole creates the tenant's role when missing and makes the

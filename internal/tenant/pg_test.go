@@ -165,7 +165,7 @@ func TestPGTenantNoCreateRole(t *testing.T) {
 	base := u.String()
 	dropTenants(t, base, "alice")
 	p, _ := newPGPlace(base, "alice")
-	withRole, err := p.provision(context.Background())
+	withRole, _, err := p.provision(context.Background())
 	if err != nil || withRole {
 		t.Fatalf("provision without CREATEROLE: role %v, %v", withRole, err)
 	}

@@ -2,7 +2,10 @@ package tenant
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -57,8 +60,8 @@ func SQLitePath(base, name string) string {
 }
 
 // OpenStore opens tenant name's store, creating it when missing (a SQLite
-// file, or a PostgreSQL schema with its role: see the package doc), and
-// migrates it. Default is not a named tenant's: the caller holds that store.
+// file, or a PostgreSQL schema with its role: see the package doc; one log
+// line names the tenant and the store created), and migrates it. Default is not a named tenant's: the caller holds that store.
 // Errors: EINVALID for a bad or the default name; store.OpenWith's; for
 // PostgreSQL, EUNAVAILABLE when the schema cannot be created or exists
 // owned by another role than the tenant's.
@@ -70,21 +73,29 @@ func (s *Stores) OpenStore(ctx context.Context, name string) (*store.DB, error) 
 		return nil, err
 	}
 	dsn := SQLitePath(s.base, name)
+	where := "file " + dsn
+	_, statErr := os.Stat(dsn)
+	created := errors.Is(statErr, fs.ErrNotExist)
 	if store.DriverName(s.base) == "postgres" {
 		p, err := newPGPlace(s.base, name)
 		if err != nil {
 			return nil, err
 		}
-		withRole, err := p.provision(ctx)
+		withRole, made, err := p.provision(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if !withRole {
 			s.warnNoRole()
 		}
-		dsn = p.url(withRole)
+		dsn, where, created = p.url(withRole), "schema "+p.schema, made
 	}
-	return store.OpenWith(ctx, dsn, store.Options{Logger: s.log})
+	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: s.log})
+	if err == nil && created {
+		// A misspelt tenant name (lexsona mcp --tenant) ends up here too.
+		s.log.Info("new tenant memory: created its store", "tenant", name, "store", where)
+	}
+	return db, err
 }
 
 func (s *Stores) warnNoRole() {

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"net"
 	"net/url"
 	"strings"
 	"testing"
@@ -157,5 +158,38 @@ func TestQuickCheck(t *testing.T) {
 	finished, err := db.QuickCheck(context.Background(), 0)
 	if !finished || err != nil {
 		t.Fatalf("QuickCheck = %v, %v; want finished, no error", finished, err)
+	}
+}
+
+// A server that accepts the connection and never answers fails the open
+// within the connect timeout when the URL sets none (it does not hang).
+func TestOpenSilentServerTimesOut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { // accepts, never answers; closes what it accepted once ln is closed
+		defer close(done)
+		var held []net.Conn
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	defer func() { ln.Close(); <-done }()
+	defer func(d time.Duration) { connectTimeout = d }(connectTimeout)
+	connectTimeout = 500 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = Open(ctx, "postgres://nobody@"+ln.Addr().String()+"/db?sslmode=disable", store.Options{})
+	if engine.ErrorCode(err) != engine.EUNAVAILABLE || ctx.Err() != nil {
+		t.Fatalf("Open on a silent server: %v (context: %v), want EUNAVAILABLE from the connect timeout", err, ctx.Err())
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -80,6 +81,11 @@ var defaultParams = map[string]string{
 // minConns is the least pool size (the URL's pool_max_conns can raise it).
 const minConns = 8
 
+// connectTimeout bounds a connection attempt (dial, TLS and start-up) when
+// the URL sets no connect_timeout, so a server that accepts the connection
+// but never answers fails the open instead of hanging it.
+var connectTimeout = 10 * time.Second
+
 // Open connects to the PostgreSQL database dsn names (a postgres:// URL;
 // pool_max_conns and the other pgxpool parameters apply), applies the
 // embedded migrations (migrations/postgres) and returns it ready for use. A
@@ -100,6 +106,9 @@ func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) 
 	}
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = max(cfg.MaxConns, minConns)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
 	d := &Driver{location: redact(dsn), log: opts.Logger}
 	if d.log == nil {
