@@ -5,36 +5,17 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/classifier/classifiertest"
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
 // mustPolaritySetup is a service over two rules with hand-set vectors:
-// r.a ("template a" on e0, its contrary phrasing "contrary a" on e1) and r.b
-// ("template b" on e2, no contrary phrasing). Bands auto 0.7, confirm 0.5;
+// classifiertest.Polarity's r.a and r.b. Bands auto 0.7, confirm 0.5;
 // scores are plain cosines (no term score).
 func mustPolaritySetup(tb testing.TB) (*Service, *store.DB) {
 	tb.Helper()
-	const dims = 4
-	reg, err := registry.Parse([]byte(`version: 1
-rules:
-  - {rule_id: r.a, category: code_style, severity: should, template: "template a", contrary: ["contrary a"]}
-  - {rule_id: r.b, category: code_style, severity: should, template: "template b"}
-`), "polarity.yaml")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	emb := &fakeEmbedder{Dims: dims, Vectors: map[string][]float32{
-		"template a": basis(dims, 0), "contrary a": basis(dims, 1), "template b": basis(dims, 2),
-		"reinforcing text":                          basis(dims, 0),
-		"contrary wording here":                     basis(dims, 1),
-		"npm is fine here":                          {0.8, 0.6, 0, 0}, // a cue, but closer to the template
-		"CORRECT[r.a]: npm is fine here":            {0.8, 0.6, 0, 0},
-		"no need for contrary wording, b is fine":   {0, 0.6, 0.8, 0}, // a cue on a rule without contrary phrasings
-		"plain words naming rule b":                 basis(dims, 2),
-		"halfway between template a and contrary a": {0.7, 0.714, 0, 0},
-	}}
+	reg, emb := classifiertest.Polarity(tb)
 	db := MustOpenStore(tb)
 	MustSync(tb, db, emb, reg)
 	opts := classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.7, Confirm: 0.5}, TermWeight: new(float64)}

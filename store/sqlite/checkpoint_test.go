@@ -102,7 +102,7 @@ func TestCheckpointerBoundsTheWAL(t *testing.T) {
 	if passes == 0 {
 		t.Error("the checkpointer never ran")
 	}
-	if c := mustStats(t, db); c.Events != n+1 {
+	if c := storetest.MustCount(t, db); c.Events != n+1 {
 		t.Errorf("%d events, want %d", c.Events, n+1)
 	}
 }
@@ -157,7 +157,7 @@ func TestCheckpointPassRestartsALongLog(t *testing.T) {
 	if n := frames(); n >= 64 {
 		t.Errorf("after one more write the log has %d frames: it did not start again", n)
 	}
-	if c := mustStats(t, db); c.Events != 102 {
+	if c := storetest.MustCount(t, db); c.Events != 102 {
 		t.Errorf("%d events, want 102", c.Events)
 	}
 }

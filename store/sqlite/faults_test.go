@@ -121,7 +121,7 @@ func TestOpenCleansOrphans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustSync(t, db, def("reg.a", "Rule A", "say a"), def("reg.b", "Rule B"))
+	storetest.MustSync(t, db, storetest.Def("reg.a", "Rule A", "say a"), storetest.Def("reg.b", "Rule B"))
 	missing, err := db.MissingEmbeddings(ctx, "m")
 	if err != nil {
 		t.Fatal(err)

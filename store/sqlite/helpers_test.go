@@ -4,14 +4,13 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // t0 is the fixed clock of the tests.
-var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+var t0 = storetest.T0
 
 // mustOpenWith opens a new database in a temporary directory with cfg and
 // returns the store over it and the driver, closed at the end of the test.
@@ -49,35 +48,4 @@ func openPath(ctx context.Context, path string) (*store.DB, *Driver, error) {
 		return nil, nil, err
 	}
 	return store.New(d), d, nil
-}
-
-func def(id, text string, examples ...string) engine.Definition {
-	return engine.Definition{Rule: engine.Rule{RuleID: id, Category: "tool_preference", Severity: engine.SeverityShould, Text: text}, Examples: examples}
-}
-
-func mustSync(t *testing.T, db *store.DB, defs ...engine.Definition) store.SyncResult {
-	t.Helper()
-	res, err := db.SyncDefinitions(context.Background(), defs, t0)
-	if err != nil {
-		t.Fatalf("SyncDefinitions: %v", err)
-	}
-	return res
-}
-
-// mustStats counts the stored rows of each kind.
-func mustStats(tb testing.TB, db *store.DB) store.Stats {
-	tb.Helper()
-	s, err := db.Stats(context.Background())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
-}
-
-// wantCode fails the test unless err carries the engine error code want.
-func wantCode(tb testing.TB, err error, want string) {
-	tb.Helper()
-	if got := engine.ErrorCode(err); got != want {
-		tb.Fatalf("error code %q (%v), want %q", got, err, want)
-	}
 }

@@ -113,7 +113,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	}
 	db.Close()
 	_, _, err = openPath(ctx, path)
-	wantCode(t, err, engine.EUNAVAILABLE)
+	storetest.WantCode(t, err, engine.EUNAVAILABLE)
 	want := "database schema version 7 is newer than this lexsona build knows (" + strconv.Itoa(LatestSchemaVersion()) + "): upgrade lexsona"
 	if engine.ErrorMessage(err) != want {
 		t.Errorf("message %q, want %q", engine.ErrorMessage(err), want)
@@ -123,19 +123,19 @@ func TestNewerSchemaRefused(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	ctx := context.Background()
 	_, _, err := openPath(ctx, " ")
-	wantCode(t, err, engine.EINVALID)
+	storetest.WantCode(t, err, engine.EINVALID)
 
 	junk := filepath.Join(t.TempDir(), "junk.db")
 	if err := os.WriteFile(junk, []byte(strings.Repeat("not a database ", 100)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = openPath(ctx, junk)
-	wantCode(t, err, engine.EUNAVAILABLE)
+	storetest.WantCode(t, err, engine.EUNAVAILABLE)
 
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, nil, 0o600)
 	_, _, err = openPath(ctx, filepath.Join(file, "sub", "x.db")) // parent is a file
-	wantCode(t, err, engine.EUNAVAILABLE)
+	storetest.WantCode(t, err, engine.EUNAVAILABLE)
 }
 
 func TestConnectionPragmas(t *testing.T) {

@@ -51,7 +51,7 @@ func testConfig(t *testing.T, open Opener) {
 		t.Errorf("security_policy thresholds %+v, want %+v", got, want.For("security_policy"))
 	}
 
-	n := mustCount(t, db)
+	n := MustCount(t, db)
 	for _, tc := range []struct{ key, value, msg string }{
 		{"n_min", "-1", "config n_min: -1 is out of range"},
 		{"c_min", "lots", `config c_min: "lots" is not a finite number`},
@@ -64,12 +64,12 @@ func testConfig(t *testing.T, open Opener) {
 		{"max_rules", "0", "config max_rules: 0 is out of range"},
 	} {
 		_, err := db.SetConfig(ctx, tc.key, tc.value)
-		wantCode(t, err, engine.EINVALID)
+		WantCode(t, err, engine.EINVALID)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("SetConfig(%s, %s): %v, want %q", tc.key, tc.value, err, tc.msg)
 		}
 	}
-	if mustCount(t, db) != n {
+	if MustCount(t, db) != n {
 		t.Error("a rejected SetConfig stored something")
 	}
 	if got, _ := db.Config(ctx); !cmp.Equal(want, got) {

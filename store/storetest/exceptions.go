@@ -82,11 +82,11 @@ func testExceptionProposal(t *testing.T, open Opener) {
 		}
 	}
 	_, _, err = db.AcceptException(ctx, wantID, t0)
-	wantCode(t, err, engine.ECONFLICT) // not a candidate any more
+	WantCode(t, err, engine.ECONFLICT) // not a candidate any more
 	_, _, err = db.AcceptException(ctx, parent.RuleID, t0)
-	wantCode(t, err, engine.EINVALID) // not an exception proposal
+	WantCode(t, err, engine.EINVALID) // not an exception proposal
 	_, _, err = db.AcceptException(ctx, "tool.none", t0)
-	wantCode(t, err, engine.ENOTFOUND)
+	WantCode(t, err, engine.ENOTFOUND)
 }
 
 func testRejectException(t *testing.T, open Opener) {
@@ -104,16 +104,16 @@ func testRejectException(t *testing.T, open Opener) {
 	if diff := cmp.Diff([]engine.Rule{p0, e0}, []engine.Rule{p1, e1}); diff != "" {
 		t.Errorf("reject did more than archive the proposal (-want +got):\n%s", diff)
 	}
-	n := mustCount(t, db)
-	wantCode(t, db.RejectException(ctx, id, t0), engine.ECONFLICT) // reviewed already
-	if mustCount(t, db) != n {
+	n := MustCount(t, db)
+	WantCode(t, db.RejectException(ctx, id, t0), engine.ECONFLICT) // reviewed already
+	if MustCount(t, db) != n {
 		t.Errorf("second reject wrote")
 	}
 	// The rejected pair is never proposed again.
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
-	wantCode(t, db.RejectException(ctx, parent.RuleID, t0), engine.EINVALID)
+	WantCode(t, db.RejectException(ctx, parent.RuleID, t0), engine.EINVALID)
 }
 
 // TestExceptionStatusOnlyByReview: UpdateRule refuses to set the status of
@@ -125,14 +125,14 @@ func testExceptionStatusOnlyByReview(t *testing.T, open Opener) {
 	ctx := context.Background()
 	parent, id := mustExceptionProposal(t, db)
 	p0, _ := db.GetRule(ctx, parent.RuleID)
-	n := mustCount(t, db)
+	n := MustCount(t, db)
 	for _, st := range []engine.Status{engine.StatusActiveEligible, engine.StatusArchived} {
 		_, err := db.UpdateRule(ctx, id, store.RuleUpdate{Status: ptr(st), Topic: ptr("sed")}, t0)
-		wantCode(t, err, engine.EINVALID)
+		WantCode(t, err, engine.EINVALID)
 		if err == nil || !strings.Contains(err.Error(), "lexsona rules accept "+id) || !strings.Contains(err.Error(), "POST /v1/rules/"+id+"/accept") {
 			t.Errorf("status %s: %v, want the commands and routes that decide it", st, err)
 		}
-		if mustCount(t, db) != n {
+		if MustCount(t, db) != n {
 			t.Errorf("status %s: the refused update wrote", st)
 		}
 	}
@@ -185,7 +185,7 @@ func testRejectCandidateArchivesException(t *testing.T, open Opener) {
 		}
 	}
 	_, err = db.RejectCandidate(ctx, id, t0)
-	wantCode(t, err, engine.ECONFLICT)
+	WantCode(t, err, engine.ECONFLICT)
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
@@ -260,7 +260,7 @@ func testPendingConfirmations(t *testing.T, open Opener) {
 		t.Errorf("ListPending(all) = %+v", l)
 	}
 
-	n := mustCount(t, db)
+	n := MustCount(t, db)
 	for _, tc := range []struct {
 		name string
 		fn   func(tx *store.Tx) error
@@ -280,16 +280,16 @@ func testPendingConfirmations(t *testing.T, open Opener) {
 		}, engine.EINVALID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantCode(t, db.Write(ctx, tc.fn), tc.code)
-			if mustCount(t, db) != n {
+			WantCode(t, db.Write(ctx, tc.fn), tc.code)
+			if MustCount(t, db) != n {
 				t.Error("wrote")
 			}
 		})
 	}
 	_, err = db.GetPending(ctx, 999)
-	wantCode(t, err, engine.ENOTFOUND)
+	WantCode(t, err, engine.ENOTFOUND)
 	_, err = db.ListPending(ctx, "maybe", 0)
-	wantCode(t, err, engine.EINVALID)
+	WantCode(t, err, engine.EINVALID)
 	_, err = db.ListPending(ctx, "", store.MaxPendingLimit+1)
-	wantCode(t, err, engine.EINVALID)
+	WantCode(t, err, engine.EINVALID)
 }

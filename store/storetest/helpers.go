@@ -11,8 +11,8 @@ import (
 // t0 is the fixed clock of the tests.
 var t0 = T0
 
-// mustCount returns the number of stored rows of each kind.
-func mustCount(tb testing.TB, db *store.DB) store.Stats {
+// MustCount returns the number of stored rows of each kind.
+func MustCount(tb testing.TB, db *store.DB) store.Stats {
 	tb.Helper()
 	s, err := db.Stats(context.Background())
 	if err != nil {
@@ -21,8 +21,8 @@ func mustCount(tb testing.TB, db *store.DB) store.Stats {
 	return s
 }
 
-// wantCode fails the test unless err carries the engine error code want.
-func wantCode(tb testing.TB, err error, want string) {
+// WantCode fails the test unless err carries the engine error code want.
+func WantCode(tb testing.TB, err error, want string) {
 	tb.Helper()
 	if got := engine.ErrorCode(err); got != want {
 		tb.Fatalf("error code %q (%v), want %q", got, err, want)
@@ -31,11 +31,14 @@ func wantCode(tb testing.TB, err error, want string) {
 
 func ptr[T any](v T) *T { return &v }
 
-func def(id, text string, examples ...string) engine.Definition {
+// Def is a registry definition of a tool_preference rule that should be
+// followed, with examples.
+func Def(id, text string, examples ...string) engine.Definition {
 	return engine.Definition{Rule: engine.Rule{RuleID: id, Category: "tool_preference", Severity: engine.SeverityShould, Text: text}, Examples: examples}
 }
 
-func mustSync(t *testing.T, db *store.DB, defs ...engine.Definition) store.SyncResult {
+// MustSync syncs defs as the default registry at T0 or fails the test.
+func MustSync(t *testing.T, db *store.DB, defs ...engine.Definition) store.SyncResult {
 	t.Helper()
 	res, err := db.SyncDefinitions(context.Background(), defs, t0)
 	if err != nil {

@@ -41,7 +41,7 @@ func testInstancesReplayIdempotency(t *testing.T, open Opener) {
 	other := c
 	other.UserText = "something else"
 	_, _, err = Record(ctx, b, other)
-	wantCode(t, err, engine.ECONFLICT)
+	WantCode(t, err, engine.ECONFLICT)
 
 	// The same new key sent to both instances by 16 clients at once: one
 	// records it, every other answer is its replay.

@@ -123,7 +123,7 @@ func testRecordIdempotency(t *testing.T, open Opener) {
 	if err != nil || replayed {
 		t.Fatalf("first Record: %v, replayed=%v", err, replayed)
 	}
-	before := mustCount(t, db)
+	before := MustCount(t, db)
 
 	retry := c
 	retry.At = t0.Add(time.Minute) // a client retrying later, with the same content
@@ -134,18 +134,18 @@ func testRecordIdempotency(t *testing.T, open Opener) {
 	if diff := cmp.Diff(first, got); diff != "" {
 		t.Errorf("replayed result (-first +replay):\n%s", diff)
 	}
-	if diff := cmp.Diff(before, mustCount(t, db)); diff != "" {
+	if diff := cmp.Diff(before, MustCount(t, db)); diff != "" {
 		t.Errorf("replay wrote (-before +after):\n%s", diff)
 	}
 
 	other := c
 	other.UserText = "something else"
 	_, _, err = Record(ctx, db, other)
-	wantCode(t, err, engine.ECONFLICT)
+	WantCode(t, err, engine.ECONFLICT)
 	if !strings.Contains(err.Error(), "req-1") {
 		t.Errorf("%v does not name the key", err)
 	}
-	if diff := cmp.Diff(before, mustCount(t, db)); diff != "" {
+	if diff := cmp.Diff(before, MustCount(t, db)); diff != "" {
 		t.Errorf("conflict wrote (-before +after):\n%s", diff)
 	}
 	r, _ := db.GetRule(ctx, "tool.x")
@@ -163,7 +163,7 @@ func testRecordBadInputWritesNothing(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	good := engine.Correction{RuleID: "tool.x", Polarity: engine.Reinforce, UserText: "no", At: t0}
-	before := mustCount(t, db)
+	before := MustCount(t, db)
 	for _, tc := range []struct {
 		name string
 		edit func(c *engine.Correction)
@@ -186,11 +186,11 @@ func testRecordBadInputWritesNothing(t *testing.T, open Opener) {
 			c := good
 			tc.edit(&c)
 			_, _, err := Record(ctx, db, c)
-			wantCode(t, err, tc.code)
+			WantCode(t, err, tc.code)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)
 			}
-			if diff := cmp.Diff(before, mustCount(t, db)); diff != "" {
+			if diff := cmp.Diff(before, MustCount(t, db)); diff != "" {
 				t.Errorf("wrote (-before +after):\n%s", diff)
 			}
 		})
@@ -248,7 +248,7 @@ func testHistoryPaging(t *testing.T, open Opener) {
 	} {
 		evs, err := db.History(ctx, tc.id, tc.after, tc.limit)
 		if tc.code != "" {
-			wantCode(t, err, tc.code)
+			WantCode(t, err, tc.code)
 			continue
 		}
 		if err != nil || len(evs) != tc.want {
@@ -265,7 +265,7 @@ func testDoneContextStopsStatements(t *testing.T, open Opener) {
 	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	before := mustCount(t, db)
+	before := MustCount(t, db)
 	if _, err := db.GetRule(ctx, "tool.x"); !errors.Is(err, context.Canceled) {
 		t.Errorf("GetRule: %v, want context.Canceled", err)
 	}
@@ -289,7 +289,7 @@ func testDoneContextStopsStatements(t *testing.T, open Opener) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Write cancelled midway: %v, want context.Canceled", err)
 	}
-	if after := mustCount(t, db); after != before {
+	if after := MustCount(t, db); after != before {
 		t.Errorf("counts %+v after the cancelled operations, want %+v", after, before)
 	}
 }

@@ -36,15 +36,15 @@ func status(t *testing.T, db *store.DB, id string) engine.Status {
 func testSyncNamedRegistries(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
-	mustSync(t, db, def("pack.a", "Pack A"), def("pack.b", "Pack B")) // the default pack
-	res := syncNamed(t, db, "team.yaml", def("team.x", "Team X"), def("team.y", "Team Y"))
+	MustSync(t, db, Def("pack.a", "Pack A"), Def("pack.b", "Pack B")) // the default pack
+	res := syncNamed(t, db, "team.yaml", Def("team.x", "Team X"), Def("team.y", "Team Y"))
 	if diff := cmp.Diff(store.SyncResult{Added: []string{"team.x", "team.y"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("first sync of team.yaml (-want +got):\n%s", diff)
 	}
 	if h, _ := db.History(ctx, "team.x", 0, 0); len(h) != 1 || !strings.Contains(h[0].Detail, "team.yaml") {
 		t.Errorf("creation event %+v does not name the registry", h)
 	}
-	res = syncNamed(t, db, "team.yaml", def("team.y", "Team Y"))
+	res = syncNamed(t, db, "team.yaml", Def("team.y", "Team Y"))
 	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{"team.x"}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("team.yaml without team.x (-want +got):\n%s", diff)
 	}
@@ -59,11 +59,11 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 		}
 	}
 	// The default pack's own sync archives only its rules; team.yaml's come back with team.yaml.
-	res = syncNamed(t, db, store.DefaultRegistry, def("pack.a", "Pack A"))
+	res = syncNamed(t, db, store.DefaultRegistry, Def("pack.a", "Pack A"))
 	if diff := cmp.Diff([]string{"pack.b"}, res.Archived); diff != "" {
 		t.Errorf("default pack without pack.b archived (-want +got):\n%s", diff)
 	}
-	res = syncNamed(t, db, "team.yaml", def("team.x", "Team X"))
+	res = syncNamed(t, db, "team.yaml", Def("team.x", "Team X"))
 	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"team.x"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("team.x back in team.yaml (-want +got):\n%s", diff)
 	}
@@ -71,7 +71,7 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 		t.Error("restoring team.x changed the wrong rules")
 	}
 	// A rule that left its registry may be defined by another one, which takes it over.
-	res = syncNamed(t, db, "other.yaml", def("team.y", "Team Y, elsewhere"))
+	res = syncNamed(t, db, "other.yaml", Def("team.y", "Team Y, elsewhere"))
 	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"team.y"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("other.yaml taking team.y over (-want +got):\n%s", diff)
 	}
@@ -91,7 +91,7 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the registry of each listed rule (-want +got):\n%s", diff)
 	}
-	if res := syncNamed(t, db, "team.yaml", def("team.x", "Team X")); len(res.Archived) != 0 {
+	if res := syncNamed(t, db, "team.yaml", Def("team.x", "Team X")); len(res.Archived) != 0 {
 		t.Errorf("team.yaml archived %v, which other.yaml defines now", res.Archived)
 	}
 }
@@ -101,25 +101,25 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 func testSyncRegistryConflict(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
-	syncNamed(t, db, "team.yaml", def("team.x", "Team X"))
-	before := mustCount(t, db)
+	syncNamed(t, db, "team.yaml", Def("team.x", "Team X"))
+	before := MustCount(t, db)
 	_, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "mine.yaml", YAML: []byte("v1"),
-		Definitions: []engine.Definition{def("mine.a", "Mine A"), def("team.x", "My X")}, At: t0})
-	wantCode(t, err, engine.ECONFLICT)
+		Definitions: []engine.Definition{Def("mine.a", "Mine A"), Def("team.x", "My X")}, At: t0})
+	WantCode(t, err, engine.ECONFLICT)
 	for _, want := range []string{"team.x", `"team.yaml"`, `"mine.yaml"`} {
 		if !strings.Contains(engine.ErrorMessage(err), want) {
 			t.Errorf("conflict %q does not name %s", engine.ErrorMessage(err), want)
 		}
 	}
-	if diff := cmp.Diff(before, mustCount(t, db)); diff != "" {
+	if diff := cmp.Diff(before, MustCount(t, db)); diff != "" {
 		t.Errorf("a refused sync wrote (-before +after):\n%s", diff)
 	}
 	if files, _ := db.Registries(ctx); len(files) != 0 {
 		t.Errorf("a refused sync recorded %+v", files)
 	}
 	for _, name := range []string{strings.Repeat("n", 257), "bad\nname"} {
-		_, err := db.SyncRegistry(ctx, store.RegistrySync{Name: name, Definitions: []engine.Definition{def("mine.a", "A")}})
-		wantCode(t, err, engine.EINVALID)
+		_, err := db.SyncRegistry(ctx, store.RegistrySync{Name: name, Definitions: []engine.Definition{Def("mine.a", "A")}})
+		WantCode(t, err, engine.EINVALID)
 	}
 	if r, _ := db.GetRule(ctx, "team.x"); r.Text != "Team X" || r.Status != engine.StatusActiveEligible {
 		t.Errorf("team.x after the refused sync: %+v", r)
@@ -135,9 +135,9 @@ func testRegistries(t *testing.T, open Opener) {
 		t.Fatalf("Registries of a new store = %+v, %v", files, err)
 	}
 	for _, s := range []store.RegistrySync{
-		{Name: "team.yaml", YAML: []byte("team v1"), Definitions: []engine.Definition{def("team.x", "X")}},
-		{YAML: []byte("pack v1"), Definitions: []engine.Definition{def("pack.a", "A")}},
-		{Name: "team.yaml", YAML: []byte("team v2"), Definitions: []engine.Definition{def("team.x", "X2")}},
+		{Name: "team.yaml", YAML: []byte("team v1"), Definitions: []engine.Definition{Def("team.x", "X")}},
+		{YAML: []byte("pack v1"), Definitions: []engine.Definition{Def("pack.a", "A")}},
+		{Name: "team.yaml", YAML: []byte("team v2"), Definitions: []engine.Definition{Def("team.x", "X2")}},
 	} {
 		if _, err := db.SyncRegistry(ctx, s); err != nil {
 			t.Fatal(err)
@@ -159,7 +159,7 @@ func testRegistries(t *testing.T, open Opener) {
 	}
 	v := mustVersion(t, db)
 	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "team.yaml", YAML: []byte("team v2"),
-		Definitions: []engine.Definition{def("team.x", "X2")}}); err != nil {
+		Definitions: []engine.Definition{Def("team.x", "X2")}}); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := db.Registries(ctx)
@@ -187,7 +187,7 @@ func testEventTypes(t *testing.T, open Opener) {
 		_, err := tx.AppendEvent(engine.Event{RuleID: "tool.x", EventType: "celebration", At: t0})
 		return err
 	})
-	wantCode(t, err, engine.EINVALID)
+	WantCode(t, err, engine.EINVALID)
 	hist, _ := db.History(ctx, "tool.x", 0, 0)
 	var types []engine.EventType
 	for _, e := range hist {
@@ -207,10 +207,10 @@ func testEventTypes(t *testing.T, open Opener) {
 func testPlanRegistry(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
-	syncNamed(t, db, "team.yaml", def("team.x", "Team X"), def("team.y", "Team Y"))
+	syncNamed(t, db, "team.yaml", Def("team.x", "Team X"), Def("team.y", "Team Y"))
 	MustCreate(t, db, "mine.z", "tool_preference", engine.Scope{})
 	next := store.RegistrySync{Name: "team.yaml", At: t0, Definitions: []engine.Definition{
-		def("team.x", "Team X, changed"), def("team.w", "Team W"), def("mine.z", "Mine Z")}}
+		Def("team.x", "Team X, changed"), Def("team.w", "Team W"), Def("mine.z", "Mine Z")}}
 	before, err := db.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -235,6 +235,6 @@ func testPlanRegistry(t *testing.T, open Opener) {
 	if len(res.Added) != 1 || len(res.Updated) != 1 || len(res.Archived) != 1 || len(res.Kept) != 1 {
 		t.Errorf("sync %+v: want team.w added, team.x updated, team.y archived, mine.z kept", res)
 	}
-	_, err = db.PlanRegistry(ctx, store.RegistrySync{Name: "other.yaml", At: t0, Definitions: []engine.Definition{def("team.x", "X")}})
-	wantCode(t, err, engine.ECONFLICT)
+	_, err = db.PlanRegistry(ctx, store.RegistrySync{Name: "other.yaml", At: t0, Definitions: []engine.Definition{Def("team.x", "X")}})
+	WantCode(t, err, engine.ECONFLICT)
 }

@@ -53,7 +53,7 @@ func testCreateAndGetRule(t *testing.T, open Opener) {
 		t.Errorf("texts (-want +got):\n%s", diff)
 	}
 	_, err = db.CreateRule(ctx, in)
-	wantCode(t, err, engine.ECONFLICT)
+	WantCode(t, err, engine.ECONFLICT)
 }
 
 func testCreateRuleBadInputWritesNothing(t *testing.T, open Opener) {
@@ -82,11 +82,11 @@ func testCreateRuleBadInputWritesNothing(t *testing.T, open Opener) {
 			r := good
 			tc.edit(&r)
 			_, err := db.CreateRule(ctx, r)
-			wantCode(t, err, tc.code)
+			WantCode(t, err, tc.code)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not name %q", engine.ErrorMessage(err), tc.msg)
 			}
-			if c := mustCount(t, db); c != (store.Stats{}) {
+			if c := MustCount(t, db); c != (store.Stats{}) {
 				t.Errorf("something was written: %+v", c)
 			}
 		})
@@ -96,12 +96,12 @@ func testCreateRuleBadInputWritesNothing(t *testing.T, open Opener) {
 func testGetRuleErrors(t *testing.T, open Opener) {
 	db := open(t)
 	_, err := db.GetRule(context.Background(), "tool.missing")
-	wantCode(t, err, engine.ENOTFOUND)
+	WantCode(t, err, engine.ENOTFOUND)
 	if !strings.Contains(err.Error(), "tool.missing") {
 		t.Errorf("%v does not name the rule", err)
 	}
 	_, err = db.GetRule(context.Background(), "Bad Id")
-	wantCode(t, err, engine.EINVALID)
+	WantCode(t, err, engine.EINVALID)
 }
 
 func testListRules(t *testing.T, open Opener) {
@@ -150,6 +150,6 @@ func testListRules(t *testing.T, open Opener) {
 	}
 	for _, f := range []store.RuleFilter{{Category: "Bad Cat"}, {Status: "zombie"}, {Limit: -1}, {Scope: &engine.Scope{Project: "no way"}}, {Source: "bogus"}} {
 		_, err := db.ListRules(ctx, f)
-		wantCode(t, err, engine.EINVALID)
+		WantCode(t, err, engine.EINVALID)
 	}
 }

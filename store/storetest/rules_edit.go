@@ -45,7 +45,7 @@ func testUpdateRule(t *testing.T, open Opener) {
 	}
 
 	// No change: no event. Bad input: nothing written.
-	n := mustCount(t, db)
+	n := MustCount(t, db)
 	if _, err := db.UpdateRule(ctx, "tool.x", store.RuleUpdate{Topic: ptr("editing")}, t0); err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +62,11 @@ func testUpdateRule(t *testing.T, open Opener) {
 		{store.RuleUpdate{Text: ptr("fine"), Category: ptr("Not OK")}, engine.EINVALID},
 	} {
 		_, err := db.UpdateRule(ctx, "tool.x", tc.u, t0)
-		wantCode(t, err, tc.code)
+		WantCode(t, err, tc.code)
 	}
 	_, err = db.UpdateRule(ctx, "tool.nope", store.RuleUpdate{Topic: ptr("x")}, t0)
-	wantCode(t, err, engine.ENOTFOUND)
-	if diff := cmp.Diff(n, mustCount(t, db)); diff != "" {
+	WantCode(t, err, engine.ENOTFOUND)
+	if diff := cmp.Diff(n, MustCount(t, db)); diff != "" {
 		t.Errorf("rejected updates wrote (-before +after):\n%s", diff)
 	}
 }
@@ -85,7 +85,7 @@ func testRenameMovesEverything(t *testing.T, open Opener) {
 	oldHist, _ := db.History(ctx, "tool.old", 0, 0)
 
 	_, err := db.UpdateRule(ctx, "tool.old", store.RuleUpdate{RenameTo: ptr("tool.other")}, t0)
-	wantCode(t, err, engine.ECONFLICT)
+	WantCode(t, err, engine.ECONFLICT)
 	got, err := db.UpdateRule(ctx, "tool.old", store.RuleUpdate{RenameTo: ptr("tool.new")}, t0)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func testRenameMovesEverything(t *testing.T, open Opener) {
 		t.Errorf("renamed rule %+v", got)
 	}
 	_, err = db.GetRule(ctx, "tool.old")
-	wantCode(t, err, engine.ENOTFOUND)
+	WantCode(t, err, engine.ENOTFOUND)
 	hist, _ := db.History(ctx, "tool.new", 0, 0)
 	if len(hist) != len(oldHist)+1 {
 		t.Fatalf("history has %d events, want %d", len(hist), len(oldHist)+1)
@@ -128,15 +128,15 @@ func testArchiveRule(t *testing.T, open Opener) {
 	if err != nil || r.Status != engine.StatusArchived {
 		t.Fatalf("ArchiveRule = %+v, %v", r, err)
 	}
-	n := mustCount(t, db)
+	n := MustCount(t, db)
 	if _, err := db.ArchiveRule(ctx, "tool.x", t0); err != nil {
 		t.Fatal(err)
 	}
-	if mustCount(t, db) != n {
+	if MustCount(t, db) != n {
 		t.Error("archiving an archived rule wrote something")
 	}
 	_, _, err = Record(ctx, db, engine.Correction{RuleID: "tool.x", Polarity: 1, UserText: "x", At: t0})
-	wantCode(t, err, engine.EINVALID)
+	WantCode(t, err, engine.EINVALID)
 	r, err = db.UpdateRule(ctx, "tool.x", store.RuleUpdate{Status: ptr(engine.StatusActiveEligible)}, t0)
 	if err != nil || r.Status != engine.StatusActiveEligible {
 		t.Fatalf("restore = %+v, %v", r, err)
@@ -163,7 +163,7 @@ func testMergeRule(t *testing.T, open Opener) {
 	candHist, _ := db.History(ctx, cand.RuleID, 0, 0)
 
 	_, err = db.MergeRule(ctx, into.RuleID, cand.RuleID, t0)
-	wantCode(t, err, engine.EINVALID) // into is not a candidate
+	WantCode(t, err, engine.EINVALID) // into is not a candidate
 	got, err := db.MergeRule(ctx, cand.RuleID, into.RuleID, t0.Add(5))
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func testMergeRule(t *testing.T, open Opener) {
 		t.Errorf("merged rule (-want +got):\n%s", diff)
 	}
 	_, err = db.GetRule(ctx, cand.RuleID)
-	wantCode(t, err, engine.ENOTFOUND)
+	WantCode(t, err, engine.ENOTFOUND)
 	hist, _ := db.History(ctx, into.RuleID, 0, 0)
 	var moved []engine.Event
 	for _, e := range hist {

@@ -88,9 +88,9 @@ func testSnapshotMatchesEngine(t *testing.T, open Opener) {
 		}
 	}
 	_, err = db.Snapshot(ctx, engine.SnapshotRequest{Scope: engine.Scope{Project: "A B"}})
-	wantCode(t, err, engine.EINVALID)
+	WantCode(t, err, engine.EINVALID)
 	_, err = db.Snapshot(ctx, engine.SnapshotRequest{Max: -1})
-	wantCode(t, err, engine.EINVALID)
+	WantCode(t, err, engine.EINVALID)
 }
 
 // TestSnapshotCacheFollowsWrites: a cached snapshot sees every later write,

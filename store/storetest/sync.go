@@ -15,8 +15,8 @@ import (
 func testSyncDefinitions(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
-	a, b, c := def("reg.a", "Rule A", "say a", "A!"), def("reg.b", "Rule B"), def("reg.c", "Rule C", "Rule C")
-	res := mustSync(t, db, a, b, c)
+	a, b, c := Def("reg.a", "Rule A", "say a", "A!"), Def("reg.b", "Rule B"), Def("reg.c", "Rule C", "Rule C")
+	res := MustSync(t, db, a, b, c)
 	if diff := cmp.Diff(store.SyncResult{Added: []string{"reg.a", "reg.b", "reg.c"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("first sync (-want +got):\n%s", diff)
 	}
@@ -43,18 +43,18 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	}
 
 	// A no-op sync writes nothing at all.
-	n, v := mustCount(t, db), mustVersion(t, db)
-	if res := mustSync(t, db, a, b, c); len(res.Added)+len(res.Updated)+len(res.Archived) != 0 {
+	n, v := MustCount(t, db), mustVersion(t, db)
+	if res := MustSync(t, db, a, b, c); len(res.Added)+len(res.Updated)+len(res.Archived) != 0 {
 		t.Errorf("no-op sync: %+v", res)
 	}
-	if mustCount(t, db) != n || mustVersion(t, db) != v {
+	if MustCount(t, db) != n || mustVersion(t, db) != v {
 		t.Error("a no-op sync wrote")
 	}
 
 	// a changes text and drops an example; b leaves the registry.
-	a2 := def("reg.a", "Rule A, reworded", "say a")
+	a2 := Def("reg.a", "Rule A, reworded", "say a")
 	a2.Rule.Scope = engine.Scope{Project: "api"}
-	res = mustSync(t, db, a2, c)
+	res = MustSync(t, db, a2, c)
 	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"reg.a"}, Archived: []string{"reg.b"}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("second sync (-want +got):\n%s", diff)
 	}
@@ -91,7 +91,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	if _, err := db.ArchiveRule(ctx, "reg.c", t0); err != nil {
 		t.Fatal(err)
 	}
-	res = mustSync(t, db, a2, b, c)
+	res = MustSync(t, db, a2, b, c)
 	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"reg.b"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("third sync (-want +got):\n%s", diff)
 	}
@@ -107,7 +107,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	if _, err := db.UpdateRule(ctx, "reg.b", store.RuleUpdate{Text: ptr("my wording")}, t0); err != nil {
 		t.Fatal(err)
 	}
-	mustSync(t, db, a2, b, c)
+	MustSync(t, db, a2, b, c)
 	if rb, _ := db.GetRule(ctx, "reg.b"); rb.Text != "my wording" {
 		t.Errorf("user edit lost: %+v", rb)
 	}
@@ -118,7 +118,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	// A registry that defines the id of a rule the user created leaves that
 	// rule as it is, every time.
 	for range 2 {
-		res = mustSync(t, db, a2, b, c, def("user.x", "The registry's wording"))
+		res = MustSync(t, db, a2, b, c, Def("user.x", "The registry's wording"))
 		if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{"user.x"}}, res); diff != "" {
 			t.Errorf("sync over a user rule (-want +got):\n%s", diff)
 		}
@@ -130,25 +130,25 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 
 func testSyncBadDefinitionWritesNothing(t *testing.T, open Opener) {
 	db := open(t)
-	bad := def("reg.bad", "x")
+	bad := Def("reg.bad", "x")
 	bad.Rule.Severity = "urgent"
 	for _, tc := range []struct {
 		name string
 		defs []engine.Definition
 		msg  string
 	}{
-		{"unknown severity", []engine.Definition{def("reg.ok", "ok"), bad}, `definition 2 (reg.bad): unknown severity "urgent"`},
-		{"duplicate", []engine.Definition{def("reg.ok", "ok"), def("reg.ok", "again")}, "duplicate rule id reg.ok"},
-		{"empty example", []engine.Definition{def("reg.ok", "ok", " ")}, "example 1 is empty"},
-		{"bad id", []engine.Definition{def("Reg OK", "ok")}, "malformed rule id"},
+		{"unknown severity", []engine.Definition{Def("reg.ok", "ok"), bad}, `definition 2 (reg.bad): unknown severity "urgent"`},
+		{"duplicate", []engine.Definition{Def("reg.ok", "ok"), Def("reg.ok", "again")}, "duplicate rule id reg.ok"},
+		{"empty example", []engine.Definition{Def("reg.ok", "ok", " ")}, "example 1 is empty"},
+		{"bad id", []engine.Definition{Def("Reg OK", "ok")}, "malformed rule id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := db.SyncDefinitions(context.Background(), tc.defs, t0)
-			wantCode(t, err, engine.EINVALID)
+			WantCode(t, err, engine.EINVALID)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)
 			}
-			if c := mustCount(t, db); c != (store.Stats{}) {
+			if c := MustCount(t, db); c != (store.Stats{}) {
 				t.Errorf("wrote %+v", c)
 			}
 		})
@@ -162,15 +162,15 @@ func testSyncTenThousandDefinitions(t *testing.T, open Opener) {
 	db := open(t)
 	defs := make([]engine.Definition, 10000)
 	for i := range defs {
-		defs[i] = def(fmt.Sprintf("reg.r%05d", i), fmt.Sprintf("Rule number %d", i), fmt.Sprintf("example %d", i))
+		defs[i] = Def(fmt.Sprintf("reg.r%05d", i), fmt.Sprintf("Rule number %d", i), fmt.Sprintf("example %d", i))
 	}
-	if res := mustSync(t, db, defs...); len(res.Added) != 10000 {
+	if res := MustSync(t, db, defs...); len(res.Added) != 10000 {
 		t.Fatalf("added %d", len(res.Added))
 	}
 	if n, _ := db.CountTexts(context.Background()); n != 20000 {
 		t.Errorf("%d texts, want 20000", n)
 	}
-	if res := mustSync(t, db, defs[:9000]...); len(res.Archived) != 1000 || len(res.Updated) != 0 {
+	if res := MustSync(t, db, defs[:9000]...); len(res.Archived) != 1000 || len(res.Updated) != 0 {
 		t.Errorf("second sync: %d archived, %d updated", len(res.Archived), len(res.Updated))
 	}
 }
@@ -186,7 +186,7 @@ func testSyncTenThousandDefinitions(t *testing.T, open Opener) {
 func testSyncRegistryAllOrNothing(t *testing.T, open Opener) {
 	ctx := context.Background()
 	db := open(t)
-	defs := []engine.Definition{def("reg.a", "Rule A"), def("reg.b", "Rule B")}
+	defs := []engine.Definition{Def("reg.a", "Rule A"), Def("reg.b", "Rule B")}
 	bad := store.RegistrySync{Definitions: defs, Name: "r.yaml", YAML: []byte("v2"),
 		Contrary: func([]string) map[string][]string {
 			return map[string][]string{"reg.a": {"A is fine"}, "reg.zzz": {"no such rule"}}

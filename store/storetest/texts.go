@@ -91,7 +91,7 @@ func testReplaceRuleTexts(t *testing.T, open Opener) {
 func testEmbeddingsRoundTrip(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
-	mustSync(t, db, def("reg.a", "Rule A", "say a"), def("reg.b", "Rule B"))
+	MustSync(t, db, Def("reg.a", "Rule A", "say a"), Def("reg.b", "Rule B"))
 	if n, err := db.CountTexts(ctx); err != nil || n != 3 {
 		t.Fatalf("CountTexts = %d, %v; want 3", n, err)
 	}
@@ -157,12 +157,12 @@ func testEmbeddingsRoundTrip(t *testing.T, open Opener) {
 func testPutEmbeddingsBadInput(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
-	mustSync(t, db, def("reg.a", "Rule A", "say a"))
+	MustSync(t, db, Def("reg.a", "Rule A", "say a"))
 	miss, _ := db.MissingEmbeddings(ctx, "m@1")
 	if err := db.PutEmbeddings(ctx, "m@1", miss[:1], [][]float32{{1, 2, 3}}); err != nil {
 		t.Fatal(err)
 	}
-	n := mustCount(t, db)
+	n := MustCount(t, db)
 	for _, tc := range []struct {
 		name  string
 		model string
@@ -177,15 +177,15 @@ func testPutEmbeddingsBadInput(t *testing.T, open Opener) {
 		{"no model", "", miss[:1], [][]float32{{1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantCode(t, db.PutEmbeddings(ctx, tc.model, tc.items, tc.vecs), engine.EINVALID)
-			if mustCount(t, db) != n {
+			WantCode(t, db.PutEmbeddings(ctx, tc.model, tc.items, tc.vecs), engine.EINVALID)
+			if MustCount(t, db) != n {
 				t.Error("wrote")
 			}
 		})
 	}
 	// A text removed since it was listed is skipped, not an error.
 	gone := store.RuleText{RuleID: "reg.a", Kind: store.KindExample, Text: "old", SHA256: store.TextSHA256("old")}
-	if err := db.PutEmbeddings(ctx, "m@1", []store.RuleText{gone}, [][]float32{{1, 2, 3}}); err != nil || mustCount(t, db) != n {
+	if err := db.PutEmbeddings(ctx, "m@1", []store.RuleText{gone}, [][]float32{{1, 2, 3}}); err != nil || MustCount(t, db) != n {
 		t.Errorf("vanished text: %v", err)
 	}
 }
@@ -247,7 +247,7 @@ func testEmbeddingsVersionWithin(t *testing.T, open Opener) {
 func testPruneEmbeddings(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
-	mustSync(t, db, def("reg.a", "Rule A"), def("reg.b", "Rule B"))
+	MustSync(t, db, Def("reg.a", "Rule A"), Def("reg.b", "Rule B"))
 	miss, err := db.MissingEmbeddings(ctx, "lex@old")
 	if err != nil {
 		t.Fatal(err)
