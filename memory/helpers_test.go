@@ -23,15 +23,11 @@ var (
 	MustSync      = classifiertest.MustSync
 	MustCount     = classifiertest.MustCount
 	MustCode      = classifiertest.MustCode
-	basis         = classifiertest.Basis
 )
 
 // counts are the rows a correction can write (what MustCount returns, as a
 // type of this package so tests may write its values positionally).
 type counts classifiertest.Counts
-
-// fakeEmbedder maps texts to hand-set vectors.
-type fakeEmbedder = classifiertest.FakeEmbedder
 
 // MustDefaultService returns a service over a fresh store holding the
 // default pack embedded with the lexical embedder.
