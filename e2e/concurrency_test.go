@@ -51,13 +51,8 @@ func TestConcurrentCorrections(t *testing.T) {
 	for cl := range concClients {
 		wg.Go(func() {
 			for i := range concRequests {
-				k := (cl*concRequests + i) % concRules
-				counter := (cl+i)%3 == 0
-				pol := 1
-				if counter {
-					pol = -1
-				}
-				body := fmt.Sprintf(`{"text":"client %d says correction %d","rule_id":%q,"polarity":%d,"scope":{"project":"p%d"}}`, cl, i, rules[k], pol, cl%4)
+				k, counter, fields := loadCorrection(rules, cl, i, concRequests)
+				body := fmt.Sprintf(`{%s,"scope":{"project":"p%d"}}`, fields, cl%4)
 				r, err := c.Do(http.MethodPost, "/v1/corrections", "application/json", []byte(body), nil)
 				var out struct {
 					EventID int64  `json:"event_id"`
@@ -151,4 +146,17 @@ func mustEventRows(t *testing.T, db *sql.DB, want map[int64]bool) {
 	if found != len(want) {
 		t.Errorf("%d of %d acknowledged events are in persona_events", found, len(want))
 	}
+}
+
+// loadCorrection is request i of client cl in a load of perClient requests
+// each over rules: the rule's index k, whether it is a counterexample (every
+// third), and the correction's JSON fields (text, rule_id, polarity).
+func loadCorrection(rules []string, cl, i, perClient int) (k int, counter bool, fields string) {
+	k = (cl*perClient + i) % len(rules)
+	counter = (cl+i)%3 == 0
+	pol := 1
+	if counter {
+		pol = -1
+	}
+	return k, counter, fmt.Sprintf(`"text":"client %d says correction %d","rule_id":%q,"polarity":%d`, cl, i, rules[k], pol)
 }

@@ -81,14 +81,9 @@ func TestPGInstances(t *testing.T) {
 	for cl := range pgClients {
 		wg.Go(func() {
 			for i := range requests {
-				k := (cl*requests + i) % pgRules
-				counter := (cl+i)%3 == 0
-				pol := 1
-				if counter {
-					pol = -1
-				}
+				k, counter, fields := loadCorrection(rules, cl, i, requests)
 				key := fmt.Sprintf("pg-%d-%d", cl, i)
-				body := fmt.Sprintf(`{"text":"client %d says correction %d","rule_id":%q,"polarity":%d}`, cl, i, rules[k], pol)
+				body := "{" + fields + "}"
 				inst := cl % pgInstances
 				for try := 0; ; try++ {
 					if inst == victim && killed.Load() {
