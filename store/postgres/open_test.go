@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
@@ -20,14 +22,14 @@ func TestOpenErrors(t *testing.T) {
 	base := testenv.PGURL(t)
 	missing, _ := url.Parse(base)
 	q := missing.Query()
-	q.Set("search_path", "lexsona_no_such_schema")
+	q.Set("search_path", "$user")
 	missing.RawQuery = q.Encode()
 	for _, tc := range []struct {
 		name, dsn, code, msg string
 	}{
 		{"malformed", "postgres://host:notaport/db", engine.EINVALID, "PostgreSQL URL"},
 		{"no server", "postgres://nobody:secret@127.0.0.1:1/db?sslmode=disable&connect_timeout=5", engine.EUNAVAILABLE, "cannot connect to PostgreSQL database postgres://nobody@127.0.0.1:1/db"},
-		{"no schema", missing.String(), engine.EUNAVAILABLE, "has no schema for LexSona's tables"},
+		{"no schema named", missing.String(), engine.EUNAVAILABLE, "has no schema for LexSona's tables: create one, or name it in the URL's search_path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := store.Open(context.Background(), tc.dsn)
@@ -39,6 +41,66 @@ func TestOpenErrors(t *testing.T) {
 				t.Errorf("error %q shows the password", err)
 			}
 		})
+	}
+}
+
+// TestOpenCreatesNamedSchema: a schema the URL's search_path names that
+// does not exist yet is created and migrated, once, however many stores
+// open it together.
+func TestOpenCreatesNamedSchema(t *testing.T) {
+	base := testenv.PGURL(t)
+	schema := "lexsona_new_" + strings.ReplaceAll(strings.ToLower(t.Name()), "/", "_") + "_" + time.Now().Format("150405")
+	u, _ := url.Parse(base)
+	q := u.Query()
+	q.Set("search_path", schema+", public")
+	u.RawQuery = q.Encode()
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
+			t.Error(err)
+		}
+	})
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			d, err := Open(context.Background(), u.String(), store.Options{})
+			if err == nil {
+				err = store.New(d).Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatalf("open with a new schema: %v", err)
+		}
+	}
+	_, d := mustOpenURL(t, u.String())
+	if d.schema != schema {
+		t.Errorf("tables in schema %q, want the new %q", d.schema, schema)
+	}
+}
+
+// TestNamedSchema: which schema a search_path lets LexSona create.
+func TestNamedSchema(t *testing.T) {
+	for in, want := range map[string]string{
+		"lexsona":                  "lexsona",
+		" Team_A , public":         "team_a",
+		`"Team A", public`:         "Team A",
+		`"we""ird"`:                `we"ird`,
+		"":                         "",
+		"$user, public":            "",
+		"pg_catalog":               "",
+		"information_schema, main": "",
+	} {
+		if got := namedSchema(in); got != want {
+			t.Errorf("namedSchema(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -4,7 +4,8 @@
 // or postgresql:// URL. Several LexSona instances may share one database.
 //
 // The tables live in the URL's schema (its search_path parameter, else
-// public), so one database can hold several stores. Migrations
+// public), so one database can hold several stores; a schema the URL names
+// that does not exist yet is created. Migrations
 // (migrations/postgres) run under a session advisory lock, so instances
 // starting together apply each one once.
 //
@@ -91,8 +92,10 @@ var connectTimeout = 10 * time.Second
 // embedded migrations (migrations/postgres) and returns it ready for use. A
 // server that only accepts reads (a standby) is opened read-only, without
 // migrating. Errors: EINVALID for a malformed URL; EUNAVAILABLE when the
-// server cannot be reached or refuses the login, when the URL's schema does
-// not exist, or when the schema is newer than this build knows (upgrade
+// server cannot be reached or refuses the login, when the URL names no
+// schema and the connections have none, when the schema its search_path
+// names does not exist and cannot be created (see ensureSchema), or when
+// the schema is newer than this build knows (upgrade
 // lexsona).
 func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
@@ -117,7 +120,7 @@ func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) 
 	if d.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, d.openErr("connect to", err)
 	}
-	if err := d.setup(ctx); err != nil {
+	if err := d.setup(ctx, cfg.ConnConfig.RuntimeParams["search_path"]); err != nil {
 		d.pool.Close()
 		return nil, err
 	}
@@ -125,9 +128,10 @@ func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) 
 	return d, nil
 }
 
-// setup finds the schema and whether the server takes writes, then
+// setup finds the schema (creating the one searchPath names when the
+// connections have none) and whether the server takes writes, then
 // migrates.
-func (d *Driver) setup(ctx context.Context) error {
+func (d *Driver) setup(ctx context.Context, searchPath string) error {
 	var schema *string
 	var recovery bool
 	var readOnlySetting string
@@ -136,12 +140,18 @@ func (d *Driver) setup(ctx context.Context) error {
 	if err != nil {
 		return d.openErr("connect to", err)
 	}
-	if schema == nil {
-		return engine.Errorf(engine.EUNAVAILABLE, "PostgreSQL database %s has no schema for LexSona's tables: create the schema its search_path names", d.location)
-	}
-	d.schema = *schema
-	d.writeKey, d.migrateKey = lockKey("write", d.schema), lockKey("migrate", d.schema)
 	d.readOnly = recovery || readOnlySetting == "on"
+	switch {
+	case schema != nil:
+		d.schema = *schema
+	case d.readOnly:
+		return engine.Errorf(engine.EUNAVAILABLE, "PostgreSQL database %s has no schema for LexSona's tables, and the server only accepts reads: name an existing schema in the URL's search_path", d.location)
+	default:
+		if d.schema, err = d.ensureSchema(ctx, searchPath); err != nil {
+			return err
+		}
+	}
+	d.writeKey, d.migrateKey = lockKey("write", d.schema), lockKey("migrate", d.schema)
 	if d.readOnly {
 		d.log.Warn("store: the PostgreSQL server only accepts reads: opened read-only", "database", d.location)
 		return d.checkSchema(ctx)

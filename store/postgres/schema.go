@@ -1,0 +1,82 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// namedSchema is the schema a search_path setting names first, unquoted, or
+// "" when it names none LexSona could create: an empty path, or one that
+// starts with "$user" (the role's own schema, PostgreSQL's default) or a
+// system schema.
+func namedSchema(searchPath string) string {
+	first, _, _ := strings.Cut(searchPath, ",")
+	first = strings.TrimSpace(first)
+	if len(first) >= 2 && first[0] == '"' && first[len(first)-1] == '"' {
+		first = strings.ReplaceAll(first[1:len(first)-1], `""`, `"`)
+	} else {
+		first = strings.ToLower(first)
+	}
+	if first == "" || first == "$user" || strings.HasPrefix(first, "pg_") || first == "information_schema" {
+		return ""
+	}
+	return first
+}
+
+// ensureSchema gives the store a schema to keep its tables in when the
+// connection has none: the schema the URL's search_path names first is
+// created (under an advisory lock, so instances starting together agree), as a new SQLite file is created for a new path. It returns the
+// schema the connections now work in. Errors are EUNAVAILABLE: the URL
+// names no schema LexSona could create (its search_path is unset, or starts
+// with $user or a system schema), or the role may not create it (the
+// message says which grant is missing).
+func (d *Driver) ensureSchema(ctx context.Context, searchPath string) (string, error) {
+	name := namedSchema(searchPath)
+	if name == "" {
+		return "", engine.Errorf(engine.EUNAVAILABLE,
+			"PostgreSQL database %s has no schema for LexSona's tables: create one, or name it in the URL's search_path parameter and LexSona creates it", d.location)
+	}
+	created, err := d.createSchema(ctx, name)
+	if err != nil {
+		if pgCode(err) == "42501" {
+			return "", engine.Errorf(engine.EUNAVAILABLE,
+				"PostgreSQL database %s: the schema %s (the URL's search_path) does not exist and this role may not create it: create it, or GRANT CREATE ON DATABASE to the role", d.location, name)
+		}
+		return "", d.openErr("create the schema "+name+" of", err)
+	}
+	if created {
+		d.log.Info("store: created the PostgreSQL schema the URL's search_path names", "schema", name, "database", d.location)
+	}
+	var schema *string
+	if err := d.pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		return "", d.openErr("connect to", err)
+	}
+	if schema == nil {
+		return "", engine.Errorf(engine.EUNAVAILABLE, "PostgreSQL database %s: created the schema %s, but the connections still have no schema to work in", d.location, name)
+	}
+	return *schema, nil
+}
+
+// createSchema creates schema name unless it exists, reporting whether it
+// did, under a transaction advisory lock keyed by the name: CREATE SCHEMA
+// IF NOT EXISTS alone is not safe against a concurrent one (both see no
+// schema, one fails on the catalog's unique index).
+func (d *Driver) createSchema(ctx context.Context, name string) (created bool, err error) {
+	err = pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("schema", name)); err != nil {
+			return err
+		}
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, name).Scan(&exists); err != nil || exists {
+			return err
+		}
+		created = true
+		_, err := tx.Exec(ctx, `CREATE SCHEMA `+pgx.Identifier{name}.Sanitize())
+		return err
+	})
+	return created && err == nil, err
+}
