@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -24,7 +25,8 @@ func (s *Server) handleHealthz(c echo.Context) error {
 }
 
 // ready reports nil when the store can take writes (store.DB.Writable: not
-// read-only, no full disk or damage met, the write lock free) and the
+// read-only, no full disk or damage met, the write lock free, the database
+// server reachable) and the
 // embedder is loaded; otherwise an EUNAVAILABLE error saying which is not.
 func (s *Server) ready(ctx context.Context) error {
 	if s.stopping.Load() {
@@ -38,8 +40,11 @@ func (s *Server) ready(ctx context.Context) error {
 		// fault of the file (full disk, read-only, damaged), whose message
 		// names only the cause.
 		s.log.Warn("readiness: the store is not writable", "err", err.Error())
-		if store.Fault(err) != store.FaultNone {
+		switch {
+		case store.Fault(err) != store.FaultNone:
 			return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable: %s", engine.ErrorMessage(err))
+		case errors.Is(err, store.ErrUnreachable):
+			return engine.Errorf(engine.EUNAVAILABLE, "the store's database server cannot be reached")
 		}
 		return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable")
 	}

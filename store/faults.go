@@ -18,6 +18,12 @@ import (
 // the mount made writable again); damage is remembered until the process
 // ends.
 
+// ErrUnreachable is found (errors.Is) under the EUNAVAILABLE error of a
+// database server that cannot be reached or went away: a driver wraps it so
+// callers (a readiness probe) can say so without showing the driver's
+// message, which may name the server.
+var ErrUnreachable = errors.New("the database server cannot be reached")
+
 // FaultKind says which fault of the database an error is.
 type FaultKind int
 

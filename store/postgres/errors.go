@@ -90,7 +90,7 @@ func unreachable(err error) bool {
 // errMap maps the driver's errors: a fault of the database (kindOf) is
 // EUNAVAILABLE naming it in PostgreSQL's terms; so are, saying to retry, a
 // statement or lock wait that timed out, a serialization failure or
-// deadlock, and a server that cannot be reached.
+// deadlock, and a server that cannot be reached (store.ErrUnreachable).
 var errMap = sqldriver.Errors{Kind: kindOf, Messages: faultMessages, Transient: transient}
 
 func transient(err error) error {
@@ -101,7 +101,7 @@ func transient(err error) error {
 		return fmt.Errorf("%w: %w", engine.Errorf(engine.EUNAVAILABLE, "a concurrent write got in the way: try again"), err)
 	}
 	if unreachable(err) {
-		return fmt.Errorf("%w: %w", engine.Errorf(engine.EUNAVAILABLE, "the PostgreSQL server cannot be reached: try again"), err)
+		return fmt.Errorf("%w: %w: %w", engine.Errorf(engine.EUNAVAILABLE, "the PostgreSQL server cannot be reached: try again"), store.ErrUnreachable, err)
 	}
 	return nil
 }
