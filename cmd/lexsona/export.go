@@ -10,12 +10,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
 func newExportCmd(a *app) *cobra.Command {
-	var out string
+	var out, tenantName string
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write everything the memory holds as versioned JSON Lines",
@@ -27,15 +28,18 @@ computes them again. ` + "`lexsona import`" + ` loads the file into another stor
 example a personal SQLite memory into a team's PostgreSQL one:
 
   lexsona export --db ~/.local/share/lexsona/lexsona.db > memory.jsonl
-  lexsona import memory.jsonl --db postgres://lexsona@db.example:5432/team`,
+  lexsona import memory.jsonl --db postgres://lexsona@db.example:5432/team
+
+With --tenant NAME it exports that tenant's memory (one that exists: a
+misspelt name is refused, nothing is created).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if store.DriverName(a.dbPath) == "sqlite" {
+			if store.DriverName(a.dbPath) == "sqlite" && (tenantName == "" || tenantName == tenant.Default) {
 				// Opening would create an empty memory, and export it.
 				if _, err := os.Stat(a.dbPath); errors.Is(err, fs.ErrNotExist) {
 					return engine.Errorf(engine.ENOTFOUND, "no LexSona database at %s: nothing to export (check --db or LEXSONA_DB)", a.dbPath)
 				}
 			}
-			db, err := a.openDB(cmd.Context())
+			db, err := a.openTenantDB(cmd.Context(), tenantName, false)
 			if err != nil {
 				return err
 			}
@@ -60,5 +64,6 @@ example a personal SQLite memory into a team's PostgreSQL one:
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file (mode 0600) instead of stdout")
+	addTenantFlag(cmd, &tenantName, "export")
 	return cmd
 }

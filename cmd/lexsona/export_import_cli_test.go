@@ -66,3 +66,45 @@ func TestImportEmbedsWhatItAdds(t *testing.T) {
 		t.Errorf("registry sync after the import embedded %v texts, want 0: the import left them without vectors (%v)", n, sum)
 	}
 }
+
+// TestExportImportTenant: --tenant moves one tenant's memory: import
+// creates the tenant's store beside --db (the default memory untouched),
+// export reads it back, and exporting a tenant that has no memory is
+// refused without creating one.
+func TestExportImportTenant(t *testing.T) {
+	t.Setenv("LEXSONA_TENANT", "")
+	src := newCLI(t)
+	src.mustAddRule("user.tenant-moved", "code_style", "should")
+	code, export, stderr := src.run("export")
+	if code != 0 {
+		t.Fatalf("export: exit %d, %s", code, stderr)
+	}
+	file := filepath.Join(t.TempDir(), "memory.jsonl")
+	if err := os.WriteFile(file, []byte(export), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dst := newCLI(t)
+	if code, _, stderr := dst.run("import", file, "--tenant", "alice"); code != 0 {
+		t.Fatalf("import --tenant alice: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dst.db), "tenants", "alice.db")); err != nil {
+		t.Errorf("alice's store: %v", err)
+	}
+	if n := dst.eventCount("user.tenant-moved"); n != -1 {
+		t.Errorf("the default memory got the tenant's rule (%d events)", n)
+	}
+	code, again, stderr := dst.run("export", "--tenant", "alice")
+	if code != 0 || !strings.Contains(again, `"user.tenant-moved"`) {
+		t.Fatalf("export --tenant alice: exit %d, stderr %s; the rule is missing from %q", code, stderr, again)
+	}
+	code, out, stderr := dst.run("export", "--tenant", "bob")
+	if code != 1 || out != "" || !strings.Contains(stderr, "tenant bob has no memory yet (no file "+filepath.Join(filepath.Dir(dst.db), "tenants", "bob.db")) {
+		t.Errorf("export --tenant bob: exit %d, stdout %q, stderr %q; want 1 naming where bob's store would be", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dst.db), "tenants", "bob.db")); !os.IsNotExist(err) {
+		t.Errorf("exporting bob created his store: %v", err)
+	}
+	if code, _, stderr := dst.run("export", "--tenant", "Not A Name"); code != 2 {
+		t.Errorf("export --tenant 'Not A Name': exit %d, %s; want 2", code, stderr)
+	}
+}

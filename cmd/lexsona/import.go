@@ -12,7 +12,8 @@ import (
 )
 
 func newImportCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var tenantName string
+	cmd := &cobra.Command{
 		Use:   "import FILE",
 		Short: "Load an export (lexsona export) into the memory",
 		Long: `Load a file written by ` + "`lexsona export`" + ` (FILE, or - for stdin) into the
@@ -24,7 +25,9 @@ written: a file from a newer lexsona, a truncated or malformed one is
 refused and changes nothing. The imported texts are then embedded with the
 configured embedder (--embedder, --model-dir), so that servers running on the
 same store match the imported rules; if that fails, the import stands and
-the next registry sync (any command that classifies, or serve) embeds them.`,
+the next registry sync (any command that classifies, or serve) embeds them.
+With --tenant NAME it loads the file into that tenant's memory, creating
+it as lexsona serve would.`,
 		Args: exactArgs(1, "the export file (- for stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var r io.Reader = a.stdin
@@ -36,7 +39,7 @@ the next registry sync (any command that classifies, or serve) embeds them.`,
 				defer f.Close()
 				r = f
 			}
-			db, err := a.openDB(cmd.Context())
+			db, err := a.openTenantDB(cmd.Context(), tenantName, true)
 			if err != nil {
 				return err
 			}
@@ -61,4 +64,6 @@ the next registry sync (any command that classifies, or serve) embeds them.`,
 			})
 		},
 	}
+	addTenantFlag(cmd, &tenantName, "import into")
+	return cmd
 }

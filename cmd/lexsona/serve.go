@@ -191,8 +191,7 @@ so). Logs go to stderr.`,
 				MCPTenant: tenantName, Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc)}, a.stdin, a.stdout)
 		},
 	}
-	c.Flags().StringVar(&tenantName, "tenant", os.Getenv("LEXSONA_TENANT"),
-		"serve the memory of the tenant `NAME` (its store beside --db, as lexsona serve keeps it) instead of the default one (env LEXSONA_TENANT)")
+	addTenantFlag(c, &tenantName, "serve")
 	addIdempotencyTTLFlag(c, &idemTTL)
 	integ.register(c)
 	return c

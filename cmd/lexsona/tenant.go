@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/store"
+)
+
+// addTenantFlag registers --tenant NAME (env LEXSONA_TENANT) on c: the
+// command then works on that tenant's memory, kept beside --db as lexsona
+// serve keeps it, instead of the default one.
+func addTenantFlag(c *cobra.Command, name *string, what string) {
+	c.Flags().StringVar(name, "tenant", os.Getenv("LEXSONA_TENANT"),
+		what+" the memory of the tenant `NAME` (its store beside --db, as lexsona serve keeps it) instead of the default one (env LEXSONA_TENANT)")
+}
+
+// openTenantDB opens tenant name's store as the command's database (what
+// openDB returns afterwards, so the embedder is fitted on it); "" or
+// "default" is --db itself. With create false, a tenant that has no store
+// yet is ENOTFOUND naming where it was looked for (nothing is created);
+// with create true, its store is created as the server would create it.
+// Errors: EINVALID for a bad name; the store's.
+func (a *app) openTenantDB(ctx context.Context, name string, create bool) (*store.DB, error) {
+	if name == "" || name == tenant.Default {
+		return a.openDB(ctx)
+	}
+	stores := setup.TenantStores(a.setupConfig())
+	if !create {
+		exists, err := stores.Exists(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if !exists {
+			return nil, engine.Errorf(engine.ENOTFOUND, "tenant %s has no memory yet (no %s): check --tenant and --db", name, stores.Where(name))
+		}
+	}
+	db, err := stores.OpenStore(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	a.db = db
+	return db, nil
+}
