@@ -25,10 +25,10 @@ const (
 )
 
 // blockNote is the first line inside the managed block.
-const blockNote = "<!-- Written by `lexsona snapshot --write`; edits between these markers are replaced on the next write. -->"
+const blockNote = "<!-- Written by LexSona (`lexsona snapshot --write` or `lexsona watch`); edits between these markers are replaced on the next write. -->"
 
 // cursorDescription is the Cursor rule's description front matter.
-const cursorDescription = "Behavioral rules LexSona learned from your corrections (written by lexsona snapshot --write)"
+const cursorDescription = "Behavioral rules LexSona learned from your corrections (written by lexsona snapshot --write or lexsona watch)"
 
 // Formats lists the formats Render and WriteAgentFile accept.
 func Formats() []string { return []string{FormatAgentsMD, FormatClaudeMD, FormatCursorRule} }
