@@ -52,9 +52,9 @@ func TestPlanRegistryIsTheSync(t *testing.T) {
 		code       string // the error both refuse with
 	}{
 		{name: "first registry of a new store: the default pack first", yaml: doc("team", a, b, c),
-			want: RegistryPlan{Registry: "team", DryRun: true, DefaultFirst: true, Added: []string{"team.use-just", "team.use-ruff", "team.no-tabs"}, Updated: empty, Archived: empty, Kept: empty}},
+			want: RegistryPlan{Registry: "team", DryRun: true, DefaultFirst: true, Added: []string{"team.use-just", "team.use-ruff", "team.no-tabs"}, Updated: empty, Archived: empty, Kept: empty, Unchanged: empty}},
 		{name: "the same again: nothing", yaml: doc("team", a, b, c),
-			want: RegistryPlan{Registry: "team", DryRun: true, Added: empty, Updated: empty, Archived: empty, Kept: empty}},
+			want: RegistryPlan{Registry: "team", DryRun: true, Added: empty, Updated: empty, Archived: empty, Kept: empty, Unchanged: []string{"team.use-just", "team.use-ruff", "team.no-tabs"}}},
 		{name: "added, updated, archived and kept at once",
 			before: func(t *testing.T) {
 				if _, err := s.AddRule(ctx, NewRule{RuleID: "team.own-rule", Category: "code_style", Text: "Commit messages in English"}); err != nil {
@@ -62,13 +62,13 @@ func TestPlanRegistryIsTheSync(t *testing.T) {
 				}
 			},
 			yaml: doc("team", a2, b, d, e),
-			want: RegistryPlan{Registry: "team", DryRun: true, Added: []string{"team.use-uv"}, Updated: []string{"team.use-just"}, Archived: []string{"team.no-tabs"}, Kept: []string{"team.own-rule"}}},
+			want: RegistryPlan{Registry: "team", DryRun: true, Added: []string{"team.use-uv"}, Updated: []string{"team.use-just"}, Archived: []string{"team.no-tabs"}, Kept: []string{"team.own-rule"}, Unchanged: []string{"team.use-ruff"}}},
 		{name: "restored from the archive, and a change of examples alone", yaml: doc("team", a2, b2, c, d, e),
-			want: RegistryPlan{Registry: "team", DryRun: true, Added: empty, Updated: []string{"team.use-ruff", "team.no-tabs"}, Archived: empty, Kept: []string{"team.own-rule"}}},
+			want: RegistryPlan{Registry: "team", DryRun: true, Added: empty, Updated: []string{"team.use-ruff", "team.no-tabs"}, Archived: empty, Kept: []string{"team.own-rule"}, Unchanged: []string{"team.use-just", "team.use-uv"}}},
 		{name: "another registry's rule id: refused", yaml: doc("other", a), code: engine.ECONFLICT},
 		{name: "empty without allow_empty: refused", yaml: doc("team"), code: engine.EINVALID},
 		{name: "empty with allow_empty: archives the source", yaml: doc("team"), allowEmpty: true,
-			want: RegistryPlan{Registry: "team", DryRun: true, Added: empty, Updated: empty, Archived: []string{"team.no-tabs", "team.use-just", "team.use-ruff", "team.use-uv"}, Kept: empty}},
+			want: RegistryPlan{Registry: "team", DryRun: true, Added: empty, Updated: empty, Archived: []string{"team.no-tabs", "team.use-just", "team.use-ruff", "team.use-uv"}, Kept: empty, Unchanged: empty}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,8 +10,9 @@ import (
 // Plan is what SyncInForce of a source would do to the store's rules: the
 // rule ids it would add, update (a definition changed, restored from the
 // archive, or taken over from a registry that dropped it), archive (its
-// source's rules it no longer defines) and keep (ids it defines that name a
-// rule created outside any registry, left as it is). DefaultFirst is true
+// source's rules it no longer defines), keep (ids it defines that name a
+// rule created outside any registry, left as it is) and leave unchanged
+// (the rest of its rules, already in force as defined). DefaultFirst is true
 // when the store has no registry in force yet, so the sync would first sync
 // the default pack (whose own changes are not listed).
 type Plan struct {
@@ -21,6 +22,7 @@ type Plan struct {
 	Updated      []string `json:"updated"`
 	Archived     []string `json:"archived"`
 	Kept         []string `json:"kept"`
+	Unchanged    []string `json:"unchanged"`
 	DefaultFirst bool     `json:"default_first,omitempty"`
 }
 
@@ -56,7 +58,26 @@ func PlanInForce(ctx context.Context, db *store.DB, src Source, opts SyncOptions
 	}
 	last := res[len(res)-1]
 	plan.Added, plan.Updated, plan.Archived, plan.Kept = last.Added, last.Updated, last.Archived, last.Kept
+	plan.Unchanged = unchanged(reg, plan)
 	return reg, plan, nil
+}
+
+// unchanged lists, in file order, reg's rule ids the plan neither adds,
+// updates nor keeps.
+func unchanged(reg *Registry, plan Plan) []string {
+	listed := map[string]bool{}
+	for _, ids := range [][]string{plan.Added, plan.Updated, plan.Kept} {
+		for _, id := range ids {
+			listed[id] = true
+		}
+	}
+	out := []string{}
+	for _, d := range reg.Definitions() {
+		if !listed[d.Rule.RuleID] {
+			out = append(out, d.Rule.RuleID)
+		}
+	}
+	return out
 }
 
 // storeSync is the store's sync of r's definitions and contrary texts at

@@ -23,8 +23,8 @@ func TestRegistrySyncDryRun(t *testing.T) {
 	rule := func(id, text string) string {
 		return "  - rule_id: " + id + "\n    category: code_style\n    severity: should\n    template: \"" + text + "\"\n"
 	}
-	v1 := "version: 1\nname: team\nrules:\n" + rule("team.one", "First rule") + rule("team.two", "Second rule")
-	v2 := "version: 1\nname: team\nrules:\n" + rule("team.one", "First rule, reworded") + rule("team.three", "Third rule")
+	v1 := "version: 1\nname: team\nrules:\n" + rule("team.one", "First rule") + rule("team.two", "Second rule") + rule("team.four", "Fourth rule")
+	v2 := "version: 1\nname: team\nrules:\n" + rule("team.one", "First rule, reworded") + rule("team.three", "Third rule") + rule("team.four", "Fourth rule")
 	mustStatus(t, post("", v1), http.StatusOK)
 
 	rulesBefore := e.get("/v1/rules?limit=1000")
@@ -34,7 +34,7 @@ func TestRegistrySyncDryRun(t *testing.T) {
 	var plan memory.RegistryPlan
 	r.json(t, &plan)
 	want := memory.RegistryPlan{Registry: "team", DryRun: true, Added: []string{"team.three"}, Updated: []string{"team.one"},
-		Archived: []string{"team.two"}, Kept: []string{}}
+		Archived: []string{"team.two"}, Kept: []string{}, Unchanged: []string{"team.four"}}
 	if diff := cmp.Diff(want, plan); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}

@@ -83,12 +83,12 @@ func (a *app) planRegistry(ctx context.Context, allowEmpty bool) error {
 		return err
 	}
 	return a.output(plan, func(w io.Writer) {
-		fmt.Fprintf(w, "syncing %s would add %d, update %d, archive %d and keep %d rules (dry run: nothing written)\n",
-			plan.Registry, len(plan.Added), len(plan.Updated), len(plan.Archived), len(plan.Kept))
+		fmt.Fprintf(w, "syncing %s would add %d, update %d, archive %d and keep %d rules, and leave %d unchanged (dry run: nothing written)\n",
+			plan.Registry, len(plan.Added), len(plan.Updated), len(plan.Archived), len(plan.Kept), len(plan.Unchanged))
 		for _, l := range []struct {
 			what string
 			ids  []string
-		}{{"add", plan.Added}, {"update", plan.Updated}, {"archive", plan.Archived}, {"keep", plan.Kept}} {
+		}{{"add", plan.Added}, {"update", plan.Updated}, {"archive", plan.Archived}, {"keep", plan.Kept}, {"same", plan.Unchanged}} {
 			for _, id := range l.ids {
 				fmt.Fprintf(w, "  %-8s %s\n", l.what, id)
 			}

@@ -13,8 +13,8 @@ func TestRegistrySyncDryRun(t *testing.T) {
 	rule := func(id, text string) string {
 		return "  - rule_id: " + id + "\n    category: tool_preference\n    severity: should\n    template: \"" + text + "\"\n"
 	}
-	c.mustJSON("registry", "sync", "--registry", mustWriteTemp(t, "team.yaml", "version: 1\nrules:\n"+rule("team.one", "Run tasks with just")+rule("team.two", "Lint with ruff")))
-	v2 := mustWriteTemp(t, "team.yaml", "version: 1\nrules:\n"+rule("team.one", "Run every task with just")+rule("team.three", "Format with black"))
+	c.mustJSON("registry", "sync", "--registry", mustWriteTemp(t, "team.yaml", "version: 1\nrules:\n"+rule("team.one", "Run tasks with just")+rule("team.two", "Lint with ruff")+rule("team.four", "Type-check with mypy")))
+	v2 := mustWriteTemp(t, "team.yaml", "version: 1\nrules:\n"+rule("team.one", "Run every task with just")+rule("team.three", "Format with black")+rule("team.four", "Type-check with mypy"))
 
 	plan := c.mustJSON("registry", "sync", "--dry-run", "--registry", v2)
 	ids := func(k string) string {
@@ -24,13 +24,13 @@ func TestRegistrySyncDryRun(t *testing.T) {
 		}
 		return strings.Join(out, ",")
 	}
-	if plan["dry_run"] != true || ids("added") != "team.three" || ids("updated") != "team.one" || ids("archived") != "team.two" || ids("kept") != "" {
+	if plan["dry_run"] != true || ids("added") != "team.three" || ids("updated") != "team.one" || ids("archived") != "team.two" || ids("kept") != "" || ids("unchanged") != "team.four" {
 		t.Errorf("plan %v", plan)
 	}
 	if r := c.mustJSON("rules", "show", "team.two"); r["status"] == "archived" {
 		t.Errorf("the dry run archived team.two")
 	}
-	if code, out, errs := c.run("registry", "sync", "--dry-run", "--registry", v2); code != 0 || !strings.Contains(out, "would add 1, update 1, archive 1 and keep 0") {
+	if code, out, errs := c.run("registry", "sync", "--dry-run", "--registry", v2); code != 0 || !strings.Contains(out, "would add 1, update 1, archive 1 and keep 0 rules, and leave 1 unchanged") || !strings.Contains(out, "same     team.four") {
 		t.Errorf("text output: exit %d %q %s", code, out, errs)
 	}
 	sum := c.mustJSON("registry", "sync", "--registry", v2)

@@ -47,7 +47,7 @@ func describePlan(reg *registry.Registry, plan memory.RegistryPlan, rules []engi
 		cur := byID[id]
 		p.Kept = append(p.Kept, planItem{ID: id, Text: cur.Text, Note: "a " + cur.Source + " rule: kept as it is"})
 	}
-	p.Unchanged = max(0, reg.Len()-len(plan.Added)-len(plan.Updated)-len(plan.Kept))
+	p.Unchanged = len(plan.Unchanged)
 	return p
 }
 

@@ -66,7 +66,7 @@ func TestDescribePlan(t *testing.T) {
 	}
 	plan := memory.RegistryPlan{Registry: "team", Added: []string{"team.new"},
 		Updated:  []string{"team.changed", "team.back", "team.examples", "team.moved"},
-		Archived: []string{"team.gone"}, Kept: []string{"my.own"}}
+		Archived: []string{"team.gone"}, Kept: []string{"my.own"}, Unchanged: []string{"team.same"}}
 	got := describePlan(reg, plan, rules)
 	want := &syncPlan{
 		Added: []planItem{{ID: "team.new", Text: "A new rule"}},
