@@ -15,6 +15,9 @@
 #   classifier/  BenchmarkTopK (30, 1,000, 100,000 vectors), BenchmarkClassify{ORT,Lexical}
 #   store/       BenchmarkSnapshot (100 and 10,000 rules), BenchmarkRecord, BenchmarkRecordDurability
 #   engine/      BenchmarkBuildSnapshot (100 and 10,000 rules)
+#   store/postgres/ BenchmarkRecord, BenchmarkPersona, BenchmarkVisibility{,Classifier},
+#                BenchmarkSyncDefinitions: SQLite and PostgreSQL (scripts/pg.sh's
+#                throwaway cluster) side by side
 #   server/      BenchmarkHTTPClassifyLoad (64 clients, batching on/off), on
 #                the float32 graph and again on the int8 one
 #                (LEXSONA_MODEL_VARIANT=int8, into go-server-int8.txt)
@@ -106,6 +109,14 @@ gobench profile ./models/ort/ '^BenchmarkORTProfile$' "${profile_passes}x"
 gobench classifier ./classifier/ '^(BenchmarkTopK|BenchmarkClassifyORT|BenchmarkClassifyLexical)$' "$short"
 gobench store ./store/sqlite/ '^(BenchmarkSnapshot|BenchmarkRecord|BenchmarkRecordDurability)$' "$short"
 gobench engine ./engine/ '^BenchmarkBuildSnapshot$' "$short"
+# SQLite and PostgreSQL side by side, on the throwaway cluster of scripts/pg.sh
+# (installed and started when missing; without it the rows are dashes).
+if pg_url="$(bash scripts/pg.sh)"; then
+	echo 'export LEXSONA_TEST_PG=$(bash scripts/pg.sh)' >>"$raw/commands.txt"
+	LEXSONA_TEST_PG="$pg_url" gobench store-pg ./store/postgres/ '^(BenchmarkRecord|BenchmarkPersona|BenchmarkVisibility|BenchmarkVisibilityClassifier|BenchmarkSyncDefinitions)$' "$short"
+else
+	echo "bench_report: no PostgreSQL (scripts/pg.sh failed): its rows are left out" >&2
+fi
 gobench server ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x"
 gobench server-int8 ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x" LEXSONA_MODEL_VARIANT=int8
 

@@ -79,6 +79,7 @@ func Render(in Inputs) string {
 	in.topK(p)
 	in.snapshots(p)
 	in.record(p)
+	in.postgres(p)
 	in.httpLoad(p)
 	p("## How this was measured\n\n```sh\n%s\n```\n", strings.Join(in.Commands, "\n"))
 	return b.String()
