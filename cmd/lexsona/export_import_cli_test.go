@@ -46,16 +46,7 @@ func TestExportOfAMissingFile(t *testing.T) {
 // imported rules at its next refresh; a registry sync afterwards has
 // nothing left to embed.
 func TestImportEmbedsWhatItAdds(t *testing.T) {
-	src := newCLI(t)
-	src.mustAddRule("user.imported-rule", "code_style", "should")
-	code, export, stderr := src.run("export")
-	if code != 0 {
-		t.Fatalf("export: exit %d, %s", code, stderr)
-	}
-	file := filepath.Join(t.TempDir(), "memory.jsonl")
-	if err := os.WriteFile(file, []byte(export), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file := exportOneRule(t, "user.imported-rule")
 	dst := newCLI(t)
 	dst.mustJSON("registry", "sync") // the store a server would have readied
 	if code, _, stderr := dst.run("import", file); code != 0 {
@@ -73,16 +64,7 @@ func TestImportEmbedsWhatItAdds(t *testing.T) {
 // refused without creating one.
 func TestExportImportTenant(t *testing.T) {
 	t.Setenv("LEXSONA_TENANT", "")
-	src := newCLI(t)
-	src.mustAddRule("user.tenant-moved", "code_style", "should")
-	code, export, stderr := src.run("export")
-	if code != 0 {
-		t.Fatalf("export: exit %d, %s", code, stderr)
-	}
-	file := filepath.Join(t.TempDir(), "memory.jsonl")
-	if err := os.WriteFile(file, []byte(export), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file := exportOneRule(t, "user.tenant-moved")
 	dst := newCLI(t)
 	if code, _, stderr := dst.run("import", file, "--tenant", "alice"); code != 0 {
 		t.Fatalf("import --tenant alice: exit %d, %s", code, stderr)
@@ -107,4 +89,21 @@ func TestExportImportTenant(t *testing.T) {
 	if code, _, stderr := dst.run("export", "--tenant", "Not A Name"); code != 2 {
 		t.Errorf("export --tenant 'Not A Name': exit %d, %s; want 2", code, stderr)
 	}
+}
+
+// exportOneRule exports a new memory holding one user rule, id, into a file
+// and returns its path.
+func exportOneRule(t *testing.T, id string) string {
+	t.Helper()
+	src := newCLI(t)
+	src.mustAddRule(id, "code_style", "should")
+	code, export, stderr := src.run("export")
+	if code != 0 {
+		t.Fatalf("export: exit %d, %s", code, stderr)
+	}
+	file := filepath.Join(t.TempDir(), "memory.jsonl")
+	if err := os.WriteFile(file, []byte(export), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
 }
