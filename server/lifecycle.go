@@ -63,7 +63,8 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext: func(net.Listener) context.Context { return base },
 	}
-	s.stopPrune = s.startPruner()
+	stopPrune, stopFollow := s.startPruner(), s.startShareFollower()
+	s.stopBackground = func() { stopFollow(); stopPrune() }
 	srv, ln := s.httpSrv, s.ln
 	s.startMu.Unlock()
 	s.log.Info("listening", "addr", ln.Addr().String(), "embedder", s.cfg.Embedder.Backend(),
@@ -113,14 +114,15 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return s.stopErr
 }
 
-// shutdownStore stops the pruner, drains the batch queue and closes the store.
+// shutdownStore stops the background work (pruner, share follower), drains
+// the batch queue and closes the store.
 func (s *Server) shutdownStore() error {
 	s.startMu.Lock()
-	stopPrune := s.stopPrune
-	s.stopPrune = nil
+	stopBackground := s.stopBackground
+	s.stopBackground = nil
 	s.startMu.Unlock()
-	if stopPrune != nil {
-		stopPrune()
+	if stopBackground != nil {
+		stopBackground()
 	}
 	if s.batcher != nil {
 		s.batcher.Close()

@@ -100,6 +100,9 @@ type Config struct {
 	// another tenant (see RegistryShare); every named tenant they name needs
 	// a key in APIKeys.
 	SharedRegistries []RegistryShare
+	// ShareCheckInterval is how often a running server looks for shared
+	// registries changed without it (DefaultShareCheckInterval).
+	ShareCheckInterval time.Duration
 	// MCPTenant is the tenant whose memory ServeMCP serves (the default
 	// tenant when empty; a named one needs Tenants).
 	MCPTenant string
@@ -185,7 +188,7 @@ type Server struct {
 	ln        net.Listener
 	httpSrv   *http.Server
 	cancel    context.CancelFunc // cancels every request's context (forced shutdown)
-	stopPrune func()             // stops the idempotency-key pruner (Run starts it)
+	stopBackground func()        // stops the idempotency-key pruner and the share follower (Run starts them)
 	stopOnce  sync.Once
 	stopErr   error
 }
@@ -271,6 +274,7 @@ func setDefaults(c *Config) {
 	}
 	def(&c.RequestTimeout, DefaultRequestTimeout)
 	def(&c.SyncTimeout, DefaultSyncTimeout)
+	def(&c.ShareCheckInterval, DefaultShareCheckInterval)
 	def(&c.ReadHeaderTimeout, 10*time.Second)
 	def(&c.ReadTimeout, 60*time.Second)
 	def(&c.WriteTimeout, c.RequestTimeout+writeMargin)

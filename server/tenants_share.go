@@ -11,12 +11,13 @@ import (
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
-	"github.com/lexsona/lexsona/store"
 )
 
 // RegistryShare gives tenants a read-only copy of another tenant's
-// registry: whenever Owner syncs its registry Name (and when a receiver's
-// memory is opened), the same YAML is synced into every tenant of To as the
+// registry: whenever Owner syncs its registry Name through the server, when
+// a receiver's memory is opened, and when a running server finds the
+// owner's copy changed otherwise (startShareFollower), the same YAML is
+// synced into every tenant of To as the
 // source Name, which those tenants may not sync themselves (403). Their
 // own evidence on its rules stays theirs.
 type RegistryShare struct {
@@ -123,15 +124,11 @@ func (s *Server) pullShare(ctx context.Context, sh RegistryShare, t *tenantMem) 
 	if err != nil {
 		return err
 	}
-	files, err := owner.db.Registries(ctx)
-	if err != nil {
+	yaml, ok, err := registryYAML(ctx, owner.db, sh.Name)
+	if err != nil || !ok {
 		return err
 	}
-	i := slices.IndexFunc(files, func(f store.RegistryFile) bool { return f.Name == sh.Name })
-	if i < 0 {
-		return nil
-	}
-	_, _, err = t.mem.SyncRegistry(ctx, registry.Source{Name: sh.Name, YAML: files[i].YAML}, registry.SyncOptions{AllowEmpty: true})
+	_, _, err = t.mem.SyncRegistry(ctx, registry.Source{Name: sh.Name, YAML: yaml}, registry.SyncOptions{AllowEmpty: true})
 	return err
 }
 
