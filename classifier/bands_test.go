@@ -42,9 +42,9 @@ func TestDefaultThresholds(t *testing.T) {
 		name string
 		want Thresholds
 	}{
-		{"all-MiniLM-L6-v2", Thresholds{0.37, 0.30}},
+		{"all-MiniLM-L6-v2", Thresholds{0.39, 0.30}},
 		{lexical.Name, lexicalThresholds},
-		{"something-else", Thresholds{0.37, 0.30}},
+		{"something-else", Thresholds{0.39, 0.30}},
 	} {
 		if got := DefaultThresholds(models.Identity{Name: tt.name}); got != tt.want {
 			t.Errorf("DefaultThresholds(%s) = %v, want %v", tt.name, got, tt.want)

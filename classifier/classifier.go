@@ -5,10 +5,12 @@
 // template, examples and contrary phrasings, and with the corrections users
 // confirmed for it (learned exemplars, see Learned), held in contiguous
 // float32 matrices; for sentence embedders the words it shares with each rule's
-// texts are mixed in (termIndex). The best score falls in one of three bands
+// texts are mixed in (termIndex), and a correction addressed to the agent
+// gains AddressedBoost on every rule. The best score falls in one of three bands
 // — auto_match, confirm, new_rule — or the text names its rule itself with
 // CORRECT[rule_id]: ... (explicit). The guard keeps texts that name nothing
-// out of both upper bands; the polarity check (PolarityCheck) makes a text
+// out of both upper bands, and an auto match on the edge of its rule (see
+// neighbours) out of the auto band; the polarity check (PolarityCheck) makes a text
 // that contradicts its rule a counterexample, or a question, never a
 // reinforcement. Record turns the decision into evidence; Confirm resolves
 // the confirm band.
@@ -238,8 +240,10 @@ type Classification struct {
 	vec    query        // its vector (empty for explicit)
 	lexVec query        // its lexical vector (hybrid only)
 	lexID  string       // the lexical model identity (hybrid only)
-	// What the text says about its top candidate, for PolarityCheck.
+	// What the text says about its top candidate, for PolarityCheck, and
+	// how near it is to it, for the guard's neighbour check.
 	evidence evidence
+	near     nearness
 }
 
 // classified is the classification being built.
@@ -302,6 +306,9 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		cl.Decision = DecisionNewRule
 	}
 	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, cl.input, cl.Candidates)
+	if cl.Reason == "" && len(cl.Candidates) > 0 {
+		cl.Decision, cl.Reason = c.guard.edge(cl.Decision, cl.Candidates[0].RuleID, cl.near)
+	}
 	if !counter && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
 		p := c.polarity.decide(cl.input, cl.Candidates[0].RuleID, cl.evidence)
 		cl.Polarity = p.pol

@@ -38,8 +38,10 @@ type Vector struct {
 	Vector  []float32
 }
 
-// Text is one text of a rule.
+// Text is one text of a rule. Contrary is true for a contrary phrasing (one
+// that says the opposite of its rule).
 type Text struct {
-	RuleID string
-	Text   string
+	RuleID   string
+	Text     string
+	Contrary bool
 }

@@ -35,6 +35,13 @@ const (
 	// CueRetraction: "forget what I said", "never mind", "scratch that", "no
 	// longer", "changed my mind": the user takes a rule back.
 	CueRetraction
+	// CueReversal: the text states with "instead of" or "rather than" a
+	// preference its rule's own texts state the other way round ("leave
+	// it commented out instead of removing it" against "delete dead code instead of
+	// commenting it out", see preferences). It depends on the rule, so
+	// DetectCue never returns it; the polarity check looks for it when the
+	// wording has no other cue.
+	CueReversal
 )
 
 // String names the kind as Cue.String and reasons do.
@@ -48,6 +55,8 @@ func (k CueKind) String() string {
 		return "permission"
 	case CueRetraction:
 		return "retraction"
+	case CueReversal:
+		return "reversal"
 	}
 	return "none"
 }

@@ -149,7 +149,7 @@ func (c *memCorpus) Texts(context.Context) ([]Text, error) {
 	var out []Text
 	for _, t := range c.texts {
 		if _, live := c.scopes[t.rule]; live {
-			out = append(out, Text{RuleID: t.rule, Text: t.text})
+			out = append(out, Text{RuleID: t.rule, Text: t.text, Contrary: !t.affirms})
 		}
 	}
 	return out, nil

@@ -22,7 +22,9 @@ import (
 //     direction all rules' contrary phrasings share (leanModel);
 //   - a cue in the wording (DetectCue): permission ("is fine", "go ahead"),
 //     dismissal ("no need to"), retraction ("forget what I said") or a
-//     constraint that rules the rule's way out ("isn't installed").
+//     constraint that rules the rule's way out ("isn't installed"); failing
+//     those, a preference stated the other way round from the rule's own
+//     texts (CueReversal).
 //
 // The decision, for the matched rule:
 //
@@ -77,9 +79,12 @@ const ReasonContradiction = "contradiction"
 // evidence is what a text's embedding says about its polarity against one
 // rule: its best scores over the rule's affirming and contrary texts
 // (contrary NaN: the rule has none) and its lean along the shared direction
-// (NaN: unknown, see leanModel).
+// (NaN: unknown, see leanModel); reversal is the phrase of a preference it
+// states the other way round from the rule's texts ("": none, see
+// preferences).
 type evidence struct {
 	affirm, contrary, lean float64
+	reversal               string
 }
 
 // Lean combines the evidence into one number, positive on the contrary
@@ -113,7 +118,11 @@ func (p PolarityCheck) decide(text, ruleID string, ev evidence) polarity {
 	if !known {
 		why = "the rule has no contrary phrasings to compare with"
 	}
-	if cue := DetectCue(text); cue.Kind != CueNone {
+	cue := DetectCue(text)
+	if cue.Kind == CueNone && ev.reversal != "" {
+		cue = Cue{Kind: CueReversal, Phrase: ev.reversal}
+	}
+	if cue.Kind != CueNone {
 		if known && lean >= -p.CueMargin-1e-9 {
 			return polarity{pol: engine.Counter, reason: fmt.Sprintf("%s: the text takes %s back (%s %q; %s)",
 				ReasonContradiction, ruleID, cue.Kind, cue.Phrase, why)}

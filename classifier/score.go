@@ -22,7 +22,9 @@ type snapshot struct {
 	contra, lexContra *Index
 	terms             *termIndex // nil unless the term weight is set
 	lean              *leanModel // nil when no rule has contrary texts
-	err               error      // no embeddings for the model although rules have texts
+	near              *neighbours
+	prefs             preferences
+	err               error // no embeddings for the model although rules have texts
 }
 
 // versionMaxAge is how long a classifier trusts the embeddings version it
@@ -134,18 +136,22 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 	affirmRows, contraRows := toRows(dense, true), toRows(dense, false)
 	s.dense, s.contra = NewIndex(dd, s.ids, affirmRows, scopes), NewIndex(dd, s.ids, contraRows, scopes)
 	s.lean = newLeanModel(dd, s.ids, affirmRows, contraRows)
+	s.near = newNeighbours(s.dense, s.contra)
 	if lexModel != "" {
 		ld := dims(lex, c.opts.Lexical.Identity().Dims)
 		s.lex, s.lexContra = NewIndex(ld, s.ids, toRows(lex, true), scopes), NewIndex(ld, s.ids, toRows(lex, false), scopes)
 	}
 	var texts []Text
-	if c.termW > 0 || stored[0] == 0 || (lexModel != "" && stored[1] == 0) {
+	if c.termW > 0 || !c.polarity.Off || stored[0] == 0 || (lexModel != "" && stored[1] == 0) {
 		if texts, err = c.corpus.Texts(ctx); err != nil {
 			return nil, err
 		}
 	}
 	if c.termW > 0 {
 		s.terms = newTermIndex(s.ids, texts)
+	}
+	if !c.polarity.Off {
+		s.prefs = newPreferences(texts)
 	}
 	for _, m := range []struct {
 		model  string
@@ -217,16 +223,24 @@ func (c *Classifier) score(ctx context.Context, cl *classified, text, model stri
 	if s.terms != nil {
 		term := make([]float64, len(scores))
 		s.terms.scores(cl.input, term)
+		boost := 0.0
+		if Addressed(cl.input) {
+			boost = AddressedBoost
+		}
 		for i := range scores {
-			scores[i] = (1-c.termW)*scores[i] + c.termW*term[i]
+			scores[i] = min(1, (1-c.termW)*scores[i]+c.termW*term[i]+boost)
 		}
 	}
 	floor := min(c.opts.MinScore, cl.Thresholds.Confirm)
 	cl.Candidates = TopK(s.ids, scores, c.opts.K, floor, func(i int) bool { return ScopeApplies(s.dense.scopes[i], cl.scope) })
 	if len(cl.Candidates) > 0 {
 		cl.Score = cl.Candidates[0].Score
-		i := s.dense.pos[cl.Candidates[0].RuleID]
-		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i)}
+		top := cl.Candidates[0].RuleID
+		i := s.dense.pos[top]
+		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i), reversal: s.prefs.reversed(cl.input, top)}
+		if c.guard.NeighbourMargin > 0 && cl.Thresholds.Band(cl.Score) == DecisionAutoMatch {
+			cl.near = s.near.near(cl.vec.dense, top)
+		}
 	}
 	return nil
 }

@@ -44,8 +44,8 @@ func WriteDir(dir string, r Report) ([]string, error) {
 func WriteMarkdown(w io.Writer, r Report, plots []string) {
 	fmt.Fprintf(w, "# LexSona eval: %s\n\n", r.Embedder)
 	fmt.Fprintf(w, "- model: `%s`\n- registry: `%s`\n- dataset: `%s` (%s)\n", r.Model, r.Registry, r.Dataset, kindCounts(r.Counts))
-	fmt.Fprintf(w, "- thresholds: auto %.2f, confirm %.2f (%s)\n- guard: %d content word(s), auto margin %.2f\n",
-		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin)
+	fmt.Fprintf(w, "- thresholds: auto %.2f, confirm %.2f (%s)\n- guard: %d content word(s), auto margin %.2f, neighbour margin %.2f\n",
+		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin, r.Guard.NeighbourMargin)
 	fmt.Fprintf(w, "- scoring: %s (the paper's tables: %s alone)\n\n", r.Scoring, ScoringDense)
 
 	fmt.Fprintf(w, "## Targets\n\n%s.\n\n| target | held out | goal | |\n|---|---:|---:|---|\n", targetsHeading(r.Targets))

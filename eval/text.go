@@ -49,8 +49,8 @@ func counts(m Metrics) string {
 // the phrasing statistics and the worst errors.
 func WriteText(w io.Writer, r Report) {
 	fmt.Fprintf(w, "LexSona eval: %s %s, registry %s, dataset %s (%s)\n", r.Embedder, r.Model, r.Registry, r.Dataset, kindCounts(r.Counts))
-	fmt.Fprintf(w, "thresholds: auto %.2f, confirm %.2f (%s); guard: %d content word(s), margin %.2f; scoring: %s (the paper's tables: %s alone)\n\n",
-		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin, r.Scoring, ScoringDense)
+	fmt.Fprintf(w, "thresholds: auto %.2f, confirm %.2f (%s); guard: %d content word(s), margin %.2f, neighbour margin %.2f; scoring: %s (the paper's tables: %s alone)\n\n",
+		r.Thresholds.Auto, r.Thresholds.Confirm, r.ThresholdsSource, r.Guard.MinContentWords, r.Guard.AutoMargin, r.Guard.NeighbourMargin, r.Scoring, ScoringDense)
 	WriteTargetsText(w, r.Targets)
 	fmt.Fprintln(w)
 	writeWarmText(w, r)
