@@ -9,8 +9,9 @@ import (
 // addressed (see Addressed), under the product's scoring (a sentence
 // embedder's similarity mixed with the rule-vocabulary score; the paper's
 // dense-only scoring and the lexical embedder score similarity alone). The
-// same amount for every rule, so it changes no ranking and no margin: it
-// moves addressed corrections towards the upper bands. 0.04 was chosen on the
+// same amount for every rule (scores are capped at 1), so it changes no
+// ranking and, below that cap, no margin: it moves addressed corrections
+// towards the upper bands. 0.04 was chosen on the
 // dev split of the shipped dataset with all-MiniLM-L6-v2 (see eval/README.md).
 const AddressedBoost = 0.04
 

@@ -39,9 +39,12 @@ type Vector struct {
 }
 
 // Text is one text of a rule. Contrary is true for a contrary phrasing (one
-// that says the opposite of its rule).
+// that says the opposite of its rule); Merged for a correction merged into
+// the rule (a user's words, often a complaint about what the agent did,
+// rather than the rule's own phrasing).
 type Text struct {
 	RuleID   string
 	Text     string
 	Contrary bool
+	Merged   bool
 }

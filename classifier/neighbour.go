@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/viterin/vek/vek32"
+
+	"github.com/lexsona/lexsona/engine"
 )
 
 // neighbours answers, for the rule a correction scores best against, the
@@ -56,8 +58,11 @@ func newNeighbours(affirm, contrary *Index) *neighbours {
 	return n
 }
 
-// near returns the nearness of the query vector q to rule id.
-func (n *neighbours) near(q []float32, id string) nearness {
+// near returns the nearness of the query vector q to rule id, among the
+// rules whose scope applies to the correction's (req): a rule the
+// correction cannot match is no neighbour either, as it is no runner-up
+// for the guard's margin.
+func (n *neighbours) near(q []float32, id string, req engine.Scope) nearness {
 	if n == nil || len(q) != n.ix[0].dims {
 		return nearness{}
 	}
@@ -77,7 +82,7 @@ func (n *neighbours) near(q []float32, id string) nearness {
 	if bestK < 0 {
 		return nearness{}
 	}
-	other, rule := n.other(bestK, bestR, id)
+	other, rule := n.other(bestK, bestR, id, req)
 	if rule == "" {
 		return nearness{}
 	}
@@ -85,18 +90,41 @@ func (n *neighbours) near(q []float32, id string) nearness {
 }
 
 // other returns row r of index k's best cosine to a row of another rule than
-// id, and that rule ("" when there is none).
-func (n *neighbours) other(k, r int, id string) (float64, string) {
-	if b := n.best[k][r].Load(); b != 0 {
-		at := b >> 32
-		return float64(math.Float32frombits(uint32(b))), n.ix[at&1].ids[at>>1-1]
+// id whose scope applies to req, and that rule ("" when there is none). The
+// best over every rule is computed once per row and kept; when its rule is
+// out of req's scope, the best among the rules in scope is computed anew.
+func (n *neighbours) other(k, r int, id string, req engine.Scope) (float64, string) {
+	b := n.best[k][r].Load()
+	if b == 0 {
+		best, in, rule := n.bestOther(k, r, id, nil)
+		if rule < 0 {
+			return 0, ""
+		}
+		b = uint64(2*(rule+1)+in)<<32 | uint64(math.Float32bits(best))
+		n.best[k][r].Store(b)
 	}
+	at := b >> 32
+	in, rule := int(at&1), int(at>>1)-1
+	if ScopeApplies(n.ix[in].scopes[rule], req) {
+		return float64(math.Float32frombits(uint32(b))), n.ix[in].ids[rule]
+	}
+	best, in, rule := n.bestOther(k, r, id, func(ix *Index, i int) bool { return ScopeApplies(ix.scopes[i], req) })
+	if rule < 0 {
+		return 0, ""
+	}
+	return float64(best), n.ix[in].ids[rule]
+}
+
+// bestOther returns row r of index k's best cosine to a row of a rule other
+// than id (that keep accepts, when not nil): the cosine, the index the rule
+// is in and its position there (-1 when there is none).
+func (n *neighbours) bestOther(k, r int, id string, keep func(ix *Index, i int) bool) (best float32, in, rule int) {
 	v := n.ix[k].mat[r*n.ix[k].dims : (r+1)*n.ix[k].dims]
-	best, rule, in := float32(math.Inf(-1)), -1, 0
+	best, rule = float32(math.Inf(-1)), -1
 	for kk, ix := range n.ix {
 		p := ix.rowScores(v)
 		for i, rid := range ix.ids {
-			if rid == id {
+			if rid == id || (keep != nil && !keep(ix, i)) {
 				continue
 			}
 			for _, s := range (*p)[ix.starts[i]:ix.starts[i+1]] {
@@ -107,11 +135,7 @@ func (n *neighbours) other(k, r int, id string) (float64, string) {
 		}
 		ix.pool.Put(p)
 	}
-	if rule < 0 {
-		return 0, ""
-	}
-	n.best[k][r].Store(uint64(2*(rule+1)+in)<<32 | uint64(math.Float32bits(best)))
-	return float64(best), n.ix[in].ids[rule]
+	return best, in, rule
 }
 
 // edge returns the decision after the neighbour check and its reason (""

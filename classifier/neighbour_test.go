@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/lexsona/lexsona/engine"
 )
 
 // TestNeighboursNear: the nearest text of the rule is found among its
@@ -53,7 +55,7 @@ func TestNeighboursNear(t *testing.T) {
 		{"wrong length", []float32{1, 0}, "r.a", 0, 0, "", false},
 	} {
 		for round := 0; round < 2; round++ { // the second round reads the cache
-			got := n.near(tt.q, tt.rule)
+			got := n.near(tt.q, tt.rule, engine.Scope{})
 			if got.ok != tt.ok || got.otherRule != tt.otherRule || math.Abs(got.query-tt.query) > 1e-5 || math.Abs(got.other-tt.other) > 1e-5 {
 				t.Errorf("%s (round %d): near = %+v, want query %.4f other %.4f (%s) ok %v", tt.name, round, got, tt.query, tt.other, tt.otherRule, tt.ok)
 			}
@@ -63,8 +65,37 @@ func TestNeighboursNear(t *testing.T) {
 		t.Error("neighbours over an empty affirming index: want none")
 	}
 	var none *neighbours
-	if got := none.near(v(1, 0, 0), "r.a"); got.ok {
+	if got := none.near(v(1, 0, 0), "r.a", engine.Scope{}); got.ok {
 		t.Errorf("nil neighbours: near = %+v, want nothing", got)
+	}
+}
+
+// TestNeighboursScope: a rule whose scope does not apply to the correction
+// is no neighbour, whether the per-row best is cached yet or not.
+func TestNeighboursScope(t *testing.T) {
+	ids := []string{"r.a", "r.b", "r.c"}
+	scopes := map[string]engine.Scope{"r.b": {Project: "api"}}
+	affirm := NewIndex(3, ids, []Row{{"r.a", []float32{0.6, 0.8, 0}}, {"r.b", []float32{0, 1, 0}}}, scopes)
+	contrary := NewIndex(3, ids, []Row{{"r.c", []float32{0, 0.6, 0.8}}}, scopes)
+	q := []float32{0.6, 0.8, 0}
+	for _, tt := range []struct {
+		name      string
+		req       engine.Scope
+		other     float64
+		otherRule string
+	}{
+		{"another project: r.b is out of scope", engine.Scope{Project: "web"}, 0.48, "r.c"},
+		{"its project", engine.Scope{Project: "api"}, 0.8, "r.b"},
+		{"another project again, from the cache", engine.Scope{Project: "web"}, 0.48, "r.c"},
+	} {
+		n := newNeighbours(affirm, contrary)
+		if tt.name == "another project again, from the cache" {
+			n.near(q, "r.a", engine.Scope{})
+		}
+		got := n.near(q, "r.a", tt.req)
+		if !got.ok || got.otherRule != tt.otherRule || math.Abs(got.other-tt.other) > 1e-5 {
+			t.Errorf("%s: near = %+v, want other %.2f (%s)", tt.name, got, tt.other, tt.otherRule)
+		}
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 // and rejecting those it prefers, "leave it commented out instead of
 // removing it" against "delete dead code instead of commenting it out" —
 // takes the rule back, whatever its embedding says (CueReversal). It is
-// built from the affirming texts of a snapshot and is immutable.
+// built from the rule's own affirming texts (template and examples, not the
+// corrections merged into it, which may be complaints) and is immutable.
 type preferences map[string][]preference
 
 type preference struct{ prefer, reject map[string]bool }
@@ -25,9 +26,16 @@ var (
 	// "never" in a correction insists as often as it permits.
 	rulePreference = regexp.MustCompile(`(?i)\b(?:instead of|rather than|not|never)\b`)
 	textPreference = regexp.MustCompile(`(?i)\b(?:instead of|rather than)\b`)
-	// complaint marks the part before the split as what the agent did ("you
-	// used sed instead of the edit tool"): a complaint, not a preference.
-	complaint = regexp.MustCompile(`(?i)\b(?:you|u|you've|youve|why)\b`)
+	// notStated marks a correction's clause before the split that states no
+	// preference of its own: a complaint about what the agent did ("you
+	// used sed instead of the edit tool", "why…") or a negated one, which
+	// insists on the rule ("don't use grep instead of rg", "stop searching
+	// with grep rather than rg").
+	notStated = regexp.MustCompile(`(?i)\b(?:you|u|you've|youve|why|don't|dont|do not|does not|doesn't|never|stop|no more|not|avoid|quit)\b`)
+	// badVerdict marks a correction that calls the preference it states
+	// wrong ("searching with grep instead of rg is wrong"): it insists on
+	// the rule too.
+	badVerdict = regexp.MustCompile(`(?i)\b(?:is|are|was|'s|seems)\s+(?:wrong|bad|broken|a bad idea|not (?:ok|okay|fine|right))\b`)
 	// sentenceEnd and clauseEnd cut the clause before the split (a rule's
 	// at a sentence end, a correction's at a comma too); clauseEnd also cuts
 	// the clause after it.
@@ -35,11 +43,12 @@ var (
 	clauseEnd   = regexp.MustCompile(`[.;!?](?:\s|$)|,\s`)
 )
 
-// newPreferences returns the preferences stated by the affirming texts.
+// newPreferences returns the preferences stated by the rules' own affirming
+// texts.
 func newPreferences(texts []Text) preferences {
 	p := preferences{}
 	for _, t := range texts {
-		if t.Contrary {
+		if t.Contrary || t.Merged {
 			continue
 		}
 		if pr, ok := splitPreference(t.Text, rulePreference, sentenceEnd, nil); ok {
@@ -89,8 +98,9 @@ func (p preferences) reversed(text, id string) string {
 	if len(rules) == 0 {
 		return ""
 	}
-	t, ok := splitPreference(text, textPreference, clauseEnd, complaint)
-	if !ok {
+	text = apostrophes.Replace(text)
+	t, ok := splitPreference(text, textPreference, clauseEnd, notStated)
+	if !ok || badVerdict.MatchString(text) {
 		return ""
 	}
 	for _, r := range rules {

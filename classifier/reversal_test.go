@@ -40,6 +40,13 @@ func TestPreferencesReversed(t *testing.T) {
 		{"the rule's own way round", "search with rg rather than grep", "tool.use-ripgrep", ""},
 		{"a complaint about the agent", "you searched with grep instead of rg", "tool.use-ripgrep", ""},
 		{"a question", "why grep instead of rg", "tool.use-ripgrep", ""},
+		{"negated: insists on the rule", "don't use grep instead of rg", "tool.use-ripgrep", ""},
+		{"negated, curly apostrophe", "don’t search with grep instead of rg", "tool.use-ripgrep", ""},
+		{"negated: do not", "do not search with grep instead of rg", "tool.use-ripgrep", ""},
+		{"negated: never", "never search with grep rather than rg", "tool.use-ripgrep", ""},
+		{"negated: stop", "stop searching with grep instead of rg", "tool.use-ripgrep", ""},
+		{"negated: no more", "no more grep instead of rg", "tool.use-ripgrep", ""},
+		{"called wrong", "searching with grep instead of rg is wrong", "tool.use-ripgrep", ""},
 		{"no stated preference", "grep is fine here", "tool.use-ripgrep", ""},
 		{"a bare not insists as often as it permits", "grep, not rg", "tool.use-ripgrep", ""},
 		{"a rule without stated preferences", "flattery rather than answers", "style.no-flattery", ""},
@@ -51,6 +58,19 @@ func TestPreferencesReversed(t *testing.T) {
 	}
 	if got := (preferences(nil)).reversed("search with grep rather than rg", "tool.use-ripgrep"); got != "" {
 		t.Errorf("no preferences: reversed = %q, want none", got)
+	}
+}
+
+// TestPreferencesIgnoreMergedCorrections: a correction merged into a rule
+// (a complaint, "you used grep instead of rg again") states no preference
+// of the rule's, so the rule's own wording is not read as reversed.
+func TestPreferencesIgnoreMergedCorrections(t *testing.T) {
+	texts := append(defaultTexts(), Text{RuleID: "tool.use-ripgrep", Text: "used grep instead of rg again", Merged: true})
+	p := newPreferences(texts)
+	for _, text := range []string{"search with rg rather than grep", "use rg instead of grep please"} {
+		if got := p.reversed(text, "tool.use-ripgrep"); got != "" {
+			t.Errorf("reversed(%q) = %q after a merged complaint, want none", text, got)
+		}
 	}
 }
 
@@ -100,14 +120,14 @@ func TestPolarityReversal(t *testing.T) {
 	ev := evidence{affirm: 0.6, contrary: 0.55, lean: 0.1, reversal: "rather than"}
 	got := p.decide("keep it commented rather than deleted", "code.x", ev)
 	if got.pol != -1 || got.unsure || got.reason == "" {
-		t.Errorf("reversal with lean 0.05: %+v, want a sure contradiction", got)
+		t.Errorf("reversal, evidence combining to 0.05: %+v, want a sure contradiction", got)
 	}
 	ev.lean = -0.3
 	if got := p.decide("keep it commented rather than deleted", "code.x", ev); got.pol != -1 || !got.unsure {
-		t.Errorf("reversal with lean -0.25: %+v, want an unsure contradiction", got)
+		t.Errorf("reversal, evidence combining to -0.35: %+v, want an unsure contradiction", got)
 	}
 	ev.reversal = ""
 	if got := p.decide("keep it commented rather than deleted", "code.x", ev); got.pol != 1 {
-		t.Errorf("no reversal, insisting wording, lean -0.25: %+v, want a reinforcement", got)
+		t.Errorf("no reversal, insisting wording, evidence combining to -0.35: %+v, want a reinforcement", got)
 	}
 }

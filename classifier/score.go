@@ -239,7 +239,7 @@ func (c *Classifier) score(ctx context.Context, cl *classified, text, model stri
 		i := s.dense.pos[top]
 		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i), reversal: s.prefs.reversed(cl.input, top)}
 		if c.guard.NeighbourMargin > 0 && cl.Thresholds.Band(cl.Score) == DecisionAutoMatch {
-			cl.near = s.near.near(cl.vec.dense, top)
+			cl.near = s.near.near(cl.vec.dense, top, cl.scope)
 		}
 	}
 	return nil

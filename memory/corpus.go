@@ -71,7 +71,7 @@ func (c corpus) Texts(ctx context.Context) ([]classifier.Text, error) {
 	out := make([]classifier.Text, 0, len(texts))
 	for _, t := range texts {
 		if _, ok := live[t.RuleID]; ok {
-			out = append(out, classifier.Text{RuleID: t.RuleID, Text: t.Text, Contrary: t.Kind == store.KindContrary})
+			out = append(out, classifier.Text{RuleID: t.RuleID, Text: t.Text, Contrary: t.Kind == store.KindContrary, Merged: t.Kind == store.KindCorrection})
 		}
 	}
 	return out, nil
