@@ -52,7 +52,10 @@ func TestOpenCreatesNamedSchema(t *testing.T) {
 	schema := "lexsona_new_" + strings.ReplaceAll(strings.ToLower(t.Name()), "/", "_") + "_" + time.Now().Format("150405")
 	u, _ := url.Parse(base)
 	q := u.Query()
-	q.Set("search_path", schema+", public")
+	// public exists, so current_schema() would fall through to it: the new
+	// schema must be created all the same (a path written with a space
+	// would be sent as "+public", hence none here).
+	q.Set("search_path", schema+",public")
 	u.RawQuery = q.Encode()
 	t.Cleanup(func() {
 		conn, err := pgx.Connect(context.Background(), base)
@@ -84,6 +87,10 @@ func TestOpenCreatesNamedSchema(t *testing.T) {
 	if d.schema != schema {
 		t.Errorf("tables in schema %q, want the new %q", d.schema, schema)
 	}
+	var where *string
+	if err := d.pool.QueryRow(context.Background(), `SELECT to_regclass($1)::text`, schema+".persona_rules").Scan(&where); err != nil || where == nil {
+		t.Errorf("no persona_rules table in %s: %v", schema, err)
+	}
 }
 
 // TestNamedSchema: which schema a search_path lets LexSona create.
@@ -97,6 +104,7 @@ func TestNamedSchema(t *testing.T) {
 		"$user, public":            "",
 		"pg_catalog":               "",
 		"information_schema, main": "",
+		"Équipe":                   "Équipe", // PostgreSQL folds ASCII letters only
 	} {
 		if got := namedSchema(in); got != want {
 			t.Errorf("namedSchema(%q) = %q, want %q", in, got, want)

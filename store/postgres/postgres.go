@@ -141,15 +141,24 @@ func (d *Driver) setup(ctx context.Context, searchPath string) error {
 		return d.openErr("connect to", err)
 	}
 	d.readOnly = recovery || readOnlySetting == "on"
+	// The schema the URL names first, when the connections do not work in
+	// it (it does not exist, so current_schema() fell through to the next
+	// one on the path, or to none), is created: a team_a,public path must
+	// never put team_a's tables into public.
+	named := namedSchema(searchPath)
 	switch {
-	case schema != nil:
-		d.schema = *schema
-	case d.readOnly:
-		return engine.Errorf(engine.EUNAVAILABLE, "PostgreSQL database %s has no schema for LexSona's tables, and the server only accepts reads: name an existing schema in the URL's search_path", d.location)
-	default:
-		if d.schema, err = d.ensureSchema(ctx, searchPath); err != nil {
+	case named != "" && (schema == nil || *schema != named):
+		if d.readOnly {
+			return engine.Errorf(engine.EUNAVAILABLE, "PostgreSQL database %s: the schema %s the URL's search_path names does not exist (or this role may not use it), and the server only accepts reads", d.location, named)
+		}
+		if d.schema, err = d.ensureSchema(ctx, named); err != nil {
 			return err
 		}
+	case schema != nil:
+		d.schema = *schema
+	default:
+		return engine.Errorf(engine.EUNAVAILABLE,
+			"PostgreSQL database %s has no schema for LexSona's tables: create one, or name it in the URL's search_path parameter and LexSona creates it", d.location)
 	}
 	d.writeKey, d.migrateKey = lockKey("write", d.schema), lockKey("migrate", d.schema)
 	if d.readOnly {

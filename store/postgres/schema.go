@@ -19,7 +19,7 @@ func namedSchema(searchPath string) string {
 	if len(first) >= 2 && first[0] == '"' && first[len(first)-1] == '"' {
 		first = strings.ReplaceAll(first[1:len(first)-1], `""`, `"`)
 	} else {
-		first = strings.ToLower(first)
+		first = asciiLower(first) // as PostgreSQL folds an unquoted name
 	}
 	if first == "" || first == "$user" || strings.HasPrefix(first, "pg_") || first == "information_schema" {
 		return ""
@@ -27,19 +27,23 @@ func namedSchema(searchPath string) string {
 	return first
 }
 
-// ensureSchema gives the store a schema to keep its tables in when the
-// connection has none: the schema the URL's search_path names first is
-// created (under an advisory lock, so instances starting together agree), as a new SQLite file is created for a new path. It returns the
-// schema the connections now work in. Errors are EUNAVAILABLE: the URL
-// names no schema LexSona could create (its search_path is unset, or starts
-// with $user or a system schema), or the role may not create it (the
-// message says which grant is missing).
-func (d *Driver) ensureSchema(ctx context.Context, searchPath string) (string, error) {
-	name := namedSchema(searchPath)
-	if name == "" {
-		return "", engine.Errorf(engine.EUNAVAILABLE,
-			"PostgreSQL database %s has no schema for LexSona's tables: create one, or name it in the URL's search_path parameter and LexSona creates it", d.location)
-	}
+// asciiLower lowercases the ASCII letters of s only.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
+// ensureSchema creates schema name, the one the URL's search_path names
+// first, when it does not exist (under an advisory lock, so instances
+// starting together agree), as a new SQLite file is created for a new
+// path, and returns it once the connections work in it. Errors are
+// EUNAVAILABLE: the role may not create it (the message says which grant
+// is missing), or it exists and the role may not use it.
+func (d *Driver) ensureSchema(ctx context.Context, name string) (string, error) {
 	created, err := d.createSchema(ctx, name)
 	if err != nil {
 		if pgCode(err) == "42501" {
@@ -55,10 +59,11 @@ func (d *Driver) ensureSchema(ctx context.Context, searchPath string) (string, e
 	if err := d.pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
 		return "", d.openErr("connect to", err)
 	}
-	if schema == nil {
-		return "", engine.Errorf(engine.EUNAVAILABLE, "PostgreSQL database %s: created the schema %s, but the connections still have no schema to work in", d.location, name)
+	if schema == nil || *schema != name {
+		return "", engine.Errorf(engine.EUNAVAILABLE,
+			"PostgreSQL database %s: the schema %s (the URL's search_path) exists but this role may not use it: GRANT USAGE, CREATE ON SCHEMA %s to the role", d.location, name, name)
 	}
-	return *schema, nil
+	return name, nil
 }
 
 // createSchema creates schema name unless it exists, reporting whether it
