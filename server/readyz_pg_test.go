@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
@@ -36,25 +37,46 @@ func TestReadyzUnreachableDatabase(t *testing.T) {
 	p.cut()
 	r := e.get("/readyz")
 	mustStatus(t, r, 503)
-	if eb := r.errorBody(t); eb.Message != "the store's database server cannot be reached" {
+	const gone = "the store's database server cannot be reached or does not answer"
+	if eb := r.errorBody(t); eb.Message != gone {
 		t.Errorf("readyz with the server gone: %q", eb.Message)
 	}
 	if strings.Contains(string(r.body), p.addr) {
 		t.Errorf("readyz names the server: %s", r.body)
 	}
+	p.resume()
+	mustStatus(t, e.get("/readyz"), 200)
 
+	// A server that takes connections and never answers (a host cut off
+	// drops packets): the probe's own deadline ends the wait.
+	// The first probe meets the dropped connections; the next ones must
+	// open new ones, which get no answer.
+	p.hang()
+	for i := range 3 {
+		start := time.Now()
+		r = e.get("/readyz")
+		mustStatus(t, r, 503)
+		if eb := r.errorBody(t); eb.Message != gone {
+			t.Errorf("readyz %d with the server silent: %q", i, eb.Message)
+		}
+		if i > 0 && time.Since(start) < time.Second {
+			t.Errorf("readyz %d answered in %s: it did not wait for the silent server", i, time.Since(start))
+		}
+	}
 	p.resume()
 	mustStatus(t, e.get("/readyz"), 200)
 }
 
 // proxy forwards TCP connections from addr to a target until cut, which
-// drops every connection and refuses new ones until resume.
+// drops every connection and refuses new ones until resume, or hang, which
+// drops them and holds new ones open without an answer.
 type proxy struct {
 	t      *testing.T
 	addr   string
 	target string
 	mu     sync.Mutex
 	down   bool
+	silent bool
 	conns  []net.Conn
 }
 
@@ -80,6 +102,11 @@ func startProxy(t *testing.T, target string) *proxy {
 
 func (p *proxy) serve(c net.Conn) {
 	p.mu.Lock()
+	if p.silent {
+		p.conns = append(p.conns, c)
+		p.mu.Unlock()
+		return
+	}
 	if p.down {
 		p.mu.Unlock()
 		c.Close()
@@ -108,8 +135,19 @@ func (p *proxy) cut() {
 	p.conns = nil
 }
 
+func (p *proxy) hang() {
+	p.cut()
+	p.mu.Lock()
+	p.silent = true
+	p.mu.Unlock()
+}
+
 func (p *proxy) resume() {
 	p.mu.Lock()
-	p.down = false
+	p.down, p.silent = false, false
+	for _, c := range p.conns { // held by hang
+		c.Close()
+	}
+	p.conns = nil
 	p.mu.Unlock()
 }

@@ -44,7 +44,7 @@ func (s *Server) ready(ctx context.Context) error {
 		case store.Fault(err) != store.FaultNone:
 			return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable: %s", engine.ErrorMessage(err))
 		case errors.Is(err, store.ErrUnreachable):
-			return engine.Errorf(engine.EUNAVAILABLE, "the store's database server cannot be reached")
+			return engine.Errorf(engine.EUNAVAILABLE, "the store's database server cannot be reached or does not answer")
 		}
 		return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable")
 	}

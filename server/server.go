@@ -184,13 +184,13 @@ type Server struct {
 	checkHost   atomic.Bool     // listening on loopback: Host headers are checked
 	allowedHost map[string]bool // Config.AllowedHosts, lower-cased
 
-	startMu   sync.Mutex
-	ln        net.Listener
-	httpSrv   *http.Server
-	cancel    context.CancelFunc // cancels every request's context (forced shutdown)
-	stopBackground func()        // stops the idempotency-key pruner and the share follower (Run starts them)
-	stopOnce  sync.Once
-	stopErr   error
+	startMu        sync.Mutex
+	ln             net.Listener
+	httpSrv        *http.Server
+	cancel         context.CancelFunc // cancels every request's context (forced shutdown)
+	stopBackground func()             // stops the idempotency-key pruner and the share follower (Run starts them)
+	stopOnce       sync.Once
+	stopErr        error
 }
 
 // New builds a Server from cfg without listening. Errors: EINVALID when DB

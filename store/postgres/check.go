@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,8 +18,9 @@ func (d *Driver) LastFault() error { return d.faults.Get() }
 
 // Writable reports whether writes can commit: not when the store was
 // opened read-only, nor while the last write met a fault, nor when the
-// server cannot be reached or has since become read-only (a standby). Its
-// error is EUNAVAILABLE.
+// server cannot be reached or does not answer within ctx (both wrap
+// store.ErrUnreachable), nor when it has since become read-only (a
+// standby). Its error is EUNAVAILABLE.
 func (d *Driver) Writable(ctx context.Context) error {
 	if d.readOnly {
 		return faultErr(store.FaultReadOnly, "write", fmt.Errorf("%s was opened read-only", d.location))
@@ -29,6 +31,11 @@ func (d *Driver) Writable(ctx context.Context) error {
 	var readOnly bool
 	err := d.pool.QueryRow(ctx, `SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'`).Scan(&readOnly)
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			// No answer in the caller's time (a host that is down or cut off
+			// drops packets rather than refusing them).
+			return fmt.Errorf("%w: %w: %w", engine.Errorf(engine.EUNAVAILABLE, "the PostgreSQL server did not answer in time"), store.ErrUnreachable, err)
+		}
 		if e := dbErr("check the server", err); engine.ErrorCode(e) == engine.EUNAVAILABLE {
 			return e
 		}
