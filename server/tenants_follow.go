@@ -3,9 +3,11 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"slices"
 	"time"
 
+	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -19,8 +21,10 @@ const DefaultShareCheckInterval = 10 * time.Second
 // syncing it: by `lexsona registry sync` on the store, or through another
 // instance that does not serve the receiver. A receiver opened later gets
 // the registry when it is opened, so only open receivers are compared. A
-// failed pass is logged and retried at the next tick. Without shares it
-// starts nothing; stop waits for a pass in progress.
+// receiver that refuses a version of the registry (a conflicting rule id,
+// say) is logged once and not tried again until the owner's copy changes;
+// other failures are retried at the next tick. Without shares it starts
+// nothing; stop waits for a pass in progress.
 func (s *Server) startShareFollower() (stop func()) {
 	if len(s.cfg.SharedRegistries) == 0 {
 		return func() {}
@@ -31,12 +35,13 @@ func (s *Server) startShareFollower() (stop func()) {
 		defer close(done)
 		tick := time.NewTicker(s.cfg.ShareCheckInterval)
 		defer tick.Stop()
+		refused := shareRefusals{}
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				s.followSharesOnce(ctx)
+				s.followSharesOnce(ctx, refused)
 			}
 		}
 	}()
@@ -46,9 +51,14 @@ func (s *Server) startShareFollower() (stop func()) {
 	}
 }
 
+// shareRefusals remembers, per receiver and shared registry, the hash of
+// the owner's YAML the receiver refused, so that it is not offered again.
+type shareRefusals map[[2]string][sha256.Size]byte
+
 // followSharesOnce syncs into each open receiver every shared registry
-// whose YAML differs from its owner's.
-func (s *Server) followSharesOnce(ctx context.Context) {
+// whose YAML differs from its owner's, unless the receiver refused that
+// very YAML before.
+func (s *Server) followSharesOnce(ctx context.Context, refused shareRefusals) {
 	for _, sh := range s.cfg.SharedRegistries {
 		owner, err := s.tenantByName(ctx, sh.Owner)
 		if err != nil {
@@ -62,8 +72,10 @@ func (s *Server) followSharesOnce(ctx context.Context) {
 			}
 			continue
 		}
+		sum := sha256.Sum256(want)
 		for _, t := range s.openTenants() {
-			if !slices.Contains(sh.To, t.name) {
+			key := [2]string{t.name, sh.Name}
+			if !slices.Contains(sh.To, t.name) || refused[key] == sum {
 				continue
 			}
 			have, _, err := registryYAML(ctx, t.db, sh.Name)
@@ -73,13 +85,18 @@ func (s *Server) followSharesOnce(ctx context.Context) {
 			if err == nil {
 				err = s.pullShare(ctx, sh, t)
 			}
-			if err != nil {
-				if ctx.Err() == nil {
-					s.log.Warn("following a shared registry: passing it on failed; retrying at the next interval", "registry", sh.Name, "tenant", t.name, "err", err.Error())
-				}
-				continue
+			switch {
+			case err == nil:
+				delete(refused, key)
+				s.log.Info("passed on a shared registry its owner changed outside this server", "registry", sh.Name, "owner", sh.Owner, "tenant", t.name)
+			case ctx.Err() != nil:
+			case engine.ErrorCode(err) == engine.EUNAVAILABLE || engine.ErrorCode(err) == engine.EINTERNAL:
+				s.log.Warn("following a shared registry: passing it on failed; retrying at the next interval", "registry", sh.Name, "tenant", t.name, "err", err.Error())
+			default:
+				refused[key] = sum
+				s.log.Error("following a shared registry: the tenant refuses this version of it; it is offered again when its owner changes it",
+					"registry", sh.Name, "tenant", t.name, "err", err.Error())
 			}
-			s.log.Info("passed on a shared registry its owner changed outside this server", "registry", sh.Name, "owner", sh.Owner, "tenant", t.name)
 		}
 	}
 }
