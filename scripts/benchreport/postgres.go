@@ -32,7 +32,7 @@ func (in Inputs) postgres(p printer) {
 		sub := func(kind string) string { return cell(r.bench+"/"+kind+r.suffix, r.unit, r.scale, r.prec) }
 		three := none
 		if r.three {
-			three = sub("postgres-3")
+			three = sub("postgres-x3")
 		}
 		p("| %s | %s | %s | %s | %s |\n", r.label, sub("sqlite"), sub("postgres"), three, r.out)
 	}

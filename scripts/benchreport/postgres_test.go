@@ -12,7 +12,7 @@ import (
 const samplePG = `pkg: github.com/lexsona/lexsona/store/postgres
 BenchmarkRecord/sqlite-2          	    9835	    115451 ns/op	      8661 records/s	   10753 B/op	     189 allocs/op
 BenchmarkRecord/postgres-2        	    1648	    846292 ns/op	      1181 records/s	    9793 B/op	     137 allocs/op
-BenchmarkRecord/postgres-3-2      	    1479	    693624 ns/op	      1442 records/s	    9931 B/op	     141 allocs/op
+BenchmarkRecord/postgres-x3-2     	    1479	    693624 ns/op	      1442 records/s	    9931 B/op	     141 allocs/op
 BenchmarkPersona/sqlite-2         	    8275	    125567 ns/op	   75296 B/op	     205 allocs/op
 BenchmarkPersona/postgres-2       	    4533	    301149 ns/op	   75003 B/op	     189 allocs/op
 BenchmarkVisibilityClassifier/postgres-2       	       2	 501655961 ns/op	       496.0 max-ms	       495.0 visible-ms	   26572 B/op	     371 allocs/op

@@ -19,7 +19,7 @@ import (
 //
 //	go test -run '^$' -bench . -benchtime 3s ./store/postgres/
 //
-// with LEXSONA_TEST_PG set (bash scripts/pg.sh). "postgres-3" spreads the
+// with LEXSONA_TEST_PG set (bash scripts/pg.sh). "postgres-x3" spreads the
 // clients over three instances (store.Open three times) on one database.
 
 var t0 = storetest.T0
@@ -51,7 +51,7 @@ var benchKinds = []struct {
 	name      string
 	kind      string
 	instances int
-}{{"sqlite", "sqlite", 1}, {"postgres", "postgres", 1}, {"postgres-3", "postgres", 3}}
+}{{"sqlite", "sqlite", 1}, {"postgres", "postgres", 1}, {"postgres-x3", "postgres", 3}}
 
 // BenchmarkRecord: 16 clients per CPU recording corrections on 10 rules
 // (one write transaction each, as the service does). records/s is the
