@@ -21,6 +21,9 @@ const AddressedBoost = 0.04
 var (
 	addressedPattern = regexp.MustCompile("(?i)\\b(?:you|your|yours|yourself|you're|youre|u|ur|i|i'm|im|i've|me|my|mine|we|we're|us|our)\\b|\\?|`")
 	apostrophes      = strings.NewReplacer("’", "'", "‘", "'")
+	// notAddressing are look-alikes of the pronouns: "i.e.", "e.g." and
+	// the country ("US", "U.S.", written in capitals).
+	notAddressing = regexp.MustCompile(`(?i:\bi\.e\.|\be\.g\.)|\bU\.S\.|\bUS\b`)
 )
 
 // Addressed reports whether text speaks to the agent about the work in hand
@@ -31,5 +34,5 @@ var (
 // else than one that says what "you" did to "my" code (eval/README.md has
 // the counts).
 func Addressed(text string) bool {
-	return addressedPattern.MatchString(apostrophes.Replace(text))
+	return addressedPattern.MatchString(notAddressing.ReplaceAllString(apostrophes.Replace(text), " "))
 }

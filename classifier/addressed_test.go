@@ -26,6 +26,9 @@ func TestAddressed(t *testing.T) {
 		{"yours truly", true},
 		{"youth league scores", false},
 		{"mime types", false},
+		{"dates in US format, i.e. month first", false},
+		{"spell it the U.S. way, e.g. color", false},
+		{"let us keep US spelling", true},
 	} {
 		if got := Addressed(tt.text); got != tt.want {
 			t.Errorf("Addressed(%q) = %v, want %v", tt.text, got, tt.want)
