@@ -44,10 +44,56 @@ type tenantEnv struct {
 	base string // the default store's DSN
 }
 
-// newTenantEnv starts a tenant server over backend "sqlite" (files in a
-// temp dir) or "postgres" (a schema of LEXSONA_TEST_PG, its tenants'
-// schemas and roles dropped at the end); edit adjusts the config.
+// newTenantEnv starts a tenant server (httptest over Handler) over backend
+// "sqlite" (files in a temp dir) or "postgres" (a schema of
+// LEXSONA_TEST_PG, its tenants' schemas and roles dropped at the end); edit
+// adjusts the config.
 func newTenantEnv(t *testing.T, backend string, edit func(*Config)) *tenantEnv {
+	t.Helper()
+	cfg, base := tenantConfig(t, backend, edit)
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		if err := srv.Close(); err != nil {
+			t.Errorf("closing the server: %v", err)
+		}
+	})
+	return &tenantEnv{t: t, srv: srv, url: ts.URL, base: base}
+}
+
+// newTenantEnvRun is newTenantEnv with the server running as lexsona serve
+// runs it (Start and Run on a free loopback port, with their background
+// work), stopped at the end of the test.
+func newTenantEnvRun(t *testing.T, backend string, edit func(*Config)) *tenantEnv {
+	t.Helper()
+	cfg, base := tenantConfig(t, backend, edit)
+	cfg.Addr = "127.0.0.1:0"
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	return &tenantEnv{t: t, srv: srv, url: "http://" + srv.Addr(), base: base}
+}
+
+// tenantConfig is the config of a tenant server over backend (see
+// newTenantEnv), edited by edit, and the default store's DSN.
+func tenantConfig(t *testing.T, backend string, edit func(*Config)) (Config, string) {
 	t.Helper()
 	var base string
 	switch backend {
@@ -77,18 +123,7 @@ func newTenantEnv(t *testing.T, backend string, edit func(*Config)) *tenantEnv {
 	if edit != nil {
 		edit(&cfg)
 	}
-	srv, err := New(cfg)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.Close()
-		if err := srv.Close(); err != nil {
-			t.Errorf("closing the server: %v", err)
-		}
-	})
-	return &tenantEnv{t: t, srv: srv, url: ts.URL, base: base}
+	return cfg, base
 }
 
 // dropTenantsPG drops, at the end of the test, the schemas and roles of the

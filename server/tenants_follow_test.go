@@ -15,12 +15,13 @@ import (
 
 // TestSharedRegistryChangedOutsideTheServer: when the owner's copy of a
 // shared registry changes without this server syncing it (another process
-// on the store, as `lexsona registry sync` does), the running server passes
-// it on to the open receivers within its check interval.
+// on the store, as `lexsona registry sync` does), the running server (Run
+// starts the follower) passes it on to the open receivers within its check
+// interval.
 func TestSharedRegistryChangedOutsideTheServer(t *testing.T) {
 	for _, backend := range tenantBackends {
 		t.Run(backend, func(t *testing.T) {
-			e := newTenantEnv(t, backend, func(c *Config) {
+			e := newTenantEnvRun(t, backend, func(c *Config) {
 				c.SharedRegistries = []RegistryShare{{Owner: "default", Name: "team", To: []string{"alice"}}}
 				c.ShareCheckInterval = 20 * time.Millisecond
 			})
@@ -32,8 +33,6 @@ func TestSharedRegistryChangedOutsideTheServer(t *testing.T) {
 			if b := e.must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with just, not make") {
 				t.Fatalf("alice's shared rule: %s", b)
 			}
-			stop := e.srv.startShareFollower()
-			defer stop()
 
 			// Another process syncs the owner's registry on the store.
 			other, err := store.Open(context.Background(), e.base)
