@@ -81,7 +81,7 @@ func notEligibleDecision(r *Rule, req SnapshotRequest, cfg Config) Decision {
 		d.Reason = "candidate: passes n_min " + itoa(t.NMin) + " and c_min " + gtoa(t.CMin) +
 			"; its next correction promotes it"
 	default:
-		d.Reason = "candidate: " + neededText(d.Needed) + " to reach n_min " + itoa(t.NMin) + " and c_min " +
+		d.Reason = "candidate: " + NeededText(d.Needed) + " to reach n_min " + itoa(t.NMin) + " and c_min " +
 			gtoa(t.CMin) + ", then it is promoted (" + numbers(r, cfg, req.Now) + ")"
 	}
 	if m := r.Scope.Mismatches(req.Scope); len(m) > 0 {
@@ -108,13 +108,13 @@ func dormantDecision(r *Rule, a Assessment, req SnapshotRequest, cfg Config) Dec
 	n := CorrectionsNeeded(r, cfg, req.Now)
 	return Decision{RuleID: r.RuleID, Outcome: OutcomeDormant, Needed: n,
 		Reason: string(a.Dormancy) + ": last correction " + r.LastCorrection.UTC().Format("2006-01-02") +
-			", over " + gtoa(days) + " days ago; " + neededText(n) + " to be active again"}
+			", over " + gtoa(days) + " days ago; " + NeededText(n) + " to be active again"}
 }
 
 func inactiveDecision(r *Rule, a Assessment, req SnapshotRequest, cfg Config) Decision {
 	n := CorrectionsNeeded(r, cfg, req.Now)
 	return Decision{RuleID: r.RuleID, Outcome: OutcomeInactive, Needed: n,
-		Reason: inactiveReason(a) + "; " + neededText(n) + " to be active"}
+		Reason: inactiveReason(a) + "; " + NeededText(n) + " to be active"}
 }
 
 func includedDecision(r *Rule, a Assessment, req SnapshotRequest, cfg Config) Decision {
@@ -122,7 +122,7 @@ func includedDecision(r *Rule, a Assessment, req SnapshotRequest, cfg Config) De
 	if !a.Active {
 		d.Needed = CorrectionsNeeded(r, cfg, req.Now)
 		d.Reason = "provisional: a must rule below its activation thresholds (" + inactiveReason(a) + "); " +
-			neededText(d.Needed) + " to be active"
+			NeededText(d.Needed) + " to be active"
 	}
 	return d
 }
@@ -149,8 +149,8 @@ func numbers(r *Rule, cfg Config, now time.Time) string {
 	return "evidence " + itoa(a.Evidence) + ", confidence " + ftoa(a.ConfidenceFinal)
 }
 
-// neededText says a CorrectionsNeeded count in words.
-func neededText(n int) string {
+// NeededText says a CorrectionsNeeded count in words.
+func NeededText(n int) string {
 	switch n {
 	case NeededNever:
 		return "no number of corrections is enough"

@@ -91,7 +91,11 @@ the file. A file that already holds this persona is not touched.`,
 			}
 			return a.output(snap, func(w io.Writer) {
 				io.WriteString(w, snap.Prompt)
-				fmt.Fprintf(w, "\n%d rules, about %d tokens", len(snap.Rules), snap.EstimatedTokens)
+				noun := "rules"
+				if len(snap.Rules) == 1 {
+					noun = "rule"
+				}
+				fmt.Fprintf(w, "\n%d %s, about %d tokens", len(snap.Rules), noun, snap.EstimatedTokens)
 				if snap.Truncated > 0 {
 					fmt.Fprintf(w, ", %d cut by --max", snap.Truncated)
 				}

@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lexsona/lexsona/engine"
 )
 
 func newWhyCmd(a *app) *cobra.Command {
@@ -42,8 +45,8 @@ func newWhyCmd(a *app) *cobra.Command {
 					fmt.Fprintf(w, "scope %s\n", out.Scope)
 					for _, d := range out.Decisions {
 						more := ""
-						if d.Needed > 0 {
-							more = fmt.Sprintf(" (%d more corrections)", d.Needed)
+						if n := engine.NeededText(d.Needed); d.Needed != 0 && !strings.Contains(d.Reason, n) {
+							more = " (" + n + ")"
 						}
 						fmt.Fprintf(w, "  %-40s %-14s %s%s\n", d.RuleID, d.Outcome, d.Reason, more)
 					}
