@@ -56,8 +56,9 @@ func (b hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (m
 
 // POST /v1/hooks/claude-code: the body is the event JSON a Claude Code HTTP
 // hook posts (what a command hook reads on stdin), answered by
-// hooks.HandleClaudeCode: 200 with the hook's JSON, or 200 with an empty body
-// when the hook has nothing to say. A malformed event is 400; a failure of
+// hooks.HandleClaudeCode: 200 with the hook's JSON, or 204 (no body) when
+// the hook has nothing to say, which Claude Code takes as a hook that
+// succeeded silently. A malformed event is 400; a failure of
 // the store or the model is the usual error answer. Claude Code treats any
 // non-2xx answer, a refused connection or a timeout as a non-blocking error,
 // so the agent goes on when the service is down.
@@ -84,7 +85,7 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 		return err
 	}
 	if data == nil {
-		return c.NoContent(http.StatusOK)
+		return c.NoContent(http.StatusNoContent)
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, data)
 }

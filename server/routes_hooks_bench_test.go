@@ -85,7 +85,7 @@ func BenchmarkClaudeCodeHookRoute(b *testing.B) {
 					}
 					io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()
-					if resp.StatusCode != http.StatusOK {
+					if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNoContent {
 						b.Fatalf("status %d", resp.StatusCode)
 					}
 				}

@@ -75,8 +75,8 @@ func TestClaudeCodeHookRoute(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":` + string(personaJSON) + "}}\n"},
 		{"explicit correction", map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "CORRECT[tool.no-sed-for-file-editing]: you used sed -i again, use the edit tool"}, 200,
 			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona recorded this prompt as a reinforcement of rule [tool.no-sed-for-file-editing] (explicit, score 1.00). Follow that rule from now on."}}` + "\n"},
-		{"ordinary prompt", map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "add a health check endpoint to the billing service"}, 200, ""},
-		{"other event", map[string]string{"hook_event_name": "PreToolUse", "tool_name": "Bash"}, 200, ""},
+		{"ordinary prompt", map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "add a health check endpoint to the billing service"}, 204, ""},
+		{"other event", map[string]string{"hook_event_name": "PreToolUse", "tool_name": "Bash"}, 204, ""},
 		{"no event name", map[string]string{"prompt": "x"}, 400, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +84,7 @@ func TestClaudeCodeHookRoute(t *testing.T) {
 			if status != tc.status {
 				t.Fatalf("status %d, want %d; body %s", status, tc.status, body)
 			}
-			if status != 200 {
+			if status >= 400 {
 				if !strings.Contains(body, `"code":"invalid"`) {
 					t.Errorf("error body %s", body)
 				}
@@ -144,7 +144,7 @@ func TestClaudeCodeHookRouteDeniesMustRuleCheck(t *testing.T) {
 	sed := hookEvent(t, dir, map[string]string{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "toolu_1"})
 	sed = strings.TrimSuffix(sed, "}") + `,"tool_input":{"command":"sed -i 's/a/b/' main.go"}}`
 	// Not in force yet: no decision.
-	if status, _, body := postHook(t, ts.URL, "", sed); status != 200 || body != "" {
+	if status, _, body := postHook(t, ts.URL, "", sed); status != 204 || body != "" {
 		t.Fatalf("before: %d %q", status, body)
 	}
 	for i := range 3 {
@@ -187,7 +187,7 @@ func TestClaudeCodeHookRouteDeniesMustRuleCheck(t *testing.T) {
 		t.Errorf("confidence moved by a violation: %v/%v -> %v/%v (%v)", before.Alpha, before.Beta, after.Alpha, after.Beta, err)
 	}
 	other := strings.Replace(sed, "sed -i 's/a/b/' main.go", "go vet ./...", 1)
-	if status, _, body := postHook(t, ts.URL, "", other); status != 200 || body != "" {
+	if status, _, body := postHook(t, ts.URL, "", other); status != 204 || body != "" {
 		t.Errorf("other command: %d %q", status, body)
 	}
 }
