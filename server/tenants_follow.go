@@ -83,7 +83,7 @@ func (s *Server) followSharesOnce(ctx context.Context, refused shareRefusals) {
 				continue
 			}
 			if err == nil {
-				err = s.pullShare(ctx, sh, t)
+				err = syncShare(ctx, sh, t, want)
 			}
 			switch {
 			case err == nil:

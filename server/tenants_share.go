@@ -128,7 +128,12 @@ func (s *Server) pullShare(ctx context.Context, sh RegistryShare, t *tenantMem) 
 	if err != nil || !ok {
 		return err
 	}
-	_, _, err = t.mem.SyncRegistry(ctx, registry.Source{Name: sh.Name, YAML: yaml}, registry.SyncOptions{AllowEmpty: true})
+	return syncShare(ctx, sh, t, yaml)
+}
+
+// syncShare syncs yaml, the owner's copy of sh's registry, into t.
+func syncShare(ctx context.Context, sh RegistryShare, t *tenantMem, yaml []byte) error {
+	_, _, err := t.mem.SyncRegistry(ctx, registry.Source{Name: sh.Name, YAML: yaml}, registry.SyncOptions{AllowEmpty: true})
 	return err
 }
 
