@@ -61,6 +61,11 @@ type SpecificOutput struct {
 // classifier's Classify and Record (the same code the CLI and the service
 // run). Persona must not need the embedder, so that SessionStart stays fast.
 type Backend interface {
+	// Scope is the scope of the session ev comes from. The command hook,
+	// which runs as the user inside the project, detects it from the
+	// project's files (DetectScope); the service's HTTP route never reads
+	// its own files on a caller's say-so (CwdScope, DetectScopeWithin).
+	Scope(ctx context.Context, ev Event) (engine.Scope, error)
 	Persona(ctx context.Context, scope engine.Scope) (string, error)
 	Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error)
 	Record(ctx context.Context, c engine.Correction) (memory.RecordResponse, error)
@@ -90,8 +95,8 @@ func ReadEvent(r io.Reader) (Event, error) {
 }
 
 // HandleClaudeCode answers one Claude Code event:
-//   - SessionStart: the persona of the session's scope (DetectScope of cwd,
-//     agent family claude) as additionalContext;
+//   - SessionStart: the persona of the session's scope (Backend.Scope) as
+//     additionalContext;
 //   - UserPromptSubmit: the prompt is classified; a CORRECT[rule_id]: prompt
 //     or an auto match of a known rule is recorded (a contradiction as a
 //     counterexample) with the session id as frame id, and the answer tells
@@ -103,11 +108,11 @@ func ReadEvent(r io.Reader) (Event, error) {
 //     other gets nil (no decision);
 //   - every other event: nil.
 //
-// Errors are the backend's and DetectScope's; the caller fails open.
+// Errors are the backend's; the caller fails open.
 func HandleClaudeCode(ctx context.Context, ev Event, b Backend) (*Output, error) {
 	switch ev.HookEventName {
 	case EventSessionStart:
-		scope, err := DetectScope(ev.Cwd, AgentClaude)
+		scope, err := b.Scope(ctx, ev)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +133,7 @@ func handlePrompt(ctx context.Context, ev Event, b Backend) (*Output, error) {
 	if strings.TrimSpace(ev.Prompt) == "" {
 		return nil, nil
 	}
-	scope, err := DetectScope(ev.Cwd, AgentClaude)
+	scope, err := b.Scope(ctx, ev)
 	if err != nil {
 		return nil, err
 	}

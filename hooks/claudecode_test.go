@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,6 +22,10 @@ type fakeBackend struct {
 	records  []engine.Correction
 	scopes   []engine.Scope
 	enforced []Enforcement
+}
+
+func (f *fakeBackend) Scope(_ context.Context, ev Event) (engine.Scope, error) {
+	return DetectScope(ev.Cwd, AgentClaude)
 }
 
 func (f *fakeBackend) Persona(_ context.Context, s engine.Scope) (string, error) {
@@ -181,5 +186,53 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	os.WriteFile(fresh, []byte(`{"hooks": []}`), 0o644)
 	if _, err := EditSettingsFile(fresh, DefaultHookCommand, InstallClaudeCode); engine.ErrorCode(err) != engine.EINVALID {
 		t.Errorf("malformed hooks: %v", err)
+	}
+}
+
+// Project files are read only when they are bounded regular files: a
+// .lexsona.yaml that is a FIFO or a link to a device is refused at once (never
+// read, never waited on), a .git/config of that kind is ignored.
+func TestDetectScopeReadsOnlyBoundedRegularFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		setup   func(dir string) error
+		project string // "" when an EINVALID error is wanted
+	}{
+		{"yaml links to /dev/zero", func(dir string) error { return os.Symlink("/dev/zero", filepath.Join(dir, ProjectFile)) }, ""},
+		{"yaml is a fifo", func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, ProjectFile), 0o644) }, ""},
+		{"yaml is a folder", func(dir string) error { return os.Mkdir(filepath.Join(dir, ProjectFile), 0o755) }, ""},
+		{"yaml over the cap", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, ProjectFile), []byte("project: x\n#"+strings.Repeat("a", MaxProjectFileSize)), 0o644)
+		}, ""},
+		{"git config is a fifo", func(dir string) error {
+			os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+			return syscall.Mkfifo(filepath.Join(dir, ".git", "config"), 0o644)
+		}, "proj"},
+		{"git config links to /dev/zero", func(dir string) error {
+			os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+			return os.Symlink("/dev/zero", filepath.Join(dir, ".git", "config"))
+		}, "proj"},
+		{"yaml at the cap", func(dir string) error {
+			body := "project: capped\n#"
+			return os.WriteFile(filepath.Join(dir, ProjectFile), []byte(body+strings.Repeat("a", MaxProjectFileSize-len(body))), 0o644)
+		}, "capped"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "proj")
+			os.Mkdir(dir, 0o755)
+			if err := tc.setup(dir); err != nil {
+				t.Fatal(err)
+			}
+			s, err := DetectScope(dir, AgentClaude)
+			if tc.project == "" {
+				if engine.ErrorCode(err) != engine.EINVALID {
+					t.Fatalf("scope %v, err %v; want EINVALID", s, err)
+				}
+				return
+			}
+			if err != nil || s.Project != tc.project {
+				t.Fatalf("scope %v, err %v; want project %q", s, err, tc.project)
+			}
+		})
 	}
 }

@@ -66,7 +66,7 @@ func handleToolUse(ctx context.Context, ev Event, b Backend) (*Output, error) {
 			return nil, engine.Errorf(engine.EINVALID, "tool_input is not a JSON object: %v", err)
 		}
 	}
-	scope, err := DetectScope(ev.Cwd, AgentClaude)
+	scope, err := b.Scope(ctx, ev)
 	if err != nil {
 		return nil, err
 	}

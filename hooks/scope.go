@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -45,15 +46,19 @@ var languageFiles = []struct{ file, tag string }{
 
 // ProjectRoot is the nearest folder at or above dir holding .git or
 // .lexsona.yaml, else dir itself.
-func ProjectRoot(dir string) string {
+func ProjectRoot(dir string) string { return projectRootWithin(dir, "") }
+
+// projectRootWithin is ProjectRoot that climbs no higher than limit (any
+// height when limit is "").
+func projectRootWithin(dir, limit string) string {
 	for d := dir; ; {
 		for _, marker := range []string{".git", ProjectFile} {
-			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
+			if _, err := os.Lstat(filepath.Join(d, marker)); err == nil {
 				return d
 			}
 		}
 		parent := filepath.Dir(d)
-		if parent == d {
+		if parent == d || d == limit {
 			return dir
 		}
 		d = parent
@@ -66,10 +71,15 @@ func ProjectRoot(dir string) string {
 // folder name; the tags are the languages detected from files at the root
 // (go.mod → go, package.json → javascript, pyproject.toml → python, …).
 // .lexsona.yaml at the root overrides the project, environment and agent and
-// adds tags. Errors: EINVALID for an unreadable or malformed .lexsona.yaml or
-// a scope value it gives that is not valid.
+// adds tags. Only bounded regular files are read (readProjectFile): a
+// .lexsona.yaml that is a FIFO, a device or over 64 KiB is refused, a
+// .git/config of that kind ignored. Errors: EINVALID for an unreadable or
+// malformed .lexsona.yaml or a scope value it gives that is not valid.
 func DetectScope(dir, agent string) (engine.Scope, error) {
-	root := ProjectRoot(dir)
+	return detectScope(ProjectRoot(dir), agent)
+}
+
+func detectScope(root, agent string) (engine.Scope, error) {
 	cfg, err := loadProjectConfig(filepath.Join(root, ProjectFile))
 	if err != nil {
 		return engine.Scope{}, err
@@ -96,12 +106,12 @@ func DetectScope(dir, agent string) (engine.Scope, error) {
 
 func loadProjectConfig(path string) (ProjectConfig, error) {
 	var cfg ProjectConfig
-	data, err := os.ReadFile(path)
+	data, err := readProjectFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
 	if err != nil {
-		return cfg, engine.Errorf(engine.EINVALID, "cannot read %s: %v", path, err)
+		return cfg, err
 	}
 	if err := yaml.Unmarshal(data, &cfg); err != nil {
 		return cfg, engine.Errorf(engine.EINVALID, "%s: %v", path, err)
@@ -109,16 +119,16 @@ func loadProjectConfig(path string) (ProjectConfig, error) {
 	return cfg, nil
 }
 
-// gitRemoteName reads the URL of remote "origin" from root/.git/config and
-// returns its last path element without .git ("" when there is none).
+// gitRemoteName reads the URL of remote "origin" from root/.git/config (a
+// bounded regular file, see readProjectFile) and returns its last path
+// element without .git ("" when there is none or the file is not readable).
 func gitRemoteName(root string) string {
-	f, err := os.Open(filepath.Join(root, ".git", "config"))
+	data, err := readProjectFile(filepath.Join(root, ".git", "config"))
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
 	inOrigin := false
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/netip"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,6 +22,34 @@ import (
 type hookBackend struct {
 	s *Server
 	t *tenantMem
+	// base is the scope the request's query names; loopback is whether the
+	// caller's connection comes from this machine.
+	base     engine.Scope
+	loopback bool
+}
+
+// Scope is the session's scope, never read from the server's files on a
+// remote caller's say-so: the query's scope parameters (which `lexsona hooks
+// install --http` writes into the hook URL) are kept; when they name no
+// project and the caller is on loopback with a cwd inside one of the
+// server's HookRoots, the project's files there decide (DetectScopeWithin);
+// otherwise the project is the last element of the event's cwd, read as
+// text (CwdScope). The agent family is claude unless the query names one.
+func (b hookBackend) Scope(_ context.Context, ev hooks.Event) (engine.Scope, error) {
+	if b.base.Project == "" && b.loopback && len(b.s.cfg.HookRoots) > 0 {
+		s, ok, err := hooks.DetectScopeWithin(ev.Cwd, hooks.AgentClaude, b.s.cfg.HookRoots)
+		if err != nil || ok {
+			return s, err
+		}
+	}
+	return hooks.CwdScope(ev.Cwd, hooks.AgentClaude, b.base)
+}
+
+// loopbackPeer reports whether the connection's remote address (not a
+// forwarded-for header, which the caller writes) is a loopback address.
+func loopbackPeer(remoteAddr string) bool {
+	ap, err := netip.ParseAddrPort(remoteAddr)
+	return err == nil && ap.Addr().Unmap().IsLoopback()
 }
 
 func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
@@ -62,7 +91,16 @@ func (b hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (m
 // the store or the model is the usual error answer. Claude Code treats any
 // non-2xx answer, a refused connection or a timeout as a non-blocking error,
 // so the agent goes on when the service is down.
+//
+// The query may name the session's scope (environment, project,
+// agent_family, context_tags); see hookBackend.Scope for what is used when it
+// does not.
 func (s *Server) handleClaudeCodeHook(c echo.Context) error {
+	q := newQuery(c.QueryParams())
+	base := q.scope()
+	if err := q.done(); err != nil {
+		return err
+	}
 	ev, err := hooks.ReadEvent(c.Request().Body)
 	if err != nil {
 		return err
@@ -71,7 +109,8 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, hookBackend{s, t})
+	b := hookBackend{s: s, t: t, base: base, loopback: loopbackPeer(c.Request().RemoteAddr)}
+	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, b)
 	if errors.Is(err, hooks.ErrNotRecorded) {
 		// The deny stands; only its receipt is missing.
 		s.log.Warn("claude-code hook", "err", err)

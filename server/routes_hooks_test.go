@@ -25,10 +25,11 @@ func hookProject(t *testing.T) string {
 	return dir
 }
 
-// postHook posts body to the hook route of a real HTTP server.
-func postHook(t *testing.T, base, key, body string) (int, string, string) {
+// postHook posts body to the hook route of a real HTTP server, with query
+// ("" or "?…") after the route.
+func postHook(t *testing.T, base, query, key, body string) (int, string, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, base+hooks.HTTPRoute, strings.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, base+hooks.HTTPRoute+query, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
@@ -56,7 +57,8 @@ func TestClaudeCodeHookRoute(t *testing.T) {
 	ts := httptest.NewServer(env.h)
 	defer ts.Close()
 	dir := hookProject(t)
-	scope, err := hooks.DetectScope(dir, hooks.AgentClaude)
+	// The route reads no file of dir: the scope is the folder's name.
+	scope, err := hooks.CwdScope(dir, hooks.AgentClaude, engine.Scope{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +82,7 @@ func TestClaudeCodeHookRoute(t *testing.T) {
 		{"no event name", map[string]string{"prompt": "x"}, 400, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, ct, body := postHook(t, ts.URL, "", hookEvent(t, dir, tc.fields))
+			status, ct, body := postHook(t, ts.URL, "", "", hookEvent(t, dir, tc.fields))
 			if status != tc.status {
 				t.Fatalf("status %d, want %d; body %s", status, tc.status, body)
 			}
@@ -130,7 +132,7 @@ func TestClaudeCodeHookRouteAuth(t *testing.T) {
 		key    string
 		status int
 	}{{"", 401}, {"r-0123456789abcdef", 403}, {"w-0123456789abcdef", 200}} {
-		if status, _, b := postHook(t, ts.URL, tc.key, body); status != tc.status {
+		if status, _, b := postHook(t, ts.URL, "", tc.key, body); status != tc.status {
 			t.Errorf("key %q: status %d, want %d; body %s", tc.key, status, tc.status, b)
 		}
 	}
@@ -144,16 +146,16 @@ func TestClaudeCodeHookRouteDeniesMustRuleCheck(t *testing.T) {
 	sed := hookEvent(t, dir, map[string]string{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "toolu_1"})
 	sed = strings.TrimSuffix(sed, "}") + `,"tool_input":{"command":"sed -i 's/a/b/' main.go"}}`
 	// Not in force yet: no decision.
-	if status, _, body := postHook(t, ts.URL, "", sed); status != 204 || body != "" {
+	if status, _, body := postHook(t, ts.URL, "", "", sed); status != 204 || body != "" {
 		t.Fatalf("before: %d %q", status, body)
 	}
 	for i := range 3 {
 		prompt := hookEvent(t, dir, map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": fmt.Sprintf("CORRECT[tool.no-sed-for-file-editing]: sed -i again (%d), use the edit tool", i)})
-		if status, _, body := postHook(t, ts.URL, "", prompt); status != 200 || body == "" {
+		if status, _, body := postHook(t, ts.URL, "", "", prompt); status != 200 || body == "" {
 			t.Fatalf("correction %d: %d %q", i, status, body)
 		}
 	}
-	status, ct, body := postHook(t, ts.URL, "", sed)
+	status, ct, body := postHook(t, ts.URL, "", "", sed)
 	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"LexSona rule [tool.no-sed-for-file-editing] (must): Never use sed, awk or perl one-liners to edit files; use the editor's replace tool instead. This Bash call breaks it (its command matches the rule's check): do it another way, or ask the user."}}` + "\n"
 	if status != 200 || body != want {
 		t.Fatalf("after: %d\n got %q\nwant %q", status, body, want)
@@ -187,7 +189,7 @@ func TestClaudeCodeHookRouteDeniesMustRuleCheck(t *testing.T) {
 		t.Errorf("confidence moved by a violation: %v/%v -> %v/%v (%v)", before.Alpha, before.Beta, after.Alpha, after.Beta, err)
 	}
 	other := strings.Replace(sed, "sed -i 's/a/b/' main.go", "go vet ./...", 1)
-	if status, _, body := postHook(t, ts.URL, "", other); status != 204 || body != "" {
+	if status, _, body := postHook(t, ts.URL, "", "", other); status != 204 || body != "" {
 		t.Errorf("other command: %d %q", status, body)
 	}
 }

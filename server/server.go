@@ -106,6 +106,12 @@ type Config struct {
 	// MCPTenant is the tenant whose memory ServeMCP serves (the default
 	// tenant when empty; a named one needs Tenants).
 	MCPTenant string
+	// HookRoots are the folders under which the Claude Code hook route may
+	// read a project's files (.lexsona.yaml, .git/config, language files) to
+	// find a session's scope, for callers on loopback only; empty (the
+	// default): the route never reads files, and the scope comes from the
+	// request (see hookBackend.Scope).
+	HookRoots []string
 	// MetricsNeedKey makes /metrics require a (read or write) API key too.
 	// With named tenants it is on, and the key must be a default tenant's:
 	// /metrics is the operator's.

@@ -33,6 +33,11 @@ type app struct {
 
 	db  *store.DB
 	emb models.Embedder
+	// abandoned is set by a command that returned while its work goes on in
+	// another goroutine (the hook past its deadline): close then leaves the
+	// store and the embedder to the process's exit, which releases them,
+	// instead of waiting for that work.
+	abandoned bool
 }
 
 // usageError marks a wrong invocation (unknown flag or command, wrong number
@@ -84,6 +89,9 @@ func (a *app) openDB(ctx context.Context) (*store.DB, error) {
 }
 
 func (a *app) close() {
+	if a.abandoned {
+		return
+	}
 	if a.emb != nil {
 		a.emb.Close()
 		a.emb = nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
@@ -18,6 +19,17 @@ import (
 // hookBackend is hooks.Backend over the CLI's store and core, each opened on
 // first use: SessionStart reads the store only, never loads the model.
 type hookBackend struct{ a *app }
+
+// Scope detects the session's scope from the project's files: the command
+// hook runs as the user, inside the project (its cwd when the event has
+// none).
+func (h hookBackend) Scope(_ context.Context, ev hooks.Event) (engine.Scope, error) {
+	dir := ev.Cwd
+	if dir == "" {
+		dir = "."
+	}
+	return hooks.DetectScope(dir, hooks.AgentClaude)
+}
 
 func (h hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
 	mem, err := h.a.openMemory(ctx)
@@ -84,7 +96,8 @@ on the rule's receipts (its confidence unchanged; see lexsona why RULE).
 Other events get no answer. It fails open: on any error it prints one line on
 stderr, nothing on stdout, and exits 0, so the agent is never blocked. A deny
 whose violation could not be recorded is still printed, with one line on
-stderr.`,
+stderr. Every event is bounded by 2 s as a whole: past it, or on SIGTERM,
+the hook prints one line on stderr and exits 0.`,
 		// Exit code 2 blocks a Claude Code prompt or tool call: even a wrong
 		// invocation of the hook fails open.
 		Args:               cobra.ArbitraryArgs,
@@ -98,8 +111,10 @@ stderr.`,
 			// the embedder's and the registry sync's diagnostics are dropped.
 			errw := a.stderr
 			a.stderr = io.Discard
-			defer func() { a.stderr = errw }()
-			out, err := runClaudeHook(cmd.Context(), a)
+			out, err := runClaudeHookWithin(cmd.Context(), a, HookDeadline)
+			if !a.abandoned {
+				a.stderr = errw
+			}
 			switch {
 			case errors.Is(err, hooks.ErrNotRecorded):
 				msg := hookErrText(err)
@@ -119,6 +134,38 @@ stderr.`,
 		},
 	}
 	return c
+}
+
+// HookDeadline bounds every hook event as a whole: reading the event, the
+// scope, the store and the model. Past it the hook fails open.
+const HookDeadline = 2 * time.Second
+
+// runClaudeHookWithin is runClaudeHook bounded by d and by ctx (which the
+// process's SIGINT and SIGTERM cancel): when either ends first it returns an
+// error saying so at once, marks a abandoned, and leaves the event's work to
+// end with the process.
+func runClaudeHookWithin(ctx context.Context, a *app, d time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	type result struct {
+		out []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := runClaudeHook(ctx, a)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-ctx.Done():
+		a.abandoned = true
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("no answer within %s", d)
+		}
+		return nil, errors.New("stopped by a signal")
+	}
 }
 
 // runClaudeHook reads the event and returns the bytes to print (nil for

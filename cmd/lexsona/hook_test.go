@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -184,5 +186,59 @@ func TestHookPreToolUseDeniesMustRuleCheck(t *testing.T) {
 	_, text, _ := c.run("why", "tool.no-sed-for-file-editing")
 	if !strings.Contains(text, "violation") || !strings.Contains(text, `"sed -i`) {
 		t.Errorf("why text lacks the violation:\n%s", text)
+	}
+}
+
+// An event whose input never ends (a stdin held open), or whose process is
+// stopped by SIGTERM, fails open: one line on stderr, nothing on stdout,
+// exit 0, and the store left for the process's exit.
+func TestHookDeadlineAndSignalFailOpen(t *testing.T) {
+	c := newCLI(t)
+	for _, tc := range []struct {
+		name string
+		ctx  func() (context.Context, context.CancelFunc)
+		want string
+	}{
+		{"deadline", func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }, "no answer within 2s"},
+		{"signal", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // what SIGTERM does to the process's context
+			return ctx, cancel
+		}, "stopped by a signal"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			ctx, cancel := tc.ctx()
+			defer cancel()
+			var out, errb bytes.Buffer
+			code := run(ctx, []string{"--db", c.db, "hook", "claude-code"}, pr, &out, &errb)
+			if code != 0 || out.Len() != 0 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("exit %d stdout %q stderr %q; want one line saying %q", code, out.String(), errb.String(), tc.want)
+			}
+		})
+	}
+}
+
+// A project whose .lexsona.yaml is a FIFO or a link to /dev/zero fails the
+// hook open at once: the file is never read or waited on.
+func TestHookRefusesHostileProjectFiles(t *testing.T) {
+	c := newCLI(t)
+	for name, mk := range map[string]func(string) error{
+		"fifo":     func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		"dev zero": func(p string) error { return os.Symlink("/dev/zero", p) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := mk(filepath.Join(dir, ".lexsona.yaml")); err != nil {
+				t.Fatal(err)
+			}
+			in := `{"session_id":"s","cwd":"` + dir + `","hook_event_name":"SessionStart"}`
+			var out, errb bytes.Buffer
+			code := run(context.Background(), []string{"--db", c.db, "hook", "claude-code"}, strings.NewReader(in), &out, &errb)
+			if code != 0 || out.Len() != 0 || !strings.Contains(errb.String(), "not a regular file") {
+				t.Errorf("exit %d stdout %q stderr %q", code, out.String(), errb.String())
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 func newServeCmd(a *app) *cobra.Command {
 	var addr, apiKeys, apiKeysFile, idemTTL string
 	var maxConns, maxTexts int
-	var allowedHosts, shares []string
+	var allowedHosts, shares, hookRoots []string
 	var metricsNeedKey, noBatching bool
 	var maxBatch, queueSize int
 	var maxWait time.Duration
@@ -50,6 +51,11 @@ of its own beside --db, created on its first request.`,
 			if _, err := server.ParseAllowedHosts(allowedHosts); err != nil {
 				return usagef("--allowed-hosts: %s", engine.ErrorMessage(err))
 			}
+			for _, r := range hookRoots {
+				if st, err := os.Stat(r); !filepath.IsAbs(r) || err != nil || !st.IsDir() {
+					return usagef("--hook-root %q: want the absolute path of an existing folder", r)
+				}
+			}
 			shared, err := parseShares(shares)
 			if err != nil {
 				return err
@@ -66,7 +72,7 @@ of its own beside --db, created on its first request.`,
 				Addr: addr, DB: core.DB, Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
-				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
+				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, HookRoots: hookRoots, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
 			})
 			if err != nil {
 				return err
@@ -86,6 +92,8 @@ of its own beside --db, created on its first request.`,
 		"most texts embedded at once across /v1/embeddings, classify and corrections; past it 429 with Retry-After")
 	f.StringSliceVar(&allowedHosts, "allowed-hosts", splitList(os.Getenv("LEXSONA_ALLOWED_HOSTS")),
 		"extra Host names accepted on a loopback address, e.g. a reverse proxy's (env LEXSONA_ALLOWED_HOSTS, comma-separated)")
+	f.StringSliceVar(&hookRoots, "hook-root", splitList(os.Getenv("LEXSONA_HOOK_ROOTS")),
+		"a folder under which the Claude Code hook route may read a project's files to find its scope, for callers on this machine only (repeatable; env LEXSONA_HOOK_ROOTS, comma-separated); without it the route reads no files and takes the scope from the hook URL's query and the event's cwd")
 	f.StringSliceVar(&shares, "share-registry", splitList(os.Getenv("LEXSONA_SHARE_REGISTRY")),
 		"give tenants a read-only copy of another tenant's registry: OWNER/NAME=TENANT[+TENANT…], like default/team=alice+bob (repeatable; env LEXSONA_SHARE_REGISTRY, comma-separated)")
 	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too (always, and a default tenant's key, when keys name tenants)")
