@@ -62,3 +62,8 @@ func folded(text string) bool {
 	}
 	return prev != ' '
 }
+
+// EmbedInput is the text a model embedder sees for text under the default
+// Options (white space folded, cut to DefaultMaxEmbedBytes): what a gate
+// trained offline must embed to see the vectors the classifier computes.
+func EmbedInput(text string) string { return embedInput(text, DefaultMaxEmbedBytes) }
