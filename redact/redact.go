@@ -1,10 +1,14 @@
 // Package redact replaces secrets in free text (API keys, tokens, private-key
-// blocks, passwords assigned in code) with typed placeholders such as
-// [REDACTED:github-pat], so a correction that quotes code never stores, shows,
-// exports or injects the secret it quoted.
+// blocks, passwords assigned in code, written in connection URLs or said in
+// prose, Authorization headers) with typed placeholders such as
+// [REDACTED:github-pat] or postgres://app:[REDACTED:password]@db, so a
+// correction that quotes code never stores, shows, exports or injects the
+// secret it quoted.
 //
-// Detection is the gitleaks default rule set (see gitleaks.go) plus the few
-// shapes it misses (extra.go); this file turns findings into replacements.
+// Detection is the gitleaks default rule set (see gitleaks.go) plus the
+// shapes it misses (extra.go: URL passwords, Authorization headers, LexSona
+// API keys, passwords in assignments and prose, with the look-alike checks of
+// values.go); this file turns findings into replacements.
 package redact
 
 import (
@@ -13,7 +17,8 @@ import (
 )
 
 // Placeholder is the text that replaces a secret of the given type (a
-// gitleaks rule id, e.g. "aws-access-token").
+// gitleaks rule id, e.g. "aws-access-token", or one of extra.go's, e.g.
+// "password", "bearer-token", "lexsona-api-key").
 func Placeholder(kind string) string { return "[REDACTED:" + kind + "]" }
 
 // Finding is one secret found in a text: its type and the exact secret text.
@@ -22,14 +27,42 @@ type Finding struct {
 	Secret string
 }
 
+// span is one secret's place in a text, s[start:end], and its type.
+type span struct {
+	start, end int
+	kind       string
+}
+
+// everywhere is the length from which a secret a rule of extra.go found at
+// one place is also replaced wherever else the same text occurs; a shorter
+// one (a URL's "pw") only where it was found, so the same letters elsewhere
+// stay.
+const everywhere = 8
+
+// genericKind is gitleaks' rule for any high-entropy value assigned to a
+// name like key, token or password: a span of a more specific rule of the
+// same length is typed by that rule.
+const genericKind = "generic-api-key"
+
 // Text returns s with every secret replaced by its placeholder, and how many
 // secrets were replaced (each occurrence counts once). A text without a
-// secret is returned unchanged.
+// secret is returned unchanged; a redacted text is returned unchanged
+// (placeholders are not secrets).
 func Text(s string) (string, int) {
 	if s == "" {
 		return s, 0
 	}
-	return apply(s, append(find(s), findExtra(s)...))
+	var spans []span
+	for _, f := range find(s) {
+		spans = appendOccurrences(spans, s, f.Secret, f.Type)
+	}
+	for _, e := range findExtra(s) {
+		spans = append(spans, e)
+		if e.end-e.start >= everywhere {
+			spans = appendOccurrences(spans, s, s[e.start:e.end], e.kind)
+		}
+	}
+	return apply(s, spans)
 }
 
 // Strings redacts each non-nil string in place (see Text) and returns the
@@ -47,22 +80,54 @@ func Strings(fields ...*string) int {
 	return n
 }
 
-// apply replaces the secrets of fs in s, longest first so that a secret
-// found by two rules (a specific one and the generic assignment rule) or
-// one containing another is replaced once, by its widest match.
-func apply(s string, fs []Finding) (string, int) {
-	sort.SliceStable(fs, func(i, j int) bool { return len(fs[i].Secret) > len(fs[j].Secret) })
-	n := 0
-	for _, f := range fs {
-		if f.Secret == "" {
-			continue
-		}
-		k := strings.Count(s, f.Secret)
-		if k == 0 {
-			continue
-		}
-		s = strings.ReplaceAll(s, f.Secret, Placeholder(f.Type))
-		n += k
+// appendOccurrences appends a span of the given kind for each occurrence of
+// secret in s.
+func appendOccurrences(spans []span, s, secret, kind string) []span {
+	if secret == "" {
+		return spans
 	}
-	return s, n
+	for off := 0; ; {
+		i := strings.Index(s[off:], secret)
+		if i < 0 {
+			return spans
+		}
+		spans = append(spans, span{off + i, off + i + len(secret), kind})
+		off += i + len(secret)
+	}
+}
+
+// apply replaces the spans of s by placeholders. Overlapping spans (a secret
+// found by two rules, a specific one and a generic one, or one containing
+// another) are replaced once, as their union, by the placeholder of the
+// longest of them, so no part of either is left. Among spans of one length
+// a specific rule's type wins over gitleaks' generic-api-key, and otherwise
+// the first found (gitleaks' rule before extra.go's).
+func apply(s string, spans []span) (string, int) {
+	if len(spans) == 0 {
+		return s, 0
+	}
+	sort.SliceStable(spans, func(i, j int) bool {
+		if spans[i].start != spans[j].start {
+			return spans[i].start < spans[j].start
+		}
+		return spans[i].end-spans[i].start > spans[j].end-spans[j].start
+	})
+	var b strings.Builder
+	n, last := 0, 0
+	for i := 0; i < len(spans); {
+		cur, longest := spans[i], spans[i].end-spans[i].start
+		for i++; i < len(spans) && spans[i].start < cur.end; i++ {
+			l := spans[i].end - spans[i].start
+			if l > longest || l == longest && cur.kind == genericKind && spans[i].kind != genericKind {
+				cur.kind, longest = spans[i].kind, l
+			}
+			cur.end = max(cur.end, spans[i].end)
+		}
+		b.WriteString(s[last:cur.start])
+		b.WriteString(Placeholder(cur.kind))
+		last = cur.end
+		n++
+	}
+	b.WriteString(s[last:])
+	return b.String(), n
 }
