@@ -40,14 +40,15 @@ func (c *configCache) put(version int64, rows []store.ConfigRow) {
 // ConfigRows reads the config overrides; a write transaction that has not
 // changed them reads them from the driver's cache when they did not change
 // since it was filled.
-func (r runner) ConfigRows() ([]store.ConfigRow, error) {
+func (x queries) ConfigRows() ([]store.ConfigRow, error) {
+	r := x.C
 	cached := r.p != nil && !r.p.configChanged
 	if cached {
 		if rows, ok := r.d.config.get(r.p.configVersion); ok {
 			return rows, nil
 		}
 	}
-	rows, err := r.configRows()
+	rows, err := x.Queries.ConfigRows()
 	if err == nil && cached {
 		r.d.config.put(r.p.configVersion, rows)
 	}

@@ -130,5 +130,5 @@ func (d *Driver) SchemaVersion(ctx context.Context) (int, error) {
 // Migrations lists the applied migrations, oldest first. Its errors are
 // SchemaVersion's.
 func (d *Driver) Migrations(ctx context.Context) ([]store.Migration, error) {
-	return sqldriver.Collect(d.reader(ctx).rows, "list migrations", sqldriver.QueryMigrations, nil, sqldriver.ScanMigration)
+	return sqldriver.Collect(d.reader(ctx).Query, "list migrations", sqldriver.QueryMigrations, nil, sqldriver.ScanMigration)
 }

@@ -236,5 +236,5 @@ func (d *Driver) Close() error {
 
 var (
 	_ store.Driver   = (*Driver)(nil)
-	_ store.DriverTx = runner{}
+	_ store.DriverTx = queries{}
 )

@@ -15,10 +15,9 @@ import (
 // last pass deleted, which the next pass deletes, as with one instance.
 
 const (
-	pruneJob   = "prune_idempotency_keys"
-	qJobRanAt  = `SELECT ran_at FROM store_jobs WHERE name = $1`
-	qJobRan    = `INSERT INTO store_jobs (name, ran_at) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET ran_at = excluded.ran_at`
-	qIdemPrune = `DELETE FROM idempotency_keys WHERE created_at < $1`
+	pruneJob  = "prune_idempotency_keys"
+	qJobRanAt = `SELECT ran_at FROM store_jobs WHERE name = $1`
+	qJobRan   = `INSERT INTO store_jobs (name, ran_at) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET ran_at = excluded.ran_at`
 )
 
 // pruneInterval is how often keys that live ttl are pruned.
@@ -29,7 +28,8 @@ func pruneInterval(ttl time.Duration) time.Duration {
 // PruneIdempotencyKeys deletes the keys stored before the given time and
 // returns how many, unless a pass by any instance ran less than 90% of the
 // pruning interval ago (then it deletes nothing and returns 0).
-func (r runner) PruneIdempotencyKeys(before time.Time) (int64, error) {
+func (x queries) PruneIdempotencyKeys(before time.Time) (int64, error) {
+	r := x.C
 	now := time.Now()
 	var ranAt string
 	found, err := r.row("read when keys were pruned", qJobRanAt, []any{pruneJob}, &ranAt)
@@ -45,9 +45,10 @@ func (r runner) PruneIdempotencyKeys(before time.Time) (int64, error) {
 			return 0, nil
 		}
 	}
-	n, err := r.exec("prune idempotency keys", qIdemPrune, sqldriver.FormatTime(before))
+	n, err := x.Queries.PruneIdempotencyKeys(before)
 	if err != nil {
 		return 0, err
 	}
-	return n, r.execErr("record when keys were pruned", qJobRan, pruneJob, sqldriver.FormatTime(now))
+	_, err = r.Exec("record when keys were pruned", qJobRan, pruneJob, sqldriver.FormatTime(now))
+	return n, err
 }

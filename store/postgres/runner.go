@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -18,8 +19,9 @@ type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// runner runs the driver's statements on q with ctx. It is the driver's
-// store.Reader and, on a write transaction, its store.DriverTx.
+// runner runs the driver's statements on q with ctx. It is the connection
+// the shared statements run on (sqldriver.Conn): queries over it are the
+// driver's store.Reader and, on a write transaction, its store.DriverTx.
 type runner struct {
 	ctx context.Context
 	q   querier
@@ -35,8 +37,8 @@ type runner struct {
 	p *pipe
 }
 
-// Reader returns a runner on the pool, outside any transaction.
-func (d *Driver) Reader(ctx context.Context) store.Reader { return d.reader(ctx) }
+// Reader returns queries on the pool, outside any transaction.
+func (d *Driver) Reader(ctx context.Context) store.Reader { return on(d.reader(ctx)) }
 
 func (d *Driver) reader(ctx context.Context) runner { return runner{ctx: ctx, q: d.pool, d: d} }
 
@@ -44,7 +46,7 @@ func (d *Driver) reader(ctx context.Context) runner { return runner{ctx: ctx, q:
 // its queries see the same committed state. Errors: fn's; EUNAVAILABLE when
 // the server cannot be reached; context errors.
 func (d *Driver) Read(ctx context.Context, fn func(store.Reader) error) error {
-	return d.readTx(ctx, func(r runner) error { return fn(r) })
+	return d.readTx(ctx, func(r runner) error { return fn(on(r)) })
 }
 
 func (d *Driver) readTx(ctx context.Context, fn func(r runner) error) error {
@@ -59,9 +61,9 @@ func (d *Driver) readTx(ctx context.Context, fn func(r runner) error) error {
 	return fn(runner{ctx: ctx, q: tx, d: d, inTx: true})
 }
 
-// consistent runs fn in r's transaction, or in a read transaction of its
+// Consistent runs fn in r's transaction, or in a read transaction of its
 // own when r has none, for reads of several statements.
-func (r runner) consistent(fn func(r runner) error) error {
+func (r runner) Consistent(fn func(r runner) error) error {
 	if r.inTx {
 		return fn(r)
 	}
@@ -81,8 +83,8 @@ func (r runner) sctx() context.Context {
 	return context.WithoutCancel(r.ctx)
 }
 
-// scan runs q and calls fn for each row; op names what it does in errors.
-func (r runner) scan(op, q string, args []any, fn func(row pgx.Rows) error) error {
+// Query runs q and calls fn for each row; op names what it does in errors.
+func (r runner) Query(op, q string, args []any, fn func(sqldriver.Scanner) error) error {
 	if err := r.ctx.Err(); err != nil {
 		return dbErr(op, err)
 	}
@@ -91,34 +93,39 @@ func (r runner) scan(op, q string, args []any, fn func(row pgx.Rows) error) erro
 		return dbErr(op, err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return dbErr(op, err)
-		}
-	}
-	return dbErr(op, rows.Err())
+	return dbErr(op, sqldriver.Each(rows, fn))
 }
 
-// rows is scan for readers of any database's rows (sqldriver.Query).
-func (r runner) rows(op, q string, args []any, fn func(sqldriver.Scanner) error) error {
-	return r.scan(op, q, args, func(row pgx.Rows) error { return fn(row) })
+// QueryRow runs q, which returns at most one row (none once ctx is done:
+// the Scan then returns ctx's error).
+func (r runner) QueryRow(q string, args ...any) sqldriver.Scanner {
+	if err := r.ctx.Err(); err != nil {
+		return errRow{err}
+	}
+	return r.q.QueryRow(r.sctx(), q, args...)
 }
+
+// errRow is a row whose Scan fails with err.
+type errRow struct{ err error }
+
+func (e errRow) Scan(...any) error { return e.err }
+
+// NoRows reports whether err is a Scan's error of a query that returned no
+// row.
+func (runner) NoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
 
 // row runs q, which returns at most one row, into dest; found is false when
 // it returned none.
 func (r runner) row(op, q string, args []any, dest ...any) (found bool, err error) {
-	if err := r.ctx.Err(); err != nil {
-		return false, dbErr(op, err)
-	}
-	err = r.q.QueryRow(r.sctx(), q, args...).Scan(dest...)
-	if err == pgx.ErrNoRows {
+	err = r.QueryRow(q, args...).Scan(dest...)
+	if r.NoRows(err) {
 		return false, nil
 	}
 	return err == nil, dbErr(op, err)
 }
 
-// exec runs q and returns how many rows it changed.
-func (r runner) exec(op, q string, args ...any) (int64, error) {
+// Exec runs q and returns how many rows it changed.
+func (r runner) Exec(op, q string, args ...any) (int64, error) {
 	if err := r.ctx.Err(); err != nil {
 		return 0, dbErr(op, err)
 	}
@@ -129,18 +136,13 @@ func (r runner) exec(op, q string, args ...any) (int64, error) {
 	return tag.RowsAffected(), nil
 }
 
-// execErr runs q and returns only its error.
-func (r runner) execErr(op, q string, args ...any) error {
-	_, err := r.exec(op, q, args...)
-	return err
-}
-
-// later runs q, a write whose only outcome is its error: on a write
+// Later runs q, a write whose only outcome is its error: on a write
 // transaction it is queued (see pipe) and its error, if any, is returned by
 // the call that sends it; elsewhere it runs at once.
-func (r runner) later(op, q string, args ...any) error {
+func (r runner) Later(op, q string, args ...any) error {
 	if r.p == nil {
-		return r.execErr(op, q, args...)
+		_, err := r.Exec(op, q, args...)
+		return err
 	}
 	if err := r.ctx.Err(); err != nil {
 		return dbErr(op, err)
@@ -151,3 +153,23 @@ func (r runner) later(op, q string, args ...any) error {
 	}
 	return nil
 }
+
+// InsertID runs q, an insert RETURNING its id column, and returns the id.
+func (r runner) InsertID(op, q string, args ...any) (int64, error) {
+	var id int64
+	err := r.QueryRow(q, args...).Scan(&id)
+	return id, dbErr(op, err)
+}
+
+// ScanBlob scans the row, skipping its last column, and returns that
+// column's bytes as received (bytea in binary format: the bytes themselves).
+func (runner) ScanBlob(sc sqldriver.Scanner, dest []any) ([]byte, error) {
+	dest[len(dest)-1] = nil
+	if err := sc.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return sc.(pgx.Rows).RawValues()[len(dest)-1], nil
+}
+
+// Err maps the error op met (dbErr).
+func (runner) Err(op string, err error) error { return dbErr(op, err) }

@@ -52,7 +52,7 @@ func (d *Driver) Write(ctx context.Context, fn func(store.DriverTx) error) error
 		if err := fn(dt); err != nil {
 			return err
 		}
-		r := dt.(runner)
+		r := dt.(queries).C
 		return r.p.flush(r.sctx())
 	})
 }
@@ -137,7 +137,7 @@ func (t *writeTx) exec(sql string) error {
 }
 
 func (t *writeTx) DriverTx(ctx context.Context) store.DriverTx {
-	return runner{ctx: ctx, q: t.p, d: t.d, inTx: true, detached: true, p: t.p}
+	return on(runner{ctx: ctx, q: t.p, d: t.d, inTx: true, detached: true, p: t.p})
 }
 
 func (t *writeTx) Savepoint() error {

@@ -18,14 +18,14 @@ import (
 
 // benchFixtureVersion names the layout of the cached benchmark database;
 // change it whenever buildFixture changes.
-const benchFixtureVersion = "v1"
+const benchFixtureVersion = "v2"
 
 var benchScope = engine.Scope{Environment: "work", Project: "api", AgentFamily: "claude", ContextTags: []string{"cli", "go"}}
 
 // buildFixture fills db with nRules rules that all apply in benchScope (a
 // mix of wildcard and specific scopes, severities, categories and topics),
 // each with eventsPerRule events (a creation and a mix of reinforcements and
-// counterexamples), inserted in one transaction with prepared statements.
+// counterexamples), inserted in one transaction.
 func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 	tb.Helper()
 	sevs := []engine.Severity{engine.SeverityMust, engine.SeverityShould, engine.SeverityStyle}
@@ -33,50 +33,36 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 	scopes := []engine.Scope{{}, {Environment: "work"}, {Environment: "work", Project: "api"},
 		{Project: "api", AgentFamily: "claude"}, {Environment: "work", ContextTags: []string{"cli"}}, {ExcludeTags: []string{"php"}}}
 	ctx := context.Background()
-	err := d.Write(ctx, func(dt store.DriverTx) error {
-		tx := dt.(runner)
-		ins, err := tx.tx.PrepareContext(ctx, qRuleInsert)
-		if err != nil {
-			return err
-		}
-		defer ins.Close()
-		ev, err := tx.tx.PrepareContext(ctx, qEventInsert)
-		if err != nil {
-			return err
-		}
-		defer ev.Close()
-		now := sqldriver.FormatTime(t0)
+	err := d.Write(ctx, func(tx store.DriverTx) error {
 		for i := 0; i < nRules; i++ {
 			id := fmt.Sprintf("bench.rule-%05d", i)
-			s := scopes[i%len(scopes)]
-			var topic any
-			if i%4 == 0 {
-				topic = fmt.Sprintf("topic-%d", i%500)
-			}
-			alpha, beta := 2.0, 5.0
 			at := t0.Add(-time.Duration(i) * time.Hour)
-			if _, err := ins.Exec(id, cats[i%len(cats)], string(sevs[i%3]), "Benchmark rule "+id, sqldriver.NullStr(s.Environment),
-				sqldriver.NullStr(s.Project), sqldriver.NullStr(s.AgentFamily), sqldriver.JSONTags{}.Arg(s.ContextTags), sqldriver.JSONTags{}.Arg(s.ExcludeTags), topic,
-				alpha, beta, 0, 0, sqldriver.FormatTime(at), sqldriver.FormatTime(at), "active-eligible", nil, "user", nil, nil, nil, nil, now, now); err != nil {
+			r := engine.Rule{RuleID: id, Category: cats[i%len(cats)], Severity: sevs[i%3], Text: "Benchmark rule " + id,
+				Scope: scopes[i%len(scopes)], Alpha: 2, Beta: 5, FirstSeen: at, LastCorrection: at, Status: engine.StatusActiveEligible, Source: "user"}
+			if i%4 == 0 {
+				r.Topic = fmt.Sprintf("topic-%d", i%500)
+			}
+			if err := tx.InsertRule(store.RuleRow{Rule: r}); err != nil {
 				return err
 			}
-			if _, err := ev.Exec(id, "creation", nil, nil, nil, "{}", nil, nil, nil, nil, "bench", 0, alpha, beta, sqldriver.FormatTime(at)); err != nil {
+			if _, err := tx.InsertEvent(&engine.Event{RuleID: id, EventType: engine.EventCreation, Model: "bench", Alpha: r.Alpha, Beta: r.Beta, At: at}); err != nil {
 				return err
 			}
-			reinf, counter := 0, 0
 			for k := 1; k < eventsPerRule; k++ {
-				typ, pol := "reinforcement", 1
+				ev := engine.Event{RuleID: id, EventType: engine.EventReinforcement, UserText: "please stop doing that", Polarity: engine.Reinforce}
 				if (i+k)%(3+i%7) == 0 {
-					typ, pol, beta, counter = "counterexample", -1, beta+1, counter+1
+					ev.EventType, ev.Polarity = engine.EventCounterexample, engine.Counter
+					r.Beta, r.CounterExamples = r.Beta+1, r.CounterExamples+1
 				} else {
-					alpha, reinf = alpha+1, reinf+1
+					r.Alpha, r.Reinforcements = r.Alpha+1, r.Reinforcements+1
 				}
-				at = at.Add(time.Minute)
-				if _, err := ev.Exec(id, typ, "please stop doing that", nil, nil, "{}", nil, nil, nil, nil, nil, pol, alpha, beta, sqldriver.FormatTime(at)); err != nil {
+				r.LastCorrection = r.LastCorrection.Add(time.Minute)
+				ev.Alpha, ev.Beta, ev.At = r.Alpha, r.Beta, r.LastCorrection
+				if _, err := tx.InsertEvent(&ev); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.exec(qRuleEvidence, alpha, beta, reinf, counter, sqldriver.FormatTime(t0.Add(-time.Duration(i)*time.Hour)), sqldriver.FormatTime(at), now, id); err != nil {
+			if err := tx.UpdateEvidence(r); err != nil {
 				return err
 			}
 		}
@@ -205,6 +191,7 @@ func BenchmarkRecord(b *testing.B) {
 					}
 				}
 			} else {
+				b.ResetTimer() // RunParallel does not: the fixture is not measured
 				b.RunParallel(func(pb *testing.PB) {
 					i := 0
 					for pb.Next() {

@@ -8,20 +8,11 @@ import (
 	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
-// queries lists the statements prepared once per connection at Open (see
-// sqlq); anything else is prepared per call.
-var queries []string
-
-// sqlq registers q for preparation at Open and returns it unchanged, so hot
-// statements are compiled once per connection instead of once per call.
-func sqlq(q string) string {
-	queries = append(queries, q)
-	return q
-}
-
 // runner runs statements on a transaction (tx set) or a pool (pool set),
-// using the prepared statement of q when there is one. It is the driver's
-// store.Reader and, on the write transaction, its store.DriverTx.
+// using the prepared statement of q when there is one (see prepare). It is
+// the connection the shared statements run on (sqldriver.Conn): queries
+// over it are the driver's store.Reader and, on the write transaction, its
+// store.DriverTx.
 type runner struct {
 	ctx   context.Context
 	tx    *sql.Tx
@@ -29,6 +20,12 @@ type runner struct {
 	stmts map[string]*sql.Stmt
 	d     *Driver
 }
+
+// queries are the store's reads and writes on a runner.
+type queries = sqldriver.Queries[runner]
+
+// on returns the queries run on r.
+func on(r runner) queries { return queries{C: r, S: stmts} }
 
 // Write runs fn on the single write connection, possibly in one transaction
 // with other callers' functions, each in a savepoint (group commit: see
@@ -52,7 +49,7 @@ func (d *Driver) Write(ctx context.Context, fn func(store.DriverTx) error) error
 // lock) runs without ctx's cancellation, like every statement (see
 // runner.sctx); a done ctx fails it at once.
 func (d *Driver) Read(ctx context.Context, fn func(store.Reader) error) error {
-	return d.readTx(ctx, func(r runner) error { return fn(r) })
+	return d.readTx(ctx, func(r runner) error { return fn(on(r)) })
 }
 
 func (d *Driver) readTx(ctx context.Context, fn func(r runner) error) error {
@@ -67,20 +64,11 @@ func (d *Driver) readTx(ctx context.Context, fn func(r runner) error) error {
 	return fn(runner{ctx: ctx, tx: sqlTx, stmts: d.rstmt, d: d})
 }
 
-// Reader returns a runner on the read pool, outside any transaction.
-func (d *Driver) Reader(ctx context.Context) store.Reader { return d.reader(ctx) }
+// Reader returns queries on the read pool, outside any transaction.
+func (d *Driver) Reader(ctx context.Context) store.Reader { return on(d.reader(ctx)) }
 
 func (d *Driver) reader(ctx context.Context) runner {
 	return runner{ctx: ctx, pool: d.read, stmts: d.rstmt, d: d}
-}
-
-// consistent runs fn in r's transaction, or in a read transaction of its
-// own when r has none, for reads of several statements.
-func (r runner) consistent(fn func(r runner) error) error {
-	if r.tx != nil {
-		return fn(r)
-	}
-	return r.d.readTx(r.ctx, fn)
 }
 
 // sctx is the context a statement runs with: r.ctx without its cancellation
@@ -137,37 +125,4 @@ func (r runner) queryRow(q string, args ...any) *sql.Row {
 		return r.tx.QueryRowContext(ctx, q, args...)
 	}
 	return r.pool.QueryRowContext(ctx, q, args...)
-}
-
-type scanner = sqldriver.Scanner
-
-// scan runs q and calls fn for each row; op names what it does in errors.
-func (r runner) scan(op, q string, args []any, fn func(sc scanner) error) error {
-	rows, err := r.query(q, args...)
-	if err != nil {
-		return dbErr(op, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return dbErr(op, err)
-		}
-	}
-	return dbErr(op, rows.Err())
-}
-
-// execErr runs q and returns only its error, as dbErr(op, …).
-func (r runner) execErr(op, q string, args ...any) error {
-	_, err := r.exec(q, args...)
-	return dbErr(op, err)
-}
-
-// affected runs q and reports whether it changed a row.
-func (r runner) affected(op, q string, args ...any) (bool, error) {
-	res, err := r.exec(q, args...)
-	if err != nil {
-		return false, dbErr(op, err)
-	}
-	n, err := res.RowsAffected()
-	return n > 0, dbErr(op, err)
 }

@@ -213,8 +213,10 @@ func openErr(path, op string, err error) error {
 	return engine.Errorf(engine.EUNAVAILABLE, "cannot %s database %s: %v", op, path, err)
 }
 
-// prepare prepares every statement registered with sqlq on both pools.
+// prepare prepares every shared statement (stmts) on both pools, so that
+// they are compiled once per connection instead of once per call.
 func (d *Driver) prepare(ctx context.Context) error {
+	queries := stmts.All()
 	d.wstmt = make(map[string]*sql.Stmt, len(queries))
 	d.rstmt = make(map[string]*sql.Stmt, len(queries))
 	for _, q := range queries {
@@ -286,5 +288,5 @@ func dbErr(op string, err error) error { return errMap.Map(op, err) }
 
 var (
 	_ store.Driver   = (*Driver)(nil)
-	_ store.DriverTx = runner{}
+	_ store.DriverTx = queries{}
 )

@@ -80,7 +80,7 @@ type writeTx struct {
 }
 
 func (t writeTx) DriverTx(ctx context.Context) store.DriverTx {
-	return runner{ctx: ctx, tx: t.tx, stmts: t.d.wstmt, d: t.d}
+	return on(runner{ctx: ctx, tx: t.tx, stmts: t.d.wstmt, d: t.d})
 }
 
 func (t writeTx) Savepoint() error {

@@ -1,9 +1,13 @@
 // Package sqldriver holds what the SQL store drivers (store/sqlite,
-// store/postgres) share and that does not depend on the database: how
-// values are stored in columns (times, scopes, candidates, tag lists,
-// vectors), how a row maps to a rule, an event or a confirmation and back,
-// how the numbered migration files are read, and how a driver's errors
-// become what the store's callers see. SQL text stays in each driver.
+// store/postgres) share: the statements of the store's rows, written once
+// and rewritten into each database's dialect (Statements, Dialect), and the
+// store.Reader and store.DriverTx methods that run them (Queries) over
+// each driver's way of running a statement (Conn); how values are stored
+// in columns (times, scopes, candidates, tag lists, vectors), how a row
+// maps to a rule, an event or a confirmation and back, how the numbered
+// migration files are read, and how a driver's errors become what the
+// store's callers see. A driver keeps what only its database does: opening,
+// transactions, group commit, migrations, faults and checks.
 package sqldriver
 
 import (

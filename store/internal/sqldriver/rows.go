@@ -194,6 +194,24 @@ func ScanRegistryFile(sc Scanner) (store.RegistryFile, error) {
 	return f, err
 }
 
+// Rows are the rows of a query being read: *sql.Rows and pgx.Rows both are.
+type Rows interface {
+	Scanner
+	Next() bool
+	Err() error
+}
+
+// Each calls fn for each row of rows, stopping at its first error, and
+// returns that error or rows' own.
+func Each(rows Rows, fn func(Scanner) error) error {
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // Query runs the query q (op names it in errors) and calls fn for each row.
 type Query func(op, q string, args []any, fn func(Scanner) error) error
 
@@ -247,25 +265,4 @@ func CountTags(query Query, op, q string, args []any) (map[string]int, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// Exec runs the statement q; op names it in errors.
-type Exec func(op, q string, args ...any) error
-
-// MoveStatements are the driver's statements that re-attribute a rule's
-// rows, each run with (into, from).
-type MoveStatements struct{ Embeddings, Events, Exceptions, Rejections string }
-
-// MoveRuleRows runs the statements in order: vectors (into's texts must
-// exist), events, exception links, rejections.
-func MoveRuleRows(exec Exec, s MoveStatements, from, into string) error {
-	for _, step := range []struct{ what, q string }{
-		{"move embeddings", s.Embeddings}, {"move events", s.Events},
-		{"move exceptions", s.Exceptions}, {"move rejections", s.Rejections},
-	} {
-		if err := exec("merge: "+step.what, step.q, into, from); err != nil {
-			return err
-		}
-	}
-	return nil
 }

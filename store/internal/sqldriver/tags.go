@@ -16,7 +16,7 @@ type Tags interface {
 }
 
 // JSONTags stores a tag list as a JSON array in a text column, NULL when it
-// is empty. Its Dest reads the column selected as coalesce(col, ”).
+// is empty. Its Dest reads the column as stored, NULL as no tags.
 type JSONTags struct{}
 
 // ArrayTags stores a tag list as an array the driver passes as is (text[]).
