@@ -21,7 +21,7 @@ type decoder struct {
 }
 
 var (
-	ruleKeys  = []string{"rule_id", "category", "severity", "template", "examples", "contrary", "scope", "topic", "enforce"}
+	ruleKeys  = []string{"rule_id", "category", "severity", "template", "examples", "contrary", "prefer", "avoid", "scope", "topic", "enforce"}
 	scopeKeys = []string{"environment", "project", "agent_family", "context_tags", "exclude_tags"}
 )
 
@@ -62,11 +62,12 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 	reg.defs = make([]engine.Definition, 0, len(items))
 	reg.lines = make([]int, 0, len(items))
 	reg.contrary = make([][]string, 0, len(items))
+	reg.sides = make([]engine.Sides, 0, len(items))
 	reg.checks = make([][]Check, 0, len(items))
 	reg.index = make(map[string]int, len(items))
 	seen := make(map[string]int, len(items)) // rule id → line, valid or not
 	for i, item := range items {
-		def, contrary, checks, idNode, ok := d.rule(i+1, item)
+		def, contrary, sides, checks, idNode, ok := d.rule(i+1, item)
 		if idNode != nil {
 			if line, dup := seen[idNode.Value]; dup {
 				d.ps.add(idNode.Line, idNode.Column, "duplicate rule_id %q: already defined at line %d", idNode.Value, line)
@@ -82,6 +83,10 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 		reg.defs = append(reg.defs, def)
 		reg.lines = append(reg.lines, item.Line)
 		reg.contrary = append(reg.contrary, contrary)
+		if sides.Empty() {
+			sides = engine.DeriveSides(def.Rule.Text)
+		}
+		reg.sides = append(reg.sides, sides)
 		reg.checks = append(reg.checks, checks)
 	}
 	return reg, nil
@@ -133,14 +138,14 @@ func (d *decoder) version(n *yaml.Node) (int, bool) {
 	return v, true
 }
 
-// rule decodes the n-th (1-based) rule, its contrary phrasings and its
-// enforce checks. idNode is
+// rule decodes the n-th (1-based) rule, its contrary phrasings, the sides
+// it gives (prefer:, avoid:) and its enforce checks. idNode is
 // the rule_id value when it is a well-formed id (for duplicate detection even
 // if other fields are bad); ok is false when the rule had any problem.
-func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, contrary []string, checks []Check, idNode *yaml.Node, ok bool) {
+func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, contrary []string, sides engine.Sides, checks []Check, idNode *yaml.Node, ok bool) {
 	if m.Kind != yaml.MappingNode {
 		d.ps.add(m.Line, m.Column, "rule %d must be a mapping with rule_id, category, severity and template, got %s", n, kindName(m))
-		return def, nil, nil, nil, false
+		return def, nil, sides, nil, nil, false
 	}
 	before := d.ps.Len()
 	what := "rule " + itoa(n)
@@ -185,6 +190,7 @@ func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, contrary []s
 	if c, ok := f.get("contrary"); ok {
 		contrary = d.phrasings(c.val, "contrary", "contrary phrasing", r.Text, def.Examples)
 	}
+	sides = d.sides(f)
 	if s, ok := f.get("scope"); ok {
 		r.Scope = d.scope(s.val)
 	}
@@ -199,7 +205,7 @@ func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, contrary []s
 	if e, ok := f.get("enforce"); ok {
 		checks = d.checks(e.val, r.Severity)
 	}
-	return def, contrary, checks, idNode, d.ps.Len() == before
+	return def, contrary, sides, checks, idNode, d.ps.Len() == before
 }
 
 // required returns the string value node of a field that must be present and

@@ -3,10 +3,10 @@ package registry
 import "strings"
 
 // Merge returns regs as one registry, for what reads the registries in
-// force together (the lexical embedder's fit, enforce checks): their rules
-// in order, each definition keeping its own source (Rule.Registry); a rule
-// id defined twice keeps its first definition. Its Name and File are the
-// sources' joined by "+". One registry is returned as it is.
+// force together (the lexical embedder's fit, enforce checks, sides): their
+// rules in order, each definition keeping its own source (Rule.Registry), its
+// contrary phrasings, sides and checks; a rule id defined twice keeps its
+// first definition. Its Name and File are the sources' joined by "+". One registry is returned as it is.
 func Merge(regs ...*Registry) *Registry {
 	if len(regs) == 1 {
 		return regs[0]
@@ -24,6 +24,7 @@ func Merge(regs ...*Registry) *Registry {
 			out.defs = append(out.defs, d)
 			out.lines = append(out.lines, r.lines[i])
 			out.contrary = append(out.contrary, r.contrary[i])
+			out.sides = append(out.sides, r.sides[i])
 			out.checks = append(out.checks, r.checks[i])
 		}
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestParse checks what a valid registry turns into: templates and examples
-// trimmed, scope and topic normalised, numbers taken as strings, source
+// trimmed, scope and topic normalised, sides as given or derived, numbers taken as strings, source
 // registry and status active-eligible on every rule.
 func TestParse(t *testing.T) {
 	data := `# comment
@@ -25,6 +25,8 @@ rules:
       use the editor's replace tool instead
     examples: ["  stop editing files with sed ", "no more sed -i"]
     contrary: [" sed is fine here  "]
+    prefer: [replace tool]
+    avoid: [sed, sed -i, awk]
     scope: {environment: Work, project: 2024, agent_family: claude, context_tags: [CLI, ci, cli], exclude_tags: []}
     topic: File-Editing
   - rule_id: style.no-emoji
@@ -64,8 +66,17 @@ rules:
 			t.Errorf("Contrary(%s) (-want +got):\n%s", id, diff)
 		}
 	}
-	if _, line, ok := reg.Lookup("style.no-emoji"); !ok || line != 14 {
-		t.Errorf("Lookup(style.no-emoji): line %d ok %v: want 14", line, ok)
+	for id, want := range map[string]engine.Sides{
+		"tool.no-sed-for-file-editing": {Prefer: []string{"replace tool"}, Avoid: []string{"sed", "sed -i", "awk"}},
+		"style.no-emoji":               {Avoid: []string{"emoji"}}, // none given: derived from "No emoji"
+		"nope":                         {},
+	} {
+		if diff := cmp.Diff(want, reg.Sides(id)); diff != "" {
+			t.Errorf("Sides(%s) (-want +got):\n%s", id, diff)
+		}
+	}
+	if _, line, ok := reg.Lookup("style.no-emoji"); !ok || line != 16 {
+		t.Errorf("Lookup(style.no-emoji): line %d ok %v: want 16", line, ok)
 	}
 	if _, _, ok := reg.Lookup("nope"); ok {
 		t.Errorf("Lookup(nope) found a rule")

@@ -30,6 +30,7 @@ type Registry struct {
 	// contrary holds each rule's contrary phrasings (parallel to defs):
 	// ways of saying the opposite of the rule, see Contrary.
 	contrary [][]string
+	sides    []engine.Sides // each rule's sides (parallel to defs), see Sides
 	checks   [][]Check      // each rule's enforce (parallel to defs), see Checks
 	index    map[string]int // rule id → position in defs
 }

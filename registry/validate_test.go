@@ -70,7 +70,7 @@ func TestParseProblems(t *testing.T) {
 			`t.yaml:3:5: rule 1: missing severity`,
 			`t.yaml:3:5: rule 1: missing template`}},
 		{"unknown rule key", "version: 1\nrules:\n" + good + "    templte: x\n", []string{
-			`t.yaml:7:5: unknown key "templte" in rule 1 (did you mean "template"?): want rule_id, category, severity, template, examples, contrary, scope, topic, enforce`}},
+			`t.yaml:7:5: unknown key "templte" in rule 1 (did you mean "template"?): want rule_id, category, severity, template, examples, contrary, prefer, avoid, scope, topic, enforce`}},
 		{"repeated rule key", "version: 1\nrules:\n" + good + "    severity: should\n", []string{
 			`t.yaml:7:5: key "severity" repeated in rule 1: first given at line 5`}},
 		{"non-string key", "version: 1\nrules:\n" + good + "    1: x\n", []string{
@@ -123,6 +123,20 @@ func TestParseProblems(t *testing.T) {
 			`t.yaml:13:9: contrary phrasing is also an example: a phrasing cannot both affirm and contradict its rule`}},
 		{"too many contrary phrasings", "version: 1\nrules:\n" + good + "    contrary: " + many + "\n", []string{
 			`t.yaml:7:15: 65 contrary phrasings: at most 64`}},
+		{"sides not lists", "version: 1\nrules:\n" + good + "    prefer: pnpm\n    avoid: {npm: 1}\n", []string{
+			`t.yaml:7:13: prefer must be a list of terms, got a string`,
+			`t.yaml:8:12: avoid must be a list of terms, got a mapping`}},
+		{"bad side terms", "version: 1\nrules:\n" + good + "    prefer: [pnpm, PNPM, \"\", pnpm, \"a b c d\", [x]]\n    avoid:\n      - npm\n      - pnpm\n      - \"tab\\there\"\n      - " + strings.Repeat("x", engine.MaxSideTermBytes+1) + "\n", []string{
+			`t.yaml:7:20: prefer term "PNPM" is not lowercase: write "pnpm"`,
+			`t.yaml:7:26: prefer term is empty`,
+			`t.yaml:7:30: prefer term "pnpm" repeated: already given at line 7`,
+			`t.yaml:7:36: prefer term "a b c d" has 4 words: at most 3`,
+			`t.yaml:7:47: prefer term must be a string, got a list`,
+			`t.yaml:10:9: term "pnpm" is both avoided and preferred (line 7): give it on one side only`,
+			`t.yaml:11:9: avoid term "tab\there" contains a control character (U+0009 TAB) at byte 3: remove it`,
+			`t.yaml:12:9: avoid term "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" is 41 bytes long: at most 40`}},
+		{"too many side terms", "version: 1\nrules:\n" + good + "    avoid: [" + strings.Repeat("x, ", engine.MaxSideTerms) + "y]\n", []string{
+			`t.yaml:7:12: avoid has 17 terms: at most 16`}},
 		{"scope not a mapping", "version: 1\nrules:\n" + good + "    scope: work\n", []string{
 			`t.yaml:7:12: scope must be a mapping of environment, project, agent_family, context_tags, exclude_tags, got a string`}},
 		{"bad scope values", "version: 1\nrules:\n" + good + "    scope:\n      environment: my work\n      projekt: api\n      context_tags: [cli, \"a b\", \"\"]\n      exclude_tags: cli\n", []string{
