@@ -1,15 +1,13 @@
 package server
 
 import (
-	"maps"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/server/internal/querycheck"
 )
 
 // query reads typed query parameters and keeps the first error, so a handler
@@ -23,16 +21,7 @@ type query struct {
 
 func newQuery(v url.Values) *query {
 	q := &query{v: v, read: map[string]bool{}}
-	for k, vals := range v {
-		if !utf8.ValidString(k) {
-			q.fail(engine.Errorf(engine.EINVALID, "a query parameter name is not valid UTF-8"))
-		}
-		for _, s := range vals {
-			if !utf8.ValidString(s) {
-				q.fail(engine.Errorf(engine.EINVALID, "query parameter %q is not valid UTF-8", k))
-			}
-		}
-	}
+	q.fail(querycheck.UTF8(v))
 	return q
 }
 
@@ -43,17 +32,11 @@ func (q *query) done() error {
 	if q.err != nil {
 		return q.err
 	}
-	for _, k := range slices.Sorted(maps.Keys(q.v)) {
-		if !q.read[k] {
-			return engine.Errorf(engine.EINVALID, "unknown query parameter %q: this endpoint reads %s",
-				clip(k), strings.Join(slices.Sorted(maps.Keys(q.read)), ", "))
-		}
-	}
-	return nil
+	return querycheck.Unknown(q.v, q.read)
 }
 
 func (q *query) fail(err error) {
-	if q.err == nil {
+	if q.err == nil && err != nil {
 		q.err = err
 	}
 }
@@ -74,9 +57,7 @@ func (q *query) has(names ...string) bool {
 func (q *query) str(name string) string {
 	q.read[name] = true
 	vals := q.v[name]
-	if len(vals) > 1 {
-		q.fail(engine.Errorf(engine.EINVALID, "query parameter %q is given %d times: give it once", name, len(vals)))
-	}
+	q.fail(querycheck.Once(q.v, name))
 	if len(vals) == 0 {
 		return ""
 	}
@@ -183,11 +164,5 @@ func (q *query) scope() engine.Scope {
 	return s
 }
 
-// clip shortens a value quoted in an error message: one over 64 bytes keeps
-// at most its first 61, cut between runes, followed by "...".
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	return engine.CutAtRune(s, 61) + "..."
-}
+// clip shortens a value quoted in an error message (querycheck.Clip).
+func clip(s string) string { return querycheck.Clip(s) }

@@ -1,18 +1,12 @@
 package server
 
 import (
-	"errors"
-	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/server/internal/querycheck"
 )
-
-// maxQueryParams is the most query parameters a request may carry: Go's
-// net/url parses no more (see url.ParseQuery).
-const maxQueryParams = 10000
 
 // queryMiddleware refuses (EINVALID, 400) on /v1 a query string that Go's
 // parser would partly drop: net/url skips a pair holding a ";" or a bad
@@ -35,25 +29,5 @@ func (s *Server) queryMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // checkRawQuery returns an EINVALID error naming what in raw Go's parser
-// would drop, nil when it parses whole.
-func checkRawQuery(raw string) error {
-	if raw == "" {
-		return nil
-	}
-	if n := strings.Count(raw, "&") + 1; n > maxQueryParams {
-		return engine.Errorf(engine.EINVALID, "the query string has %d parameters: at most %d", n, maxQueryParams)
-	}
-	for pair := range strings.SplitSeq(raw, "&") {
-		if strings.Contains(pair, ";") {
-			return engine.Errorf(engine.EINVALID, "query parameter %q contains \";\": separate parameters with \"&\" (a literal semicolon is written %%3B)", clip(pair))
-		}
-	}
-	if _, err := url.ParseQuery(raw); err != nil {
-		var ee url.EscapeError
-		if errors.As(err, &ee) {
-			return engine.Errorf(engine.EINVALID, "the query string has a malformed escape %q: a literal %% is written %%25", clip(string(ee)))
-		}
-		return engine.Errorf(engine.EINVALID, "the query string cannot be parsed: %v", err)
-	}
-	return nil
-}
+// would drop, nil when it parses whole (querycheck.Raw).
+func checkRawQuery(raw string) error { return querycheck.Raw(raw) }

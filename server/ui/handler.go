@@ -10,6 +10,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/server/internal/querycheck"
 )
 
 // contentSecurityPolicy allows the page's own stylesheet and script and
@@ -84,8 +85,12 @@ func (u *UI) open(rc *reqCtx) error {
 }
 
 // page wraps a page handler: headers, the session (redirecting to the login
-// form when a key is needed), and errors rendered as an error page.
-func (u *UI) page(h func(*reqCtx) error) http.HandlerFunc {
+// form when a key is needed), the query string checked as the API checks
+// its own (querycheck.Parse: a parameter not among params, one given twice,
+// or a query Go's parser would partly drop is a 400 naming it, so a typo
+// or a stray ";" never widens what the page shows), and errors rendered as
+// an error page.
+func (u *UI) page(h func(*reqCtx) error, params ...string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		securityHeaders(w)
 		w.Header().Set("Cache-Control", "no-store")
@@ -95,6 +100,10 @@ func (u *UI) page(h func(*reqCtx) error) http.HandlerFunc {
 			return
 		}
 		rc := &reqCtx{w: w, r: r, sess: ss, csrf: u.sess.csrf(ss), canWrite: ss.level == accessWrite}
+		if _, err := querycheck.Parse(r.URL.RawQuery, params...); err != nil {
+			u.fail(rc, err)
+			return
+		}
 		if err := u.open(rc); err != nil {
 			u.fail(rc, err)
 			return

@@ -28,7 +28,6 @@ func (p *personaPage) title() (string, string) { return "Persona preview", "pers
 func (u *UI) persona(rc *reqCtx) error {
 	q := rc.r.URL.Query()
 	p := &personaPage{Scope: scopeFormOf(q)}
-	p.Scope.Exclude = ""
 	sc, err := p.Scope.parse()
 	if err != nil {
 		return err

@@ -12,6 +12,10 @@ type scopeForm struct {
 	Environment, Project, AgentFamily, Tags, Exclude string
 }
 
+// scopeParams are the query parameters of a scope the persona preview
+// reads; the rules list reads exclude_tags too.
+var scopeParams = []string{"environment", "project", "agent_family", "context_tags"}
+
 // scopeFormOf reads the scope fields of a query or form.
 func scopeFormOf(v url.Values) scopeForm {
 	get := func(k string) string { return strings.TrimSpace(v.Get(k)) }
