@@ -22,6 +22,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var maxBatch, queueSize int
 	var maxWait time.Duration
 	var bodyLimit int64
+	var insecureKeys bool
 	var integ integrityFlags
 	c := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080]",
@@ -34,7 +35,7 @@ tenants (TENANT:write:KEY in --api-keys-file), each tenant's memory is a store
 of its own beside --db, created on its first request.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.fullLog = true
-			keys, err := serveAPIKeys(a, cmd.Flags().Changed("api-keys"), apiKeys, apiKeysFile)
+			keys, err := serveAPIKeys(a, cmd.Flags().Changed("api-keys"), insecureKeys, apiKeys, apiKeysFile)
 			if err != nil {
 				return err
 			}
@@ -86,7 +87,9 @@ of its own beside --db, created on its first request.`,
 	f.StringVar(&apiKeysFile, "api-keys-file", os.Getenv("LEXSONA_API_KEYS_FILE"),
 		"file of API keys, one read:KEY or write:KEY per line (a bare KEY is a write key), or TENANT:read:KEY, TENANT:write:KEY for a named tenant with a memory of its own; readable by its owner only (chmod 600) (env LEXSONA_API_KEYS_FILE)")
 	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"),
-		"API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); on the command line they show in the process list: prefer the variable or --api-keys-file; no keys: no auth")
+		"API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); on the command line they show in the process list, so the flag is refused without --insecure-keys-on-command-line: use the variable or --api-keys-file; no keys: no auth")
+	f.BoolVar(&insecureKeys, "insecure-keys-on-command-line", false,
+		"accept --api-keys although every local user can read it in the process list (ps)")
 	f.IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "most open connections; more wait to be accepted")
 	f.IntVar(&maxTexts, "max-texts-in-flight", server.DefaultMaxTextsInFlight,
 		"most texts embedded at once across /v1/embeddings, classify and corrections; past it 429 with Retry-After")
@@ -108,11 +111,12 @@ of its own beside --db, created on its first request.`,
 }
 
 // serveAPIKeys returns the API keys of `lexsona serve`: from --api-keys-file
-// (or LEXSONA_API_KEYS_FILE), else from LEXSONA_API_KEYS or --api-keys, with a
-// warning when they came on the command line (onCommandLine). Keys given
-// both ways are a usage error, as are malformed ones and a file others may
-// read.
-func serveAPIKeys(a *app, onCommandLine bool, list, file string) (server.APIKeys, error) {
+// (or LEXSONA_API_KEYS_FILE), else from LEXSONA_API_KEYS or --api-keys.
+// Keys given both ways are a usage error, as are malformed ones, a file
+// others may read, and keys on the command line (onCommandLine: every local
+// user sees them in ps) unless insecure (--insecure-keys-on-command-line),
+// which still logs a warning.
+func serveAPIKeys(a *app, onCommandLine, insecure bool, list, file string) (server.APIKeys, error) {
 	if file != "" {
 		if list != "" {
 			return server.APIKeys{}, usagef("API keys are given both in a file (--api-keys-file or LEXSONA_API_KEYS_FILE) and as a list (--api-keys or LEXSONA_API_KEYS): give them one way")
@@ -122,6 +126,9 @@ func serveAPIKeys(a *app, onCommandLine bool, list, file string) (server.APIKeys
 			return keys, usageError{err}
 		}
 		return keys, nil
+	}
+	if onCommandLine && list != "" && !insecure {
+		return server.APIKeys{}, usagef("%s", server.APIKeysOnCommandLineRefusal)
 	}
 	keys, err := server.ParseAPIKeys(list)
 	if err != nil {
