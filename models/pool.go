@@ -38,6 +38,21 @@ func MeanPool(hidden []float32, mask []int64, dim, index int) ([]float32, error)
 	return Normalize64(acc, index)
 }
 
+// PoolBatch mean-pools and normalises every row of a padded batch's
+// last_hidden_state (row-major [b.Size][b.SeqLen][dim]) with MeanPool; idx
+// holds the rows' positions in the caller's input, which errors name.
+func PoolBatch(hidden []float32, b Batch, dim int, idx []int) ([][]float32, error) {
+	out := make([][]float32, b.Size)
+	for r := range b.Size {
+		v, err := MeanPool(hidden[r*b.SeqLen*dim:(r+1)*b.SeqLen*dim], b.AttentionMask[r*b.SeqLen:(r+1)*b.SeqLen], dim, idx[r])
+		if err != nil {
+			return nil, err
+		}
+		out[r] = v
+	}
+	return out, nil
+}
+
 // Normalize64 L2-normalises v into a new float32 vector. A NaN or Inf
 // component or a zero norm is an EINTERNAL error naming text index.
 func Normalize64(v []float64, index int) ([]float32, error) {

@@ -19,7 +19,6 @@ import (
 	"github.com/knights-analytics/hugot/options"
 	"github.com/knights-analytics/hugot/pipelines"
 
-	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -39,20 +38,22 @@ var sequentialOps = sync.OnceFunc(func() {
 	})
 })
 
-// Embedder is the "go" backend: hugot's pure-Go session (GoMLX simplego)
-// and feature-extraction pipeline, no cgo and no native library. It runs the
-// same tokenizer, batching and pooling as the ort backend; only the forward
-// pass is hugot's. It is the slow fallback (~9 sentences/s for MiniLM on two
-// cores against ~350 for ort).
+// Embedder is the "go" backend: the models.Pipeline over hugot's pure-Go
+// session (GoMLX simplego) and feature-extraction pipeline, no cgo and no
+// native library. Only the forward pass is hugot's; the tokenizer, batching
+// and pooling are the ones the ort backend runs. It is the slow fallback
+// (~9 sentences/s for MiniLM on two cores against ~350 for ort).
 type Embedder struct {
-	mu       sync.RWMutex
-	prepMu   sync.Mutex
-	session  *hugotlib.Session
-	pipe     *pipelines.FeatureExtractionPipeline
-	tok      *models.Tokenizer
-	id       models.Identity
-	maxBatch int
-	stage    string
+	p *models.Pipeline
+}
+
+// graph is hugot's session and pipeline over one staged model: the
+// models.Graph the go backend's pipeline runs.
+type graph struct {
+	prepMu  sync.Mutex
+	session *hugotlib.Session
+	pipe    *pipelines.FeatureExtractionPipeline
+	stage   string
 }
 
 // Open loads folder's model into a hugot Go session. The model file
@@ -63,15 +64,8 @@ type Embedder struct {
 // fallback. A model hugot cannot parse is an EUNAVAILABLE error naming the
 // model path (models.CorruptModel).
 func Open(folder *models.Folder, maxBatch int, logger *slog.Logger) (*Embedder, error) {
-	if maxBatch <= 0 {
-		maxBatch = models.DefaultMaxBatch
-	}
 	sequentialOps()
-	tok, err := models.LoadTokenizer(folder.Dir, models.MaxSeqLength)
-	if err != nil {
-		return nil, err
-	}
-	sum, err := models.FileSHA256(folder.Model)
+	p, err := models.NewPipeline("go", folder, maxBatch)
 	if err != nil {
 		return nil, err
 	}
@@ -79,46 +73,47 @@ func Open(folder *models.Folder, maxBatch int, logger *slog.Logger) (*Embedder, 
 	if err != nil {
 		return nil, err
 	}
-	e := &Embedder{tok: tok, maxBatch: maxBatch, stage: stage, id: models.Identity{Name: folder.Name, Variant: folder.Variant, SHA256: sum}}
-	if err := e.load(folder); err != nil {
-		e.Close()
+	g := &graph{stage: stage}
+	if err := g.load(folder, p); err != nil {
+		g.Close()
 		return nil, err
 	}
 	if logger != nil {
 		logger.Warn("the go embedder is the slow pure-Go fallback (about 9 sentences/s on 2 cores, against about 350 with ONNX Runtime): run `make ort` or set LEXSONA_ORT_LIB to use the ort backend",
 			"model", folder.Model)
 	}
-	return e, nil
+	return &Embedder{p: p}, nil
 }
 
-func (e *Embedder) load(folder *models.Folder) (err error) {
+// load creates the hugot session and pipeline, with a compiled graph per
+// power-of-two batch size up to the pipeline's call size, probes it and
+// attaches it to p.
+func (g *graph) load(folder *models.Folder, p *models.Pipeline) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = models.CorruptModel(folder.Model, fmt.Errorf("%v", r))
 		}
 	}()
 	var batchBuckets []int
-	for b := 1; b < e.maxBatch; b *= 2 {
+	for b := 1; b < p.CallSize(); b *= 2 {
 		batchBuckets = append(batchBuckets, b)
 	}
-	batchBuckets = append(batchBuckets, e.maxBatch)
-	e.session, err = hugotlib.NewGoSession(options.WithGoMLXBatchBuckets(batchBuckets), options.WithGoMLXSequenceBuckets(goSeqBuckets))
+	batchBuckets = append(batchBuckets, p.CallSize())
+	g.session, err = hugotlib.NewGoSession(options.WithGoMLXBatchBuckets(batchBuckets), options.WithGoMLXSequenceBuckets(goSeqBuckets))
 	if err != nil {
 		return fmt.Errorf("hugot go session: %w", err)
 	}
-	e.pipe, err = hugotlib.NewPipeline(e.session, hugotlib.FeatureExtractionConfig{
-		ModelPath: e.stage, Name: "lexsona-embed", OnnxFilename: "model.onnx",
+	g.pipe, err = hugotlib.NewPipeline(g.session, hugotlib.FeatureExtractionConfig{
+		ModelPath: g.stage, Name: "lexsona-embed", OnnxFilename: "model.onnx",
 	})
 	if err != nil {
 		return models.CorruptModel(folder.Model, err)
 	}
-	enc, _ := e.tok.Encode("")
-	b := models.PadBatch([]models.Encoding{enc})
-	vecs, err := e.forward(b, []int{0})
+	dim, err := p.Probe(context.Background(), g)
 	if err != nil {
 		return models.CorruptModel(folder.Model, err)
 	}
-	e.id.Dims = len(vecs[0])
+	p.Attach(g, dim)
 	return nil
 }
 
@@ -144,16 +139,19 @@ func stageModel(folder *models.Folder) (string, error) {
 	return stage, nil
 }
 
-// forward runs hugot's pipeline on one padded batch and pools its
-// last_hidden_state (hugot hands back the unpadded token vectors per text).
-func (e *Embedder) forward(b models.Batch, idx []int) ([][]float32, error) {
+// Forward runs hugot's pipeline on one padded batch. hugot hands back each
+// text's attended token vectors only; they are laid out padded again,
+// row-major [Size][SeqLen][dim], for the pipeline's pooling.
+func (g *graph) Forward(_ context.Context, b models.Batch) ([]float32, int, error) {
 	batch := backends.NewBatch(b.Size)
 	batch.Input = make([]backends.TokenizedInput, b.Size)
+	attended := make([]int, b.Size)
 	for r := range b.Size {
 		n := 0
 		for _, m := range b.AttentionMask[r*b.SeqLen : (r+1)*b.SeqLen] {
 			n += int(m)
 		}
+		attended[r] = n
 		in := backends.TokenizedInput{TokenIDs: make([]uint32, n), TypeIDs: make([]uint32, n), AttentionMask: make([]uint32, n), MaxAttentionIndex: n - 1}
 		for j := range n {
 			in.TokenIDs[j] = uint32(b.InputIDs[r*b.SeqLen+j])
@@ -164,80 +162,67 @@ func (e *Embedder) forward(b models.Batch, idx []int) ([][]float32, error) {
 	}
 	batch.MaxSequenceLength = b.SeqLen
 	// hugot writes a field of the shared model while building tensors: one at a time.
-	e.prepMu.Lock()
-	err := backends.CreateInputTensors(batch, e.pipe.Model, "GO")
-	e.prepMu.Unlock()
+	g.prepMu.Lock()
+	err := backends.CreateInputTensors(batch, g.pipe.Model, "GO")
+	g.prepMu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("hugot input tensors: %w", err)
+		return nil, 0, fmt.Errorf("hugot input tensors: %w", err)
 	}
 	defer batch.Destroy()
-	if err := e.pipe.Forward(batch); err != nil {
-		return nil, fmt.Errorf("hugot forward: %w", err)
+	if err := g.pipe.Forward(batch); err != nil {
+		return nil, 0, fmt.Errorf("hugot forward: %w", err)
 	}
-	tokens, ok := batch.OutputValues[e.pipe.OutputIndex].([][][]float32)
+	tokens, ok := batch.OutputValues[g.pipe.OutputIndex].([][][]float32)
 	if !ok || len(tokens) != b.Size {
-		return nil, fmt.Errorf("hugot output is %T, want token vectors for %d texts", batch.OutputValues[e.pipe.OutputIndex], b.Size)
+		return nil, 0, fmt.Errorf("hugot output is %T, want token vectors for %d texts", batch.OutputValues[g.pipe.OutputIndex], b.Size)
 	}
-	out := make([][]float32, b.Size)
+	dim := 0
+	for _, toks := range tokens {
+		if len(toks) > 0 {
+			dim = len(toks[0])
+			break
+		}
+	}
+	hidden := make([]float32, b.Size*b.SeqLen*dim)
 	for r, toks := range tokens {
-		if len(toks) == 0 {
-			return nil, engine.Errorf(engine.EINVALID, "text %d has no tokens to embed", idx[r])
+		if len(toks) != attended[r] {
+			return nil, 0, fmt.Errorf("hugot gave %d token vectors for a text of %d tokens", len(toks), attended[r])
 		}
-		dim := len(toks[0])
-		flat := make([]float32, 0, len(toks)*dim)
-		mask := make([]int64, len(toks))
 		for j, t := range toks {
-			flat = append(flat, t...)
-			mask[j] = 1
+			copy(hidden[(r*b.SeqLen+j)*dim:], t)
 		}
-		v, err := models.MeanPool(flat, mask, dim, idx[r])
-		if err != nil {
-			return nil, err
-		}
-		out[r] = v
 	}
-	return out, nil
+	return hidden, dim, nil
 }
 
-// Embed implements models.Embedder. Errors: EINVALID/EINTERNAL naming the text
-// index (see MeanPool); EUNAVAILABLE when ctx is cancelled or the embedder is
-// closed.
+// Close destroys the hugot session and removes the staging folder.
+func (g *graph) Close() error {
+	var err error
+	if g.session != nil {
+		err = g.session.Destroy()
+		g.session, g.pipe = nil, nil
+	}
+	if g.stage != "" {
+		os.RemoveAll(g.stage)
+		g.stage = ""
+	}
+	return err
+}
+
+// Embed implements models.Embedder (models.Pipeline.Embed).
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.pipe == nil {
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "the go embedder is closed")
-	}
-	encs, err := e.tok.EncodeBatch(texts)
-	if err != nil {
-		return nil, err
-	}
-	return models.RunSorted(ctx, encs, e.maxBatch, func(_ context.Context, idx []int, b models.Batch) ([][]float32, error) {
-		return e.forward(b, idx)
-	})
+	return e.p.Embed(ctx, texts)
 }
 
 // Identity is the model file's: its name, variant, sha256 and width.
-func (e *Embedder) Identity() models.Identity { return e.id }
+func (e *Embedder) Identity() models.Identity { return e.p.Identity() }
 
 // Backend is "go".
 func (e *Embedder) Backend() string { return "go" }
 
 // CountTokens implements models.TokenCounter.
-func (e *Embedder) CountTokens(texts []string) ([]int, error) { return e.tok.CountTokens(texts) }
+func (e *Embedder) CountTokens(texts []string) ([]int, error) { return e.p.CountTokens(texts) }
 
-// Close destroys the hugot session and removes the staging folder.
-func (e *Embedder) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var err error
-	if e.session != nil {
-		err = e.session.Destroy()
-		e.session, e.pipe = nil, nil
-	}
-	if e.stage != "" {
-		os.RemoveAll(e.stage)
-		e.stage = ""
-	}
-	return err
-}
+// Close destroys the hugot session and removes the staging folder; later
+// Embed calls fail with EUNAVAILABLE.
+func (e *Embedder) Close() error { return e.p.Close() }

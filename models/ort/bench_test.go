@@ -15,7 +15,7 @@ import (
 func ortBareCalls(b *testing.B, e *Embedder, batches [][]string) [][]models.Batch {
 	var calls [][]models.Batch
 	for _, batch := range batches {
-		encs, err := e.tok.EncodeBatch(batch)
+		encs, err := e.p.Tokenizer().EncodeBatch(batch)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -33,7 +33,7 @@ func ortBareCalls(b *testing.B, e *Embedder, batches [][]string) [][]models.Batc
 
 func runBare(e *Embedder, subs []models.Batch) error {
 	for _, pb := range subs {
-		if _, _, err := e.run(context.Background(), pb); err != nil {
+		if _, _, err := e.g.Forward(context.Background(), pb); err != nil {
 			return err
 		}
 	}

@@ -6,27 +6,22 @@ import (
 	"log/slog"
 	"runtime"
 	"slices"
-	"sync"
 
 	onnxrt "github.com/yalue/onnxruntime_go"
 
-	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
 )
 
-// Embedder is the "ort" backend: one DynamicAdvancedSession shared by all
-// callers (ONNX Runtime sessions are safe for concurrent Run calls).
+// Embedder is the "ort" backend: the models.Pipeline over one
+// DynamicAdvancedSession shared by all callers (ONNX Runtime sessions are
+// safe for concurrent Run calls).
 type Embedder struct {
-	mu       sync.RWMutex // Close takes it for writing; Embed for reading
-	sess     *onnxrt.DynamicAdvancedSession
-	tok      *models.Tokenizer
-	id       models.Identity
-	inputs   []string // the model's inputs, in the order tensors are passed
-	maxBatch int
-	lib      string
-	fused    string         // the fused graph's file when running one (see fuse.go), else ""
-	folder   *models.Folder // the folder and graph that run
-	why      string         // why this variant runs, when it was picked for the caller
+	p      *models.Pipeline
+	g      *graph // the session that runs
+	lib    string
+	fused  string         // the fused graph's file when running one (see fuse.go), else ""
+	folder *models.Folder // the folder and graph that run
+	why    string         // why this variant runs, when it was picked for the caller
 	// perText runs every text alone: set for a graph that quantizes its
 	// activations on the fly (int8), whose scale spans the whole batch, so
 	// that a text's vector never depends on the texts batched with it.
@@ -46,11 +41,7 @@ func newEmbedder(folder *models.Folder, lib string, threads, maxBatch int, noFus
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	tok, err := models.LoadTokenizer(folder.Dir, models.MaxSeqLength)
-	if err != nil {
-		return nil, err
-	}
-	sum, err := models.FileSHA256(folder.Model)
+	p, err := models.NewPipeline("ort", folder, maxBatch)
 	if err != nil {
 		return nil, err
 	}
@@ -68,8 +59,10 @@ func newEmbedder(folder *models.Folder, lib string, threads, maxBatch int, noFus
 	if err := opts.SetInterOpNumThreads(1); err != nil {
 		return nil, fmt.Errorf("onnxruntime inter-op threads: %w", err)
 	}
-	e := &Embedder{tok: tok, maxBatch: maxBatch, lib: lib, folder: folder, id: models.Identity{Name: folder.Name, Variant: folder.Variant, SHA256: sum},
-		perText: quantizesActivations(folder.Variant)}
+	e := &Embedder{p: p, lib: lib, folder: folder, perText: quantizesActivations(folder.Variant)}
+	if e.perText {
+		p.SetCallSize(1)
+	}
 	// all-MiniLM-L6-v2's export uses these names; only a model that does not
 	// is loaded a second time to ask for its own.
 	inputs, output := []string{"input_ids", "attention_mask", "token_type_ids"}, "last_hidden_state"
@@ -77,10 +70,9 @@ func newEmbedder(folder *models.Folder, lib string, threads, maxBatch int, noFus
 	// export) is run as it is: it is fused already or has no float32
 	// weights for bertfuse to rebuild.
 	noFuse = noFuse || folder.Variant != ""
-	fusedFile := fusedPath(folder, sum)
+	fusedFile := fusedPath(folder, p.Identity().SHA256)
 	if fuseWanted(noFuse, inputs) {
-		e.inputs = inputs
-		if e.startFusedCached(fusedFile, output, opts) {
+		if e.startFusedCached(fusedFile, inputs, output, opts) {
 			e.fused = fusedFile
 			log.Debug("ort: running the fused graph", "model", folder.Model, "fused", fusedFile)
 			return e, nil
@@ -116,67 +108,47 @@ func newEmbedder(folder *models.Folder, lib string, threads, maxBatch int, noFus
 	return e, nil
 }
 
-// start creates the session and runs it once on [CLS] [SEP], which proves
-// the model computes and gives its width.
+// start creates the session and probes it (models.Pipeline.Probe), which
+// proves the model computes and gives its width, and makes it the one that runs.
 func (e *Embedder) start(model string, inputs []string, output string, opts *onnxrt.SessionOptions) error {
 	sess, err := onnxrt.NewDynamicAdvancedSession(model, inputs, []string{output}, opts)
 	if err != nil {
 		return err
 	}
-	e.sess, e.inputs, e.id.Dims = sess, inputs, 0
-	enc, _ := e.tok.Encode("")
-	b := models.PadBatch([]models.Encoding{enc})
-	hidden, dim, err := e.runSession(context.Background(), sess, b)
-	if err == nil {
-		_, err = models.MeanPool(hidden, b.AttentionMask, dim, 0)
-	}
+	g := &graph{sess: sess, inputs: inputs}
+	dim, err := e.p.Probe(context.Background(), g)
 	if err != nil {
-		sess.Destroy()
-		e.sess = nil
+		g.Close()
 		return err
 	}
-	e.id.Dims = dim
+	g.dims = dim
+	e.use(g)
 	return nil
 }
 
-// Embed implements Embedder. Errors: EINVALID/EINTERNAL from models.MeanPool naming
-// the text index; EUNAVAILABLE when ctx is cancelled or the embedder closed.
-func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.sess == nil {
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "the ort embedder is closed")
-	}
-	encs, err := e.tok.EncodeBatch(texts)
-	if err != nil {
-		return nil, err
-	}
-	return models.RunSorted(ctx, encs, e.callSize(), func(ctx context.Context, idx []int, b models.Batch) ([][]float32, error) {
-		hidden, dim, err := e.run(ctx, b)
-		if err != nil {
-			return nil, err
-		}
-		return poolBatch(hidden, b, dim, idx)
-	})
+// use makes g the session that runs.
+func (e *Embedder) use(g *graph) {
+	e.g = g
+	e.p.Attach(g, g.dims)
 }
 
 // callSize is the most texts one session run takes: 1 for a graph that
 // quantizes its activations (perText), else maxBatch.
-func (e *Embedder) callSize() int {
-	if e.perText {
-		return 1
-	}
-	return e.maxBatch
+func (e *Embedder) callSize() int { return e.p.CallSize() }
+
+// Embed implements models.Embedder (models.Pipeline.Embed).
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.p.Embed(ctx, texts)
 }
 
 // Identity is the running graph file's: its name, variant, sha256 and width.
-func (e *Embedder) Identity() models.Identity { return e.id }
+func (e *Embedder) Identity() models.Identity { return e.p.Identity() }
 
 // Backend is "ort".
 func (e *Embedder) Backend() string { return "ort" }
 
 // CountTokens implements models.TokenCounter.
-func (e *Embedder) CountTokens(texts []string) ([]int, error) { return e.tok.CountTokens(texts) }
+func (e *Embedder) CountTokens(texts []string) ([]int, error) { return e.p.CountTokens(texts) }
 
 // Fused is the file of the fused graph that runs, "" when the model's graph
 // runs as exported.
@@ -190,13 +162,4 @@ func (e *Embedder) LogAttrs() []any {
 }
 
 // Close destroys the session; later Embed calls fail with EUNAVAILABLE.
-func (e *Embedder) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.sess == nil {
-		return nil
-	}
-	err := e.sess.Destroy()
-	e.sess = nil
-	return err
-}
+func (e *Embedder) Close() error { return e.p.Close() }

@@ -45,11 +45,11 @@ func fusedPath(folder *models.Folder, sum string) string {
 
 // startFusedCached loads a fused graph kept by an earlier start, if any; a
 // file that does not load is removed (it is rebuilt).
-func (e *Embedder) startFusedCached(path string, output string, opts *onnxrt.SessionOptions) bool {
+func (e *Embedder) startFusedCached(path string, inputs []string, output string, opts *onnxrt.SessionOptions) bool {
 	if _, err := os.Stat(path); err != nil {
 		return false
 	}
-	if err := e.start(path, e.inputs, output, opts); err != nil {
+	if err := e.start(path, inputs, output, opts); err != nil {
 		os.Remove(path)
 		return false
 	}
@@ -72,16 +72,17 @@ func (e *Embedder) fuse(folder *models.Folder, path, output string, opts *onnxrt
 	if err != nil {
 		return err.Error()
 	}
-	sess, err := onnxrt.NewDynamicAdvancedSessionWithONNXData(fused, e.inputs, []string{output}, opts)
+	sess, err := onnxrt.NewDynamicAdvancedSessionWithONNXData(fused, e.g.inputs, []string{output}, opts)
 	if err != nil {
 		return fmt.Sprintf("ONNX Runtime does not load the fused graph: %v", err)
 	}
-	if err := e.sameOnProbes(e.sess, sess); err != nil {
-		sess.Destroy()
+	g := &graph{sess: sess, inputs: e.g.inputs, dims: e.g.dims}
+	if err := e.sameOnProbes(e.g, g); err != nil {
+		g.Close()
 		return err.Error()
 	}
-	e.sess.Destroy()
-	e.sess = sess
+	e.g.Close()
+	e.use(g)
 	if err := writeFileAtomic(path, fused); err == nil { // else it runs fused, and the next start fuses again
 		removeStaleFused(folder, path)
 	}
@@ -89,9 +90,9 @@ func (e *Embedder) fuse(folder *models.Folder, path, output string, opts *onnxrt
 }
 
 // sameOnProbes embeds fusedProbes, together and one by one, with both
-// sessions and compares the pooled, normalised vectors.
-func (e *Embedder) sameOnProbes(a, b *onnxrt.DynamicAdvancedSession) error {
-	encs, err := e.tok.EncodeBatch(fusedProbes)
+// graphs and compares the pooled, normalised vectors.
+func (e *Embedder) sameOnProbes(a, b *graph) error {
+	encs, err := e.p.Tokenizer().EncodeBatch(fusedProbes)
 	if err != nil {
 		return err
 	}
@@ -102,12 +103,9 @@ func (e *Embedder) sameOnProbes(a, b *onnxrt.DynamicAdvancedSession) error {
 	for _, pb := range batches {
 		idx := make([]int, pb.Size)
 		var got [2][][]float32
-		for i, s := range []*onnxrt.DynamicAdvancedSession{a, b} {
-			hidden, dim, err := e.runSession(context.Background(), s, pb)
-			if err != nil {
-				return err
-			}
-			if got[i], err = poolBatch(hidden, pb, dim, idx); err != nil {
+		for i, g := range []*graph{a, b} {
+			var err error
+			if got[i], err = models.ForwardPooled(context.Background(), g, pb, idx); err != nil {
 				return err
 			}
 		}

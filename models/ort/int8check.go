@@ -42,7 +42,7 @@ func checkInt8(q8 *Embedder, fp32 *models.Folder, lib string, o models.Options, 
 	if err != nil {
 		return int8Check{}, err
 	}
-	c := int8Check{CPU: cpuWhat, ORT: version(), Int8: q8.id.SHA256, FP32: sum}
+	c := int8Check{CPU: cpuWhat, ORT: version(), Int8: q8.Identity().SHA256, FP32: sum}
 	path := int8CheckPath(fp32.Dir, c)
 	if b, err := os.ReadFile(path); err == nil {
 		var kept int8Check

@@ -63,7 +63,7 @@ func BenchmarkORTProfile(b *testing.B) {
 			sessions := make([]*onnxrt.DynamicAdvancedSession, len(graphs))
 			for i, g := range graphs {
 				prefix := filepath.Join(b.TempDir(), g.name)
-				sessions[i] = mustProfiledSession(b, g.model, g.e.inputs, prefix, threads)
+				sessions[i] = mustProfiledSession(b, g.model, g.e.g.inputs, prefix, threads)
 				profiles[i] = filepath.Dir(prefix)
 			}
 			passes := 0
@@ -74,7 +74,7 @@ func BenchmarkORTProfile(b *testing.B) {
 					s := sessions[(i+k)%len(graphs)]
 					for _, subs := range g.calls {
 						for _, pb := range subs {
-							if _, _, err := g.e.runSession(context.Background(), s, pb); err != nil {
+							if _, _, err := (&graph{sess: s, inputs: g.e.g.inputs, dims: g.e.g.dims}).Forward(context.Background(), pb); err != nil {
 								b.Fatalf("%s: %v", g.name, err)
 							}
 						}

@@ -37,16 +37,22 @@ func pickORTNames(model string, ins, outs []onnxrt.InputOutputInfo) ([]string, s
 	return inputs, output, nil
 }
 
-// run runs the session on one padded batch and returns last_hidden_state,
-// row-major [Size][SeqLen][dim], and dim. Cancelling ctx terminates the run.
-func (e *Embedder) run(ctx context.Context, b models.Batch) ([]float32, int, error) {
-	return e.runSession(ctx, e.sess, b)
+// graph is one ONNX Runtime session over a model's graph: the models.Graph
+// the ort backend's pipeline runs.
+type graph struct {
+	sess   *onnxrt.DynamicAdvancedSession
+	inputs []string // the model's inputs, in the order tensors are passed
+	// dims is the output's width once the probe found it: the output tensor
+	// is then allocated here; 0 lets ONNX Runtime allocate it.
+	dims int
 }
 
-// runSession is run on a given session (the fused graph's check runs two).
-func (e *Embedder) runSession(ctx context.Context, sess *onnxrt.DynamicAdvancedSession, b models.Batch) ([]float32, int, error) {
+// Forward runs the session on one padded batch and returns
+// last_hidden_state, row-major [Size][SeqLen][dim], and dim. Cancelling ctx
+// terminates the run (an EUNAVAILABLE error).
+func (g *graph) Forward(ctx context.Context, b models.Batch) ([]float32, int, error) {
 	shape := onnxrt.NewShape(int64(b.Size), int64(b.SeqLen))
-	values := make([]onnxrt.Value, len(e.inputs))
+	values := make([]onnxrt.Value, len(g.inputs))
 	defer func() {
 		for _, v := range values {
 			if v != nil {
@@ -54,7 +60,7 @@ func (e *Embedder) runSession(ctx context.Context, sess *onnxrt.DynamicAdvancedS
 			}
 		}
 	}()
-	for i, name := range e.inputs {
+	for i, name := range g.inputs {
 		data := b.InputIDs
 		switch name {
 		case "attention_mask":
@@ -69,7 +75,7 @@ func (e *Embedder) runSession(ctx context.Context, sess *onnxrt.DynamicAdvancedS
 		values[i] = t
 	}
 	var out onnxrt.Value
-	if d := e.id.Dims; d > 0 {
+	if d := g.dims; d > 0 {
 		t, err := onnxrt.NewEmptyTensor[float32](onnxrt.NewShape(int64(b.Size), int64(b.SeqLen), int64(d)))
 		if err != nil {
 			return nil, 0, fmt.Errorf("onnxruntime output: %w", err)
@@ -83,7 +89,7 @@ func (e *Embedder) runSession(ctx context.Context, sess *onnxrt.DynamicAdvancedS
 	}
 	defer runOpts.Destroy()
 	stop := context.AfterFunc(ctx, func() { runOpts.Terminate() })
-	err = sess.RunWithOptions(values, outs, runOpts)
+	err = g.sess.RunWithOptions(values, outs, runOpts)
 	stop()
 	if outs[0] != nil {
 		defer outs[0].Destroy()
@@ -103,21 +109,11 @@ func (e *Embedder) runSession(ctx context.Context, sess *onnxrt.DynamicAdvancedS
 		return nil, 0, fmt.Errorf("onnxruntime output shape %v, want [%d %d dim]", s, b.Size, b.SeqLen)
 	}
 	data := t.GetData()
-	if e.id.Dims == 0 {
+	if g.dims == 0 {
 		data = slices.Clone(data) // auto-allocated output: its memory goes with Destroy
 	}
 	return data, int(s[2]), nil
 }
 
-// poolBatch mean-pools and normalises every row of a batch's last_hidden_state.
-func poolBatch(hidden []float32, b models.Batch, dim int, idx []int) ([][]float32, error) {
-	out := make([][]float32, b.Size)
-	for r := range b.Size {
-		v, err := models.MeanPool(hidden[r*b.SeqLen*dim:(r+1)*b.SeqLen*dim], b.AttentionMask[r*b.SeqLen:(r+1)*b.SeqLen], dim, idx[r])
-		if err != nil {
-			return nil, err
-		}
-		out[r] = v
-	}
-	return out, nil
-}
+// Close destroys the session.
+func (g *graph) Close() error { return g.sess.Destroy() }

@@ -146,8 +146,9 @@ func Open(folder *models.Folder, lib string, o models.Options, log *slog.Logger)
 		return nil, err
 	}
 	e.folder, e.why = folder, why
-	if e.perText && batchInvariant(folder, e.id.SHA256) {
+	if e.perText && batchInvariant(folder, e.Identity().SHA256) {
 		e.perText = false
+		e.p.SetCallSize(o.MaxBatch)
 	}
 	return e, nil
 }
