@@ -18,11 +18,13 @@ package classifier
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/gate"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -78,6 +80,9 @@ type Options struct {
 	// still what Record stores); 0 means DefaultLexicalMaxEmbedBytes for the
 	// lexical backend and DefaultMaxEmbedBytes otherwise.
 	MaxEmbedBytes int
+	// Gates are the correction gates Capture applies; nil means the shipped
+	// ones (gate.Default).
+	Gates *gate.Set
 }
 
 // Classifier classifies corrections against one corpus with one embedder.
@@ -186,6 +191,8 @@ type Result struct {
 	Model      string             `json:"model"`
 	Thresholds Thresholds         `json:"thresholds"`
 	Reason     string             `json:"reason,omitempty"`
+	// Gate is the correction gate's verdict (Capture only).
+	Gate *GateResult `json:"gate,omitempty"`
 }
 
 // Thresholds returns the bands in force for the embedder's current model and
@@ -244,6 +251,7 @@ type Classification struct {
 	// how near it is to it, for the guard's neighbour check.
 	evidence evidence
 	near     nearness
+	sides    engine.Sides // the top candidate's
 }
 
 // classified is the classification being built.
@@ -309,7 +317,14 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 	if cl.Reason == "" && len(cl.Candidates) > 0 {
 		cl.Decision, cl.Reason = c.guard.edge(cl.Decision, cl.Candidates[0].RuleID, cl.near)
 	}
-	if !counter && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
+	sided := false
+	if !counter && !c.polarity.Off && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
+		var term string
+		if cl.Polarity, sided, term = sideStance(cl.input, cl.sides); sided && cl.Polarity == engine.Counter {
+			cl.Reason = joinReasons(fmt.Sprintf("%s: the text says the opposite of the rule about %q", ReasonContradiction, term), cl.Reason)
+		}
+	}
+	if !counter && !sided && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
 		p := c.polarity.decide(cl.input, cl.Candidates[0].RuleID, cl.evidence)
 		cl.Polarity = p.pol
 		if p.unsure && cl.Decision == DecisionAutoMatch {

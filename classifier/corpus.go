@@ -47,4 +47,6 @@ type Text struct {
 	Text     string
 	Contrary bool
 	Merged   bool
+	// Template is true for the rule's own text (what DeriveSides reads).
+	Template bool
 }

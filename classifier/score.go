@@ -24,7 +24,8 @@ type snapshot struct {
 	lean              *leanModel // nil when no rule has contrary texts
 	near              *neighbours
 	prefs             preferences
-	err               error // no embeddings for the model although rules have texts
+	sides             map[string]engine.Sides // every rule's, given or derived
+	err               error                   // no embeddings for the model although rules have texts
 }
 
 // versionMaxAge is how long a classifier trusts the embeddings version it
@@ -152,6 +153,9 @@ func (c *Classifier) build(ctx context.Context, version int64, model, lexModel s
 	}
 	if !c.polarity.Off {
 		s.prefs = newPreferences(texts)
+		if s.sides, err = rulesSides(ctx, c.corpus, texts); err != nil {
+			return nil, err
+		}
 	}
 	for _, m := range []struct {
 		model  string
@@ -238,6 +242,7 @@ func (c *Classifier) score(ctx context.Context, cl *classified, text, model stri
 		top := cl.Candidates[0].RuleID
 		i := s.dense.pos[top]
 		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i), reversal: s.prefs.reversed(cl.input, top)}
+		cl.sides = s.sides[top]
 		if c.guard.NeighbourMargin > 0 && cl.Thresholds.Band(cl.Score) == DecisionAutoMatch {
 			cl.near = s.near.near(cl.vec.dense, top, cl.scope)
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 )
@@ -57,9 +56,10 @@ type SpecificOutput struct {
 	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
 }
 
-// Backend is what the hook needs from LexSona: the persona of a scope, and the
-// classifier's Classify and Record (the same code the CLI and the service
-// run). Persona must not need the embedder, so that SessionStart stays fast.
+// Backend is what the hook needs from LexSona: the session's scope, the
+// persona of a scope, the capture of a prompt and what waits for review (the
+// same use cases the CLI and the service run). Persona, Review and Enforced
+// must not need the embedder, so that SessionStart and PreToolUse stay fast.
 type Backend interface {
 	// Scope is the scope of the session ev comes from. The command hook,
 	// which runs as the user inside the project, detects it from the
@@ -67,8 +67,11 @@ type Backend interface {
 	// its own files on a caller's say-so (CwdScope, DetectScopeWithin).
 	Scope(ctx context.Context, ev Event) (engine.Scope, error)
 	Persona(ctx context.Context, scope engine.Scope) (string, error)
-	Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error)
-	Record(ctx context.Context, c engine.Correction) (memory.RecordResponse, error)
+	// Capture is memory.Service.Capture: the correction gate, then the
+	// classifier, then what the decision calls for.
+	Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error)
+	// Review counts what waits in the inbox.
+	Review(ctx context.Context) (memory.ReviewCount, error)
 	// Enforced returns the must rules in force for scope that carry
 	// checks (see Enforcements); like Persona it must not need the embedder.
 	Enforced(ctx context.Context, scope engine.Scope) ([]Enforcement, error)
@@ -96,40 +99,55 @@ func ReadEvent(r io.Reader) (Event, error) {
 
 // HandleClaudeCode answers one Claude Code event:
 //   - SessionStart: the persona of the session's scope (Backend.Scope) as
-//     additionalContext;
-//   - UserPromptSubmit: the prompt is classified; a CORRECT[rule_id]: prompt
-//     or an auto match of a known rule is recorded (a contradiction as a
-//     counterexample) with the session id as frame id, and the answer tells
-//     the agent what was recorded; a confirm-band match becomes a note asking
-//     the agent to confirm with the user; anything else records and says
-//     nothing (a free prompt never proposes a candidate rule);
+//     additionalContext, followed, unless o.Notes is NotesOff, by one line
+//     saying how many corrections wait for review and where;
+//   - UserPromptSubmit: the prompt is captured (Backend.Capture: the
+//     correction gate, then the classifier) with the session id as frame id.
+//     Only evidence recorded on a rule is told to the agent, in one line; a
+//     pending confirmation (confirm band) or a proposed rule goes to the
+//     inbox silently — with o.Notes NotesAsk a pending confirmation is also
+//     a note asking the agent to check with the user; a prompt the gate
+//     turns away gets no answer at all;
 //   - PreToolUse: a call matching the check of a must rule in force for the
 //     session's scope is denied with the rule's text as the reason; any
 //     other gets nil (no decision);
 //   - every other event: nil.
 //
 // Errors are the backend's; the caller fails open.
-func HandleClaudeCode(ctx context.Context, ev Event, b Backend) (*Output, error) {
+func HandleClaudeCode(ctx context.Context, ev Event, b Backend, o Options) (*Output, error) {
 	switch ev.HookEventName {
 	case EventSessionStart:
-		scope, err := b.Scope(ctx, ev)
-		if err != nil {
-			return nil, err
-		}
-		persona, err := b.Persona(ctx, scope)
-		if err != nil {
-			return nil, err
-		}
-		return contextOutput(ev.HookEventName, persona), nil
+		return handleSessionStart(ctx, ev, b, o)
 	case EventUserPromptSubmit:
-		return handlePrompt(ctx, ev, b)
+		return handlePrompt(ctx, ev, b, o)
 	case EventPreToolUse:
 		return handleToolUse(ctx, ev, b)
 	}
 	return nil, nil
 }
 
-func handlePrompt(ctx context.Context, ev Event, b Backend) (*Output, error) {
+func handleSessionStart(ctx context.Context, ev Event, b Backend, o Options) (*Output, error) {
+	scope, err := b.Scope(ctx, ev)
+	if err != nil {
+		return nil, err
+	}
+	persona, err := b.Persona(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	if o.Notes != NotesOff {
+		rc, err := b.Review(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if line := reviewLine(rc, o.ReviewURL); line != "" {
+			persona = strings.TrimRight(persona, "\n") + "\n\n" + line + "\n"
+		}
+	}
+	return contextOutput(ev.HookEventName, persona), nil
+}
+
+func handlePrompt(ctx context.Context, ev Event, b Backend, o Options) (*Output, error) {
 	if strings.TrimSpace(ev.Prompt) == "" {
 		return nil, nil
 	}
@@ -137,36 +155,33 @@ func handlePrompt(ctx context.Context, ev Event, b Backend) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.Classify(ctx, ev.Prompt, scope)
+	res, err := b.Capture(ctx, engine.Correction{UserText: ev.Prompt, Scope: scope, FrameID: ev.SessionID})
 	if err != nil {
 		return nil, err
 	}
-	switch res.Decision {
-	case classifier.DecisionAutoMatch, classifier.DecisionExplicit:
-		rec, err := b.Record(ctx, engine.Correction{UserText: ev.Prompt, Scope: scope, FrameID: ev.SessionID})
-		if err != nil {
-			return nil, err
-		}
-		if rec.RecordResult == nil {
-			return nil, nil
-		}
+	switch res.Action {
+	case memory.CaptureRecorded:
 		advice := "Follow that rule from now on."
-		if rec.EventType == engine.EventCounterexample {
+		if res.EventType == engine.EventCounterexample {
 			advice = "Here the user does not want that rule applied."
 		}
 		return contextOutput(ev.HookEventName, fmt.Sprintf(
 			"LexSona recorded this prompt as a %s of rule [%s] (%s, score %.2f). %s",
-			rec.EventType, rec.RuleID, rec.Decision, rec.Score, advice)), nil
-	case classifier.DecisionConfirm:
+			res.EventType, res.RuleID, res.Decision, res.Score, advice)), nil
+	case memory.CapturePending:
+		if o.Notes != NotesAsk || len(res.Candidates) == 0 {
+			return nil, nil
+		}
 		flag := ""
 		if res.Polarity == engine.Counter {
 			flag = " --counter"
 		}
+		rule := res.Candidates[0].RuleID
 		return contextOutput(ev.HookEventName, fmt.Sprintf(
 			"LexSona: this prompt may be a correction about rule [%s] (score %.2f, below the automatic band). "+
 				"Before acting on it, ask the user whether they are correcting you on that rule. If they confirm, record it with "+
 				"`lexsona record --rule %s%s --frame %s --text \"<their words>\"`; if not, do nothing.",
-			res.RuleID, res.Score, res.RuleID, flag, ev.SessionID)), nil
+			rule, res.Score, rule, flag, ev.SessionID)), nil
 	}
 	return nil, nil
 }

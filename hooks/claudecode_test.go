@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
@@ -18,7 +17,8 @@ import (
 
 // fakeBackend answers with fixed results and records what it was asked.
 type fakeBackend struct {
-	result   classifier.Result
+	capture  memory.CaptureResponse
+	review   memory.ReviewCount
 	records  []engine.Correction
 	scopes   []engine.Scope
 	enforced []Enforcement
@@ -33,22 +33,30 @@ func (f *fakeBackend) Persona(_ context.Context, s engine.Scope) (string, error)
 	return "## LexSona Behavioral Rules (scope: " + s.String() + ")\n", nil
 }
 
-func (f *fakeBackend) Classify(_ context.Context, _ string, s engine.Scope) (classifier.Result, error) {
-	f.scopes = append(f.scopes, s)
-	return f.result, nil
+func (f *fakeBackend) Capture(_ context.Context, c engine.Correction) (memory.CaptureResponse, error) {
+	f.records = append(f.records, c)
+	f.scopes = append(f.scopes, c.Scope)
+	return f.capture, nil
 }
+
+func (f *fakeBackend) Review(context.Context) (memory.ReviewCount, error) { return f.review, nil }
 
 func (f *fakeBackend) Enforced(_ context.Context, s engine.Scope) ([]Enforcement, error) {
 	f.scopes = append(f.scopes, s)
 	return f.enforced, nil
 }
 
-func (f *fakeBackend) Record(_ context.Context, c engine.Correction) (memory.RecordResponse, error) {
-	f.records = append(f.records, c)
-	return memory.RecordResponse{
-		RecordResult: &store.RecordResult{RuleID: f.result.RuleID, EventType: "counterexample"},
-		Decision:     f.result.Decision, Score: f.result.Score, Polarity: f.result.Polarity,
-	}, nil
+// captured is a CaptureResponse of action with a record result on rule.
+func captured(action, decision, rule, eventType string, score float64, pol engine.Polarity) memory.CaptureResponse {
+	rec := &memory.RecordResponse{Decision: decision, Score: score, Polarity: pol,
+		Candidates: []engine.Candidate{{RuleID: rule, Score: score}}}
+	switch action {
+	case memory.CaptureRecorded:
+		rec.RecordResult = &store.RecordResult{RuleID: rule, EventType: engine.EventType(eventType)}
+	case memory.CapturePending:
+		rec.PendingID = 7
+	}
+	return memory.CaptureResponse{RecordResponse: rec, Action: action}
 }
 
 func projectDir(t *testing.T) string {
@@ -64,35 +72,47 @@ func projectDir(t *testing.T) string {
 func TestHandleClaudeCodeEvents(t *testing.T) {
 	dir := projectDir(t)
 	common := `"session_id":"abc123","transcript_path":"/tmp/t.jsonl","cwd":"` + filepath.Join(dir, "sub") + `","permission_mode":"default"`
+	persona := "## LexSona Behavioral Rules (scope: */billing-api/claude[go,javascript])"
+	askNote := "LexSona: this prompt may be a correction about rule [tool.pnpm-not-npm] (score 0.61, below the automatic band). Before acting on it, ask the user whether they are correcting you on that rule. If they confirm, record it with " +
+		"`lexsona record --rule tool.pnpm-not-npm --frame abc123 --text \\\"\\u003ctheir words\\u003e\\\"`; if not, do nothing."
+	pending := captured(memory.CapturePending, "confirm", "tool.pnpm-not-npm", "", 0.61, engine.Reinforce)
 	for _, tc := range []struct {
 		name, event string
-		result      classifier.Result
+		capture     memory.CaptureResponse
+		review      memory.ReviewCount
+		opts        Options
 		want        string // exact stdout JSON; "" for none
 		records     int
 	}{
-		{"session start", `{` + common + `,"hook_event_name":"SessionStart","source":"startup"}`, classifier.Result{},
-			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"## LexSona Behavioral Rules (scope: */billing-api/claude[go,javascript])\n"}}`, 0},
-		{"auto match contradiction", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"no, sed -i is fine here"}`,
-			classifier.Result{Decision: classifier.DecisionAutoMatch, RuleID: "tool.no-sed", Score: 0.91, Polarity: engine.Counter},
+		{"session start, empty inbox", `{` + common + `,"hook_event_name":"SessionStart","source":"startup"}`, memory.CaptureResponse{}, memory.ReviewCount{}, Options{},
+			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"` + persona + `\n"}}`, 0},
+		{"session start names the inbox", `{` + common + `,"hook_event_name":"SessionStart","source":"startup"}`, memory.CaptureResponse{}, memory.ReviewCount{Pending: 2, Proposed: 1},
+			Options{ReviewURL: "http://127.0.0.1:8080/"},
+			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"` + persona + `\n\nLexSona: 3 items wait for the user's review (2 possible corrections, 1 proposed rules): review them at http://127.0.0.1:8080/. Mention this to the user once; do not act on it yourself.\n"}}`, 0},
+		{"session start, notes off", `{` + common + `,"hook_event_name":"SessionStart","source":"startup"}`, memory.CaptureResponse{}, memory.ReviewCount{Pending: 2}, Options{Notes: NotesOff},
+			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"` + persona + `\n"}}`, 0},
+		{"recorded contradiction", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"no, sed -i is fine here"}`,
+			captured(memory.CaptureRecorded, "auto_match", "tool.no-sed", "counterexample", 0.91, engine.Counter), memory.ReviewCount{}, Options{},
 			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona recorded this prompt as a counterexample of rule [tool.no-sed] (auto_match, score 0.91). Here the user does not want that rule applied."}}`, 1},
-		{"confirm band", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"use pnpm"}`,
-			classifier.Result{Decision: classifier.DecisionConfirm, RuleID: "tool.pnpm-not-npm", Score: 0.61, Polarity: engine.Reinforce},
-			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona: this prompt may be a correction about rule [tool.pnpm-not-npm] (score 0.61, below the automatic band). Before acting on it, ask the user whether they are correcting you on that rule. If they confirm, record it with ` + "`lexsona record --rule tool.pnpm-not-npm --frame abc123 --text \\\"\\u003ctheir words\\u003e\\\"`" + `; if not, do nothing."}}`, 0},
-		{"ordinary prompt", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"add a login page"}`,
-			classifier.Result{Decision: classifier.DecisionNewRule, RuleID: "proposed.add-a-login-page", Score: 0.2}, "", 0},
+		{"pending goes to the inbox silently", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"use pnpm"}`, pending, memory.ReviewCount{}, Options{}, "", 1},
+		{"pending with notes ask", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"use pnpm"}`, pending, memory.ReviewCount{}, Options{Notes: NotesAsk},
+			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"` + askNote + `"}}`, 1},
+		{"proposed rule: silent", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"always use tabs"}`,
+			captured(memory.CaptureProposed, "new_rule", "proposed.always-use-tabs", "", 0.2, engine.Reinforce), memory.ReviewCount{}, Options{Notes: NotesAsk}, "", 1},
+		{"ordinary prompt: silent", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"add a login page"}`,
+			memory.CaptureResponse{Action: memory.CaptureIgnored}, memory.ReviewCount{}, Options{Notes: NotesAsk}, "", 1},
 		{"pre tool use: no decision", `{` + common + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sed -i s/a/b/ f"},"tool_use_id":"toolu_01"}`,
-			classifier.Result{}, "", 0},
-		{"other event: nothing", `{` + common + `,"hook_event_name":"Stop","stop_hook_active":false}`, classifier.Result{}, "", 0},
-		{"empty prompt", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"  "}`,
-			classifier.Result{Decision: classifier.DecisionAutoMatch, RuleID: "x"}, "", 0},
+			memory.CaptureResponse{}, memory.ReviewCount{}, Options{}, "", 0},
+		{"other event: nothing", `{` + common + `,"hook_event_name":"Stop","stop_hook_active":false}`, memory.CaptureResponse{}, memory.ReviewCount{}, Options{}, "", 0},
+		{"empty prompt", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"  "}`, memory.CaptureResponse{}, memory.ReviewCount{}, Options{}, "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ev, err := ReadEvent(strings.NewReader(tc.event))
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := &fakeBackend{result: tc.result}
-			out, err := HandleClaudeCode(context.Background(), ev, b)
+			b := &fakeBackend{capture: tc.capture, review: tc.review}
+			out, err := HandleClaudeCode(context.Background(), ev, b, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,11 +125,11 @@ func TestHandleClaudeCodeEvents(t *testing.T) {
 				t.Errorf("output (-want +got):\n%s", d)
 			}
 			if len(b.records) != tc.records {
-				t.Fatalf("%d records, want %d", len(b.records), tc.records)
+				t.Fatalf("%d captures, want %d", len(b.records), tc.records)
 			}
 			for _, r := range b.records {
 				if r.FrameID != "abc123" || r.UserText != ev.Prompt || r.RuleID != "" {
-					t.Errorf("record request %+v", r)
+					t.Errorf("capture request %+v", r)
 				}
 			}
 			for _, s := range b.scopes {

@@ -49,7 +49,7 @@ func TestPreToolUseEnforcesMustRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := &fakeBackend{enforced: tc.enforced}
-			out, err := HandleClaudeCode(context.Background(), e, b)
+			out, err := HandleClaudeCode(context.Background(), e, b, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestPreToolUseEnforcesMustRules(t *testing.T) {
 		})
 	}
 	bad, _ := ReadEvent(strings.NewReader(`{` + common + `,"tool_name":"Bash","tool_input":"sed -i"}`))
-	if _, err := HandleClaudeCode(context.Background(), bad, &fakeBackend{enforced: enforced}); engine.ErrorCode(err) != engine.EINVALID {
+	if _, err := HandleClaudeCode(context.Background(), bad, &fakeBackend{enforced: enforced}, Options{}); engine.ErrorCode(err) != engine.EINVALID {
 		t.Errorf("tool_input not an object: %v", err)
 	}
 }
@@ -105,7 +105,7 @@ func TestPreToolUseRecordsViolations(t *testing.T) {
 	}
 	b := &recordingBackend{fakeBackend: fakeBackend{enforced: enforced}}
 	for _, cmd := range []string{"go test ./...", "sed -i 's/a/b/' main.go"} {
-		if _, err := HandleClaudeCode(context.Background(), event(cmd), b); err != nil {
+		if _, err := HandleClaudeCode(context.Background(), event(cmd), b, Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -120,7 +120,7 @@ func TestPreToolUseRecordsViolations(t *testing.T) {
 
 	// A failed write keeps the deny and says what was lost.
 	failing := &recordingBackend{fakeBackend: fakeBackend{enforced: enforced}, err: engine.Errorf(engine.EUNAVAILABLE, "database is locked")}
-	out, err := HandleClaudeCode(context.Background(), event("sed -i x f"), failing)
+	out, err := HandleClaudeCode(context.Background(), event("sed -i x f"), failing, Options{})
 	if out == nil || out.HookSpecificOutput.PermissionDecision != "deny" {
 		t.Errorf("deny lost when the write failed: %+v", out)
 	}

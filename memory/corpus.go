@@ -6,6 +6,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -71,7 +72,7 @@ func (c corpus) Texts(ctx context.Context) ([]classifier.Text, error) {
 	out := make([]classifier.Text, 0, len(texts))
 	for _, t := range texts {
 		if _, ok := live[t.RuleID]; ok {
-			out = append(out, classifier.Text{RuleID: t.RuleID, Text: t.Text, Contrary: t.Kind == store.KindContrary, Merged: t.Kind == store.KindCorrection})
+			out = append(out, classifier.Text{RuleID: t.RuleID, Text: t.Text, Contrary: t.Kind == store.KindContrary, Merged: t.Kind == store.KindCorrection, Template: t.Kind == store.KindTemplate})
 		}
 	}
 	return out, nil
@@ -83,4 +84,19 @@ func (c corpus) RuleExists(ctx context.Context, id string) (bool, error) {
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// Sides are the sides (prefer:, avoid:) of every rule of the registries in
+// force, as the registry gives them or derives them from the template; the
+// classifier derives those of other rules (a user's, a candidate) itself.
+func (c corpus) Sides(ctx context.Context) (map[string]engine.Sides, error) {
+	reg, err := registry.InForce(ctx, c.db)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]engine.Sides, reg.Len())
+	for _, d := range reg.Definitions() {
+		out[d.Rule.RuleID] = reg.Sides(d.Rule.RuleID)
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"time"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
@@ -67,16 +68,33 @@ func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.Pendin
 // when the key was used for another correction; the classifier's and the
 // store's otherwise. On error nothing is written.
 func (s *Service) Record(ctx context.Context, c engine.Correction) (RecordResponse, bool, error) {
-	c, err := NormalizeCorrection(c, s.now())
-	if err != nil {
-		return RecordResponse{}, false, err
-	}
-	redacted := redact.Strings(&c.UserText, &c.AgentOutput)
-	sum, err := fingerprint(c)
+	c, redacted, err := prepareCorrection(c, s.now())
 	if err != nil {
 		return RecordResponse{}, false, err
 	}
 	cl, err := s.clf.Decide(ctx, c.UserText, c.Scope, c.RuleID, c.Polarity == engine.Counter)
+	if err != nil {
+		return RecordResponse{}, false, err
+	}
+	return s.commit(ctx, c, cl, redacted)
+}
+
+// prepareCorrection normalises and validates c (NormalizeCorrection) and
+// replaces the secrets of its text and agent output by placeholders,
+// returning how many it replaced. Errors: NormalizeCorrection's.
+func prepareCorrection(c engine.Correction, now time.Time) (engine.Correction, int, error) {
+	c, err := NormalizeCorrection(c, now)
+	if err != nil {
+		return c, 0, err
+	}
+	return c, redact.Strings(&c.UserText, &c.AgentOutput), nil
+}
+
+// commit writes what the classification cl of the prepared correction c
+// calls for, in one write transaction under c's idempotency key (see
+// Record); redacted is the count of secrets prepareCorrection replaced.
+func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier.Classification, redacted int) (RecordResponse, bool, error) {
+	sum, err := fingerprint(c)
 	if err != nil {
 		return RecordResponse{}, false, err
 	}
@@ -146,7 +164,7 @@ func (s *Service) act(tx *store.Tx, c engine.Correction, cl *classifier.Classifi
 		score := cl.Score
 		ev := engine.Event{UserText: c.UserText, AgentOutput: c.AgentOutput, FrameID: c.FrameID, Scope: c.Scope,
 			Decision: cl.Decision, Score: &score, Candidates: cl.Candidates, Model: cl.Model, At: c.At,
-			Detail: "proposed from a correction that matched no rule"}
+			Detail: classifier.JoinReasons("proposed from a correction that matched no rule", c.Detail)}
 		res, rule, err := insertCandidate(tx, prop, c.UserText, c.Scope, ev, c.At)
 		if err != nil {
 			return err

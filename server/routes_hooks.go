@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/memory"
@@ -69,13 +68,12 @@ func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 	return hooks.Enforcements(snap, reg), nil
 }
 
-func (b hookBackend) Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
-	return b.s.classifyText(ctx, b.t.mem, text, scope)
+func (b hookBackend) Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error) {
+	return b.t.mem.Capture(ctx, c)
 }
 
-func (b hookBackend) Record(ctx context.Context, c engine.Correction) (memory.RecordResponse, error) {
-	res, _, err := b.s.record(ctx, b.t.mem, c)
-	return res, err
+func (b hookBackend) Review(ctx context.Context) (memory.ReviewCount, error) {
+	return b.t.mem.Review(ctx)
 }
 
 // RecordViolation writes a denied tool call on the rule's receipts.
@@ -110,7 +108,7 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 		return err
 	}
 	b := hookBackend{s: s, t: t, base: base, loopback: loopbackPeer(c.Request().RemoteAddr)}
-	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, b)
+	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, b, hooks.Options{Notes: s.cfg.HookNotes, ReviewURL: s.reviewURL(c)})
 	if errors.Is(err, hooks.ErrNotRecorded) {
 		// The deny stands; only its receipt is missing.
 		s.log.Warn("claude-code hook", "err", err)
@@ -127,4 +125,11 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 		return c.NoContent(http.StatusNoContent)
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, data)
+}
+
+// reviewURL is the review page's address as the hook's caller reached
+// the service: its scheme and Host header (checked against the allowed
+// hosts by the middleware), path /.
+func (s *Server) reviewURL(c echo.Context) string {
+	return c.Scheme() + "://" + c.Request().Host + "/"
 }

@@ -48,6 +48,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
@@ -112,6 +113,10 @@ type Config struct {
 	// default): the route never reads files, and the scope comes from the
 	// request (see hookBackend.Scope).
 	HookRoots []string
+	// HookNotes is what the Claude Code hook route tells the agent about
+	// the inbox: hooks.NotesSession (the default, also ""), NotesOff or
+	// NotesAsk.
+	HookNotes string
 	// MetricsNeedKey makes /metrics require a (read or write) API key too.
 	// With named tenants it is on, and the key must be a default tenant's:
 	// /metrics is the operator's.
@@ -221,6 +226,11 @@ func New(cfg Config) (*Server, error) {
 	if err := checkShares(cfg.SharedRegistries); err != nil {
 		return nil, err
 	}
+	notes, err := hooks.ParseNotes(cfg.HookNotes)
+	if err != nil {
+		return nil, err
+	}
+	cfg.HookNotes = notes
 	if err := checkShareKeys(cfg.SharedRegistries, cfg.APIKeys); err != nil {
 		return nil, err
 	}
@@ -240,7 +250,6 @@ func New(cfg Config) (*Server, error) {
 		cfg: cfg, log: cfg.Logger, db: cfg.DB, keys: newKeyring(cfg.APIKeys), validator: newValidator(),
 		routes: map[string]bool{}, routeBodyLimit: map[string]int64{}, routeTimeout: map[string]time.Duration{},
 	}
-	var err error
 	if s.allowedHost, err = ParseAllowedHosts(cfg.AllowedHosts); err != nil {
 		return nil, err
 	}

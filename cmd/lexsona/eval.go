@@ -135,7 +135,7 @@ for the model (a calibration file, else its defaults).`,
 	f.register(c)
 	c.Flags().StringVar(&thresholds, "thresholds", "", "evaluate these bands instead of the model's: AUTO,CONFIRM (e.g. 0.85,0.70)")
 	c.Flags().StringVar(&out, "out", "", "also write PNG plots, report.md and report.json into this directory")
-	c.AddCommand(newEvalCalibrateCmd(a), newEvalGateCmd(a))
+	c.AddCommand(newEvalCalibrateCmd(a), newEvalGateCmd(a), newEvalStreamCmd(a))
 	return c
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/memory"
@@ -64,32 +63,37 @@ func (h hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (m
 	return mem.RecordViolation(ctx, v)
 }
 
-func (h hookBackend) Classify(ctx context.Context, text string, scope engine.Scope) (classifier.Result, error) {
+func (h hookBackend) Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error) {
 	core, err := h.a.openCore(ctx)
 	if err != nil {
-		return classifier.Result{}, err
+		return memory.CaptureResponse{}, err
 	}
-	return core.Memory.Classify(ctx, text, scope)
+	return core.Memory.Capture(ctx, c)
 }
 
-func (h hookBackend) Record(ctx context.Context, c engine.Correction) (memory.RecordResponse, error) {
-	core, err := h.a.openCore(ctx)
+// Review counts the inbox from the store alone: SessionStart never loads
+// the model.
+func (h hookBackend) Review(ctx context.Context) (memory.ReviewCount, error) {
+	mem, err := h.a.openMemory(ctx)
 	if err != nil {
-		return memory.RecordResponse{}, err
+		return memory.ReviewCount{}, err
 	}
-	res, _, err := core.Memory.Record(ctx, c)
-	return res, err
+	return mem.Review(ctx)
 }
 
 func newHookCmd(a *app) *cobra.Command {
+	var notes string
 	c := &cobra.Command{
 		Use:   "hook claude-code",
 		Short: "Answer one agent hook event (JSON on stdin, JSON on stdout); installed by `lexsona hooks install`",
 		Long: `Reads one Claude Code hook event on stdin and answers on stdout:
-SessionStart gets the persona of the session's scope as additional context;
-UserPromptSubmit records a correction of a known rule (auto band, or
-CORRECT[rule_id]:) with the session id as frame id, and turns a possible one
-(confirm band) into a note asking the agent to confirm with the user;
+SessionStart gets the persona of the session's scope as additional context,
+and one line saying how many corrections wait for review (--notes);
+UserPromptSubmit passes the prompt through the correction gate: a prompt that
+is not a correction or standing instruction is left alone; one that is gets
+recorded on its rule (auto band, or CORRECT[rule_id]:) with the session id as
+frame id and the agent is told so, or goes silently to the inbox as a
+pending confirmation (confirm band) or a proposed rule (no rule fits);
 PreToolUse denies a tool call that matches the enforce check of a must rule
 in force for the session's scope, and records the denied call as a violation
 on the rule's receipts (its confidence unchanged; see lexsona why RULE).
@@ -111,7 +115,7 @@ the hook prints one line on stderr and exits 0.`,
 			// the embedder's and the registry sync's diagnostics are dropped.
 			errw := a.stderr
 			a.stderr = io.Discard
-			out, err := runClaudeHookWithin(cmd.Context(), a, HookDeadline)
+			out, err := runClaudeHookWithin(cmd.Context(), a, hooks.Options{Notes: notes}, HookDeadline)
 			if !a.abandoned {
 				a.stderr = errw
 			}
@@ -133,6 +137,8 @@ the hook prints one line on stderr and exits 0.`,
 			return nil
 		},
 	}
+	c.Flags().StringVar(&notes, "notes", envOr("LEXSONA_HOOK_NOTES", hooks.NotesSession),
+		"what the hook tells the agent about corrections waiting for review: session (one line at session start), off, or ask (also a note mid-task for each possible correction) (env LEXSONA_HOOK_NOTES)")
 	return c
 }
 
@@ -144,7 +150,7 @@ const HookDeadline = 2 * time.Second
 // process's SIGINT and SIGTERM cancel): when either ends first it returns an
 // error saying so at once, marks a abandoned, and leaves the event's work to
 // end with the process.
-func runClaudeHookWithin(ctx context.Context, a *app, d time.Duration) ([]byte, error) {
+func runClaudeHookWithin(ctx context.Context, a *app, o hooks.Options, d time.Duration) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	type result struct {
@@ -153,7 +159,7 @@ func runClaudeHookWithin(ctx context.Context, a *app, d time.Duration) ([]byte, 
 	}
 	done := make(chan result, 1)
 	go func() {
-		out, err := runClaudeHook(ctx, a)
+		out, err := runClaudeHook(ctx, a, o)
 		done <- result{out, err}
 	}()
 	select {
@@ -171,7 +177,7 @@ func runClaudeHookWithin(ctx context.Context, a *app, d time.Duration) ([]byte, 
 // runClaudeHook reads the event and returns the bytes to print (nil for
 // none). Every error is returned before anything is printed; one wrapping
 // hooks.ErrNotRecorded comes with the deny to print all the same.
-func runClaudeHook(ctx context.Context, a *app) (out []byte, err error) {
+func runClaudeHook(ctx context.Context, a *app, o hooks.Options) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("internal error: %v", r)
@@ -181,7 +187,10 @@ func runClaudeHook(ctx context.Context, a *app) (out []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := hooks.HandleClaudeCode(ctx, ev, hookBackend{a})
+	if o.Notes, err = hooks.ParseNotes(o.Notes); err != nil {
+		return nil, err
+	}
+	res, err := hooks.HandleClaudeCode(ctx, ev, hookBackend{a}, o)
 	if err != nil && !errors.Is(err, hooks.ErrNotRecorded) {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,8 +68,10 @@ func TestHookSessionStartAndExplicitPrompt(t *testing.T) {
 func TestHooksInstallUninstallCLI(t *testing.T) {
 	c := newCLI(t)
 	dir := t.TempDir()
+	t.Setenv("PATH", t.TempDir()) // no lexsona on PATH: the bare command, with a warning
+	t.Setenv("LEXSONA_ADDR", "127.0.0.1:1")
 	for i, want := range []bool{true, false} {
-		if m := c.mustJSON("hooks", "install", "claude-code", "--dir", dir); m["changed"] != want {
+		if m := c.mustJSON("hooks", "install", "claude-code", "--dir", dir); m["changed"] != want || m["http"] != false {
 			t.Errorf("install #%d: %v", i+1, m)
 		}
 	}
@@ -240,5 +244,38 @@ func TestHookRefusesHostileProjectFiles(t *testing.T) {
 				t.Errorf("exit %d stdout %q stderr %q", code, out.String(), errb.String())
 			}
 		})
+	}
+}
+
+// With a service answering at --server, `hooks install` writes HTTP hooks
+// whose URL names the project's scope, and says why; without one it writes
+// command hooks by the absolute path of lexsona found on PATH.
+func TestHooksInstallChoosesWhatReachesLexSona(t *testing.T) {
+	c := newCLI(t)
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer svc.Close()
+	addr := strings.TrimPrefix(svc.URL, "http://")
+	dir := filepath.Join(t.TempDir(), "Shop App")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644)
+	m := c.mustJSON("hooks", "install", "claude-code", "--dir", dir, "--server", addr)
+	want := svc.URL + "/v1/hooks/claude-code?context_tags=go&project=shop-app"
+	if m["http"] != true || m["target"] != want || !strings.Contains(m["why"].(string), "answers at") {
+		t.Fatalf("with a service: %v; want HTTP hooks to %s", m, want)
+	}
+
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "lexsona"), []byte("#!/bin/sh\n"), 0o755)
+	t.Setenv("PATH", bin)
+	other := t.TempDir()
+	m = c.mustJSON("hooks", "install", "claude-code", "--dir", other, "--server", "127.0.0.1:1")
+	if m["http"] != false || m["target"] != filepath.Join(bin, "lexsona")+" hook claude-code" || !strings.Contains(m["why"].(string), "no LexSona service answers") {
+		t.Fatalf("without a service: %v", m)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/server"
 	"github.com/lexsona/lexsona/store"
@@ -18,6 +19,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var addr, apiKeys, apiKeysFile, idemTTL string
 	var maxConns, maxTexts int
 	var allowedHosts, shares, hookRoots []string
+	var hookNotes string
 	var metricsNeedKey, noBatching bool
 	var maxBatch, queueSize int
 	var maxWait time.Duration
@@ -57,6 +59,9 @@ of its own beside --db, created on its first request.`,
 					return usagef("--hook-root %q: want the absolute path of an existing folder", r)
 				}
 			}
+			if _, err := hooks.ParseNotes(hookNotes); err != nil {
+				return usagef("--hook-notes: %s", engine.ErrorMessage(err))
+			}
 			shared, err := parseShares(shares)
 			if err != nil {
 				return err
@@ -73,7 +78,7 @@ of its own beside --db, created on its first request.`,
 				Addr: addr, DB: core.DB, Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
-				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, HookRoots: hookRoots, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
+				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, HookRoots: hookRoots, HookNotes: hookNotes, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
 			})
 			if err != nil {
 				return err
@@ -97,6 +102,8 @@ of its own beside --db, created on its first request.`,
 		"extra Host names accepted on a loopback address, e.g. a reverse proxy's (env LEXSONA_ALLOWED_HOSTS, comma-separated)")
 	f.StringSliceVar(&hookRoots, "hook-root", splitList(os.Getenv("LEXSONA_HOOK_ROOTS")),
 		"a folder under which the Claude Code hook route may read a project's files to find its scope, for callers on this machine only (repeatable; env LEXSONA_HOOK_ROOTS, comma-separated); without it the route reads no files and takes the scope from the hook URL's query and the event's cwd")
+	f.StringVar(&hookNotes, "hook-notes", envOr("LEXSONA_HOOK_NOTES", hooks.NotesSession),
+		"what the Claude Code hook route tells the agent about corrections waiting for review: session (one line at session start), off, or ask (also a note mid-task for each possible correction) (env LEXSONA_HOOK_NOTES)")
 	f.StringSliceVar(&shares, "share-registry", splitList(os.Getenv("LEXSONA_SHARE_REGISTRY")),
 		"give tenants a read-only copy of another tenant's registry: OWNER/NAME=TENANT[+TENANT…], like default/team=alice+bob (repeatable; env LEXSONA_SHARE_REGISTRY, comma-separated)")
 	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too (always, and a default tenant's key, when keys name tenants)")

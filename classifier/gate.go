@@ -1,0 +1,70 @@
+package classifier
+
+import (
+	"context"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/gate"
+)
+
+// GateResult is what the correction gate said of a text nobody marked as a
+// correction (see Capture): the probability that it is one, the threshold
+// it was held to, whether it passed, and which gate decided ("embedding" for
+// the gate trained for the embedder's model, "cues" for the cue-only one,
+// "explicit" for a CORRECT[rule_id]: text, which bypasses it).
+type GateResult struct {
+	Prob      float64 `json:"prob"`
+	Threshold float64 `json:"threshold"`
+	Passed    bool    `json:"passed"`
+	Gate      string  `json:"gate"`
+}
+
+// Gate kinds of GateResult.Gate.
+const (
+	GateEmbedding = "embedding"
+	GateCues      = "cues"
+	GateExplicit  = "explicit"
+)
+
+// Capture is Decide for free text that nobody marked as a correction — a
+// prompt a hook saw: the text is classified as Decide does, then the
+// correction gate (Options.Gates, else the shipped gates) judges whether it
+// is a correction or standing instruction at all, and the result carries
+// its verdict in Gate. A CORRECT[rule_id]: text passes. The caller acts
+// only on a text that passed. Errors: Decide's, and EINTERNAL for shipped
+// gate weights that do not fit this build.
+func (c *Classifier) Capture(ctx context.Context, text string, scope engine.Scope) (Classification, error) {
+	cl, err := c.classify(ctx, text, scope, "", false)
+	if err != nil {
+		return cl, err
+	}
+	if cl.Decision == DecisionExplicit {
+		cl.Gate = &GateResult{Prob: 1, Passed: true, Gate: GateExplicit}
+		return cl, nil
+	}
+	set, err := c.gates()
+	if err != nil {
+		return cl, err
+	}
+	id := c.emb.Identity()
+	m := set.For(id.ID(), cl.vec.dims())
+	if m == nil {
+		cl.Gate = &GateResult{Passed: true, Gate: GateCues}
+		return cl, nil
+	}
+	kind, vec := GateCues, []float32(nil)
+	if m.Dims > 0 {
+		kind, vec = GateEmbedding, cl.vec.vector()
+	}
+	p := m.Prob(vec, cl.input)
+	cl.Gate = &GateResult{Prob: p, Threshold: m.Threshold, Passed: m.Passes(p), Gate: kind}
+	return cl, nil
+}
+
+// gates returns Options.Gates, else the shipped gates.
+func (c *Classifier) gates() (*gate.Set, error) {
+	if c.opts.Gates != nil {
+		return c.opts.Gates, nil
+	}
+	return gate.Default()
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lexsona/lexsona/eval"
+	"github.com/lexsona/lexsona/registry"
+)
+
+func newEvalStreamCmd(a *app) *cobra.Command {
+	var split string
+	c := &cobra.Command{
+		Use:   "stream [--split test|dev] [--embedder E]",
+		Short: "Send the built-in prompt stream through the hook's capture and count what it learned",
+		Long: `Sends every prompt of one split of the built-in prompt stream
+(eval/testdata/stream) through the same capture the Claude Code hook runs
+(the correction gate, the classifier, then what the decision calls for), one
+throw-away store per writer, sessions in order with their scope, and prints
+per kind of prompt how many were recorded on the right rule, on a wrong
+rule, as reinforcements or counterexamples, put in the inbox or left alone;
+the gate's precision and recall; and the polarity of what was recorded.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if split != "test" && split != "dev" {
+				return usagef("--split %q: want test or dev", split)
+			}
+			ctx := cmd.Context()
+			reg := registry.Default()
+			items, err := eval.ShippedStream(nil)
+			if err != nil {
+				return err
+			}
+			emb, err := a.openEmbedder(ctx)
+			if err != nil {
+				return err
+			}
+			rep, err := eval.RunStream(ctx, emb, reg, eval.SplitStream(items, split), split, a.stderr)
+			if err != nil {
+				return err
+			}
+			return a.output(rep, func(w io.Writer) { eval.WriteStreamText(w, rep) })
+		},
+	}
+	c.Flags().StringVar(&split, "split", "test", "the split to send: test (held out) or dev")
+	return c
+}
