@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
@@ -17,118 +18,136 @@ type ImportResult struct {
 	Kept  ExportCounts `json:"kept"`
 }
 
-// Import loads an export (see Export) into the store, which may be empty or
-// not: each rule comes with its texts and events in one transaction, the
-// config overrides, registries and pending confirmations after. Running it
-// twice changes nothing the second time. Vectors are not in an export:
-// the next registry sync embeds the imported texts. The whole file is
-// checked before anything is written (a reader that cannot seek, such as
-// stdin, is copied to a temporary file for that), so a file it refuses
-// leaves the store as it was. Errors: EINVALID for a file that is not an
-// export, of a newer version than this build reads, with a bad record
-// (naming it), or truncated (no end record, or counts that differ from its
-// records); EUNAVAILABLE when a reader that cannot seek cannot be copied;
-// the store's errors (a rule the store refuses, such as one with a bad
-// scope: the rules before it are imported, and importing the fixed file
-// again adds the rest).
-func (s *Service) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
-	var res ImportResult
-	rs, done, err := rewindable(r)
-	if err != nil {
-		return res, err
-	}
-	defer done()
-	if err := readExport(rs, nil); err != nil {
-		return res, err
-	}
-	if _, err := rs.Seek(0, io.SeekStart); err != nil {
-		return res, engine.Errorf(engine.EUNAVAILABLE, "import: cannot read the file again after checking it: %v", err)
-	}
-	var (
-		rule    *store.RuleRow
-		texts   []store.RuleText
-		events  []engine.Event
-		pending []engine.Pending
-	)
-	flush := func() error {
-		if rule == nil {
-			return nil
-		}
-		var added bool
-		err := s.db.Write(ctx, func(tx *store.Tx) error {
-			var err error
-			added, err = tx.ImportRule(*rule, texts, events)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		c := &res.Kept
-		if added {
-			c = &res.Added
-		}
-		c.Rules, c.Texts, c.Events = c.Rules+1, c.Texts+len(texts), c.Events+len(events)
-		rule, texts, events = nil, nil, nil
-		return nil
-	}
-	err = readExport(rs, func(l exportLine) error {
-		if l.Kind != "text" && l.Kind != "event" {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		switch l.Kind {
-		case "registry":
-			return s.importOne(ctx, &res.Added.Registries, &res.Kept.Registries, func(tx *store.Tx) (bool, error) {
-				return tx.ImportRegistry(*l.Registry)
-			})
-		case "config":
-			return s.importOne(ctx, &res.Added.Config, &res.Kept.Config, func(tx *store.Tx) (bool, error) {
-				return tx.ImportConfig(l.Key, *l.Value)
-			})
-		case "rule":
-			rule = &store.RuleRow{Rule: *l.Rule, ArchivedBy: l.ArchivedBy, DefinitionSHA256: l.DefinitionSHA256, Registry: l.RuleRegistry}
-		case "text", "event":
-			if l.Text != nil {
-				texts = append(texts, *l.Text)
-			} else {
-				events = append(events, *l.Event)
-			}
-		case "pending":
-			pending = append(pending, *l.Pending)
-		case "end":
-			var n int
-			err := s.db.Write(ctx, func(tx *store.Tx) error {
-				var err error
-				n, err = tx.ImportPending(pending)
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			res.Added.Pending, res.Kept.Pending = n, len(pending)-n
-		}
-		return nil
-	})
-	return res, err
+// CheckedExport is an export read and checked whole by CheckExport, ready
+// for ImportChecked. Close it when done.
+type CheckedExport struct {
+	rs   io.ReadSeeker
+	done func()
+	// Counts are the file's records.
+	Counts ExportCounts
 }
 
-// importOne runs one import in its own transaction and counts it as added
-// or kept.
-func (s *Service) importOne(ctx context.Context, added, kept *int, fn func(tx *store.Tx) (bool, error)) error {
-	var ok bool
-	err := s.db.Write(ctx, func(tx *store.Tx) error {
-		var err error
-		ok, err = fn(tx)
-		return err
+// Close releases the file's copy, if CheckExport made one.
+func (c *CheckedExport) Close() {
+	if c.done != nil {
+		c.done()
+		c.done = nil
+	}
+}
+
+// CheckExport reads an export (see Export) from r and checks every record
+// as the store checks what it imports, times against now, without opening
+// any store: a front end calls it before it opens (or creates) the store
+// to import into, so that a file it refuses leaves no trace. A reader that
+// cannot seek, such as stdin, is copied to a temporary file (mode 0600,
+// removed by Close) to be read again by ImportChecked. Errors: EINVALID
+// (or ETOOLARGE) naming the line of a file that is not an export, of a
+// newer version than this build reads, with a bad record (and what is
+// wrong with it), or truncated (no end record, or counts that differ from
+// its records); EUNAVAILABLE when r cannot be read or copied.
+func CheckExport(r io.Reader, now time.Time) (*CheckedExport, error) {
+	rs, done, err := rewindable(r)
+	if err != nil {
+		return nil, err
+	}
+	c := &CheckedExport{rs: rs, done: done}
+	err = readExport(rs, newChecker(now), func(rec importRecord) error {
+		switch rec.kind {
+		case "registry":
+			c.Counts.Registries++
+		case "config":
+			c.Counts.Config++
+		case "rule":
+			c.Counts.Rules++
+			c.Counts.Texts += len(rec.rule.texts)
+			c.Counts.Events += len(rec.rule.events)
+		case "pending":
+			c.Counts.Pending++
+		}
+		return nil
 	})
 	if err != nil {
-		return err
+		c.Close()
+		return nil, err
 	}
-	if ok {
-		*added++
-	} else {
-		*kept++
+	return c, nil
+}
+
+// Import checks an export (CheckExport, times against the service's clock)
+// and imports it (ImportChecked). Its errors are theirs.
+func (s *Service) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
+	c, err := CheckExport(r, s.now())
+	if err != nil {
+		return ImportResult{}, err
 	}
-	return nil
+	defer c.Close()
+	return s.ImportChecked(ctx, c)
+}
+
+// ImportChecked loads a checked export into the store, which may be empty
+// or not, in one transaction: the registries, config overrides, each rule
+// with its texts and events, and the pending confirmations. What the store
+// has already is kept (see ImportResult). Running it twice changes nothing
+// the second time. Vectors are not in an export: the next registry sync
+// embeds the imported texts. The file is read again and checked again as
+// it is written; any error rolls the whole import back, so a file it
+// refuses leaves the store as it was. Errors: CheckExport's (the file
+// changed since it was checked); EUNAVAILABLE when the file cannot be
+// rewound; the store's.
+func (s *Service) ImportChecked(ctx context.Context, c *CheckedExport) (ImportResult, error) {
+	var res ImportResult
+	err := s.db.Write(ctx, func(tx *store.Tx) error {
+		res = ImportResult{}
+		if _, err := c.rs.Seek(0, io.SeekStart); err != nil {
+			return engine.Errorf(engine.EUNAVAILABLE, "import: cannot read the file again after checking it: %v", err)
+		}
+		var pending []engine.Pending
+		return readExport(c.rs, newChecker(s.now()), func(rec importRecord) error {
+			switch rec.kind {
+			case "registry":
+				ok, err := tx.ImportRegistry(rec.registry)
+				count(ok, err, &res.Added.Registries, &res.Kept.Registries)
+				return err
+			case "config":
+				ok, err := tx.ImportConfig(rec.key, rec.value)
+				count(ok, err, &res.Added.Config, &res.Kept.Config)
+				return err
+			case "rule":
+				r := rec.rule
+				ok, err := tx.ImportRule(r.row, r.texts, r.events)
+				if err != nil {
+					return err
+				}
+				c := &res.Kept
+				if ok {
+					c = &res.Added
+				}
+				c.Rules, c.Texts, c.Events = c.Rules+1, c.Texts+len(r.texts), c.Events+len(r.events)
+			case "pending":
+				pending = append(pending, rec.pending)
+			case "end":
+				n, err := tx.ImportPending(pending)
+				if err != nil {
+					return err
+				}
+				res.Added.Pending, res.Kept.Pending = n, len(pending)-n
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return res, nil
+}
+
+// count counts an import of one row as added or kept, unless it failed.
+func count(added bool, err error, a, k *int) {
+	switch {
+	case err != nil:
+	case added:
+		*a++
+	default:
+		*k++
+	}
 }

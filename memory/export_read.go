@@ -1,36 +1,77 @@
 package memory
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"os"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
 )
 
-// readExport reads an export from r and checks its whole shape: the header
-// (format and version), every record's kind and content, texts and events
-// that follow a rule, and the end record's counts against the records
-// read. It calls on (when not nil) with each record after the header, in
-// order, the end record last and only once the counts match. Errors:
-// EINVALID for a file that is not an export, of a newer version than this
-// build reads, with a bad record (naming it), or truncated (no end record,
-// or counts other than its records'); on's errors.
-func readExport(r io.Reader, on func(exportLine) error) error {
-	dec := json.NewDecoder(r)
+// maxExportLine bounds one line of an export: an event's text and agent
+// output (1 MiB each) or a registry's YAML (16 MiB, base64), escaped.
+const maxExportLine = 64 << 20
+
+// importRecord is one checked record of an export, in normal form: a
+// registry, a config override, a rule with its texts and events, a pending
+// confirmation, or the end record.
+type importRecord struct {
+	line     int // where the record starts in the file (1-based)
+	kind     string
+	registry store.RegistryFile
+	key      string
+	value    string
+	rule     *ruleRecords
+	pending  engine.Pending
+	redacted int // secrets replaced by placeholders in this record
+}
+
+// ruleRecords is a rule record with the text and event records that follow
+// it.
+type ruleRecords struct {
+	row    store.RuleRow
+	texts  []store.RuleText
+	events []engine.Event
+}
+
+// readExport reads an export from r and checks all of it: the header
+// (format and version), every record's kind and content (checker), texts
+// and events that follow a rule, the end record's counts against the
+// records read, and nothing after it. It calls on (when not nil) with each
+// record after the header, in order, a rule once its texts and events are
+// read, the end record last and only once the counts match. Errors:
+// EINVALID or ETOOLARGE naming the line of a file that is not an export,
+// of a newer version than this build reads, with a bad record (and what is
+// wrong with it), or truncated (no end record, or counts other than its
+// records'); EUNAVAILABLE when r cannot be read; on's errors.
+func readExport(r io.Reader, chk *checker, on func(importRecord) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxExportLine)
 	line := 0
 	next := func() (exportLine, bool, error) {
-		var l exportLine
-		line++
-		err := dec.Decode(&l)
-		if errors.Is(err, io.EOF) {
-			return l, false, nil
+		for sc.Scan() {
+			line++
+			b := sc.Bytes()
+			if len(bytes.TrimSpace(b)) == 0 {
+				continue
+			}
+			var l exportLine
+			if err := json.Unmarshal(b, &l); err != nil {
+				return l, false, engine.Errorf(engine.EINVALID, "import: line %d is not a JSON object of an export: %v", line, err)
+			}
+			return l, true, nil
 		}
-		if err != nil {
-			return l, false, engine.Errorf(engine.EINVALID, "import: record %d is not a JSON object of an export: %v", line, err)
+		if err := sc.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				return exportLine{}, false, engine.Errorf(engine.ETOOLARGE, "import: line %d is longer than %d MiB: not a LexSona export", line+1, maxExportLine>>20)
+			}
+			return exportLine{}, false, engine.Errorf(engine.EUNAVAILABLE, "import: cannot read the file: %v", err)
 		}
-		return l, true, nil
+		return exportLine{}, false, nil
 	}
 	head, ok, err := next()
 	if err != nil {
@@ -45,68 +86,135 @@ func readExport(r io.Reader, on func(exportLine) error) error {
 	if head.Version < 1 {
 		return engine.Errorf(engine.EINVALID, "import: the export has no version")
 	}
-	bad := func(what string) error {
-		return engine.Errorf(engine.EINVALID, "import: record %d: %s", line, what)
+	emit := func(rec importRecord) error {
+		if on == nil {
+			return nil
+		}
+		return on(rec)
 	}
-	var seen ExportCounts
-	inRule := false
+	var (
+		seen ExportCounts
+		rule *importRecord // the rule whose texts and events are being read
+	)
+	flush := func() error {
+		if rule == nil {
+			return nil
+		}
+		rec := *rule
+		rule = nil
+		return emit(rec)
+	}
 	for {
 		l, ok, err := next()
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return engine.Errorf(engine.EINVALID, "import: the export ends at record %d without its end record: the file is truncated", line)
+			return engine.Errorf(engine.EINVALID, "import: the export ends at line %d without its end record: the file is truncated", line)
 		}
+		bad := func(what string) error {
+			return engine.Errorf(engine.EINVALID, "import: line %d: %s", line, what)
+		}
+		if l.Kind != "text" && l.Kind != "event" {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		rec := importRecord{line: line, kind: l.Kind}
 		switch l.Kind {
 		case "registry":
 			if l.Registry == nil {
 				return bad("a registry record without its registry")
+			}
+			rec.registry = *l.Registry
+			if err := chk.registry(line, &rec.registry); err != nil {
+				return err
 			}
 			seen.Registries++
 		case "config":
 			if l.Key == "" || l.Value == nil {
 				return bad("a config record without its key or value")
 			}
+			rec.key, rec.value = l.Key, *l.Value
+			if err := chk.config(line, rec.key, rec.value); err != nil {
+				return err
+			}
 			seen.Config++
 		case "rule":
 			if l.Rule == nil {
 				return bad("a rule record without its rule")
 			}
+			rec.rule = &ruleRecords{row: store.RuleRow{Rule: *l.Rule, ArchivedBy: l.ArchivedBy, DefinitionSHA256: l.DefinitionSHA256, Registry: l.RuleRegistry}}
+			n, err := chk.rule(line, &rec.rule.row)
+			if err != nil {
+				return err
+			}
+			rec.redacted = n
+			rule = &rec
 			seen.Rules++
 		case "text", "event":
-			if !inRule || (l.Text == nil && l.Event == nil) {
+			if rule == nil || (l.Text == nil && l.Event == nil) {
 				return bad("a " + l.Kind + " record that follows no rule")
 			}
+			rr := rule.rule
 			if l.Text != nil {
+				n, err := chk.text(line, &rr.row, l.Text)
+				if err != nil {
+					return err
+				}
+				rr.texts = append(rr.texts, *l.Text)
+				rule.redacted += n
 				seen.Texts++
 			} else {
+				n, err := chk.event(line, rr.row.RuleID, l.Event)
+				if err != nil {
+					return err
+				}
+				rr.events = append(rr.events, *l.Event)
+				rule.redacted += n
 				seen.Events++
 			}
+			continue
 		case "pending":
 			if l.Pending == nil {
 				return bad("a pending record without its confirmation")
 			}
+			rec.pending = *l.Pending
+			n, err := chk.pending(line, &rec.pending)
+			if err != nil {
+				return err
+			}
+			rec.redacted = n
 			seen.Pending++
 		case "end":
 			if l.Counts == nil || *l.Counts != seen {
-				return engine.Errorf(engine.EINVALID, "import: the end record counts other records than the file holds: the file is truncated or was edited")
+				return engine.Errorf(engine.EINVALID, "import: the end record (line %d) counts other records than the file holds: the file is truncated or was edited", line)
 			}
+			if err := trailing(next); err != nil {
+				return err
+			}
+			return emit(rec)
 		default:
 			return bad("unknown kind " + l.Kind)
 		}
-		if l.Kind != "text" && l.Kind != "event" {
-			inRule = l.Kind == "rule"
-		}
-		if on != nil {
-			if err := on(l); err != nil {
+		if l.Kind != "rule" {
+			if err := emit(rec); err != nil {
 				return err
 			}
 		}
-		if l.Kind == "end" {
-			return nil
-		}
 	}
+}
+
+// trailing refuses a record after the end record.
+func trailing(next func() (exportLine, bool, error)) error {
+	_, ok, err := next()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return engine.Errorf(engine.EINVALID, "import: the file goes on after its end record: it is not one export")
+	}
+	return nil
 }
 
 // rewindable returns r ready to be read twice: r itself when it can seek,

@@ -46,7 +46,7 @@ func fillMemory(t *testing.T, s *Service, db *store.DB) {
 	team := engine.Definition{Rule: engine.Rule{RuleID: "team.no-force-push", Category: "tool_preference",
 		Severity: engine.SeverityMust, Text: "Never force-push to main"}, Examples: []string{"don't force push"}}
 	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "team", Definitions: []engine.Definition{team},
-		YAML: []byte("rules:\n  - id: team.no-force-push\n")}); err != nil {
+		YAML: []byte(teamYAML)}); err != nil {
 		t.Fatal(err)
 	}
 	confirm := New(db, s.emb, bands(1, 0.3))
@@ -56,6 +56,17 @@ func fillMemory(t *testing.T, s *Service, db *store.DB) {
 		t.Fatal(err)
 	}
 }
+
+// teamYAML is the registry fillMemory records as "team".
+const teamYAML = `version: 1
+name: team
+rules:
+  - rule_id: team.no-force-push
+    category: tool_preference
+    severity: must
+    template: Never force-push to main
+    examples: ["don't force push"]
+`
 
 func mustExport(t *testing.T, s *Service) []byte {
 	t.Helper()

@@ -3,8 +3,7 @@ package store
 import (
 	"fmt"
 	"math"
-	"slices"
-	"strings"
+	"regexp"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -15,16 +14,179 @@ import (
 // the same text, scope, polarity and creation time) is left as it is, so
 // that importing the same file twice changes nothing, and importing a
 // personal memory into a team one adds what the team does not have.
+//
+// The CheckImport… functions are the checks the Import… methods run before
+// writing, exported so that an importer can check a whole file before it
+// opens a transaction; they normalise what they check (scopes, times, the
+// polarity an event type implies, digests).
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// CheckImportRule normalises and checks an exported rule row: the rule's
+// fields as InsertRule checks them, who archived it, the name of the
+// registry that defines it and its definition digest. Errors: EINVALID or
+// ETOOLARGE naming the first bad field.
+func CheckImportRule(row *RuleRow) error {
+	if err := checkRule(&row.Rule); err != nil {
+		return err
+	}
+	switch row.ArchivedBy {
+	case "", ArchivedByUser, ArchivedByRegistry:
+	default:
+		return engine.Errorf(engine.EINVALID, "rule %s: archived_by %.64q: want user, registry or nothing", row.RuleID, row.ArchivedBy)
+	}
+	if row.Registry != "" {
+		if err := engine.ValidateRegistryName(row.Registry); err != nil {
+			return err
+		}
+	}
+	if row.DefinitionSHA256 != "" && !sha256Hex.MatchString(row.DefinitionSHA256) {
+		return engine.Errorf(engine.EINVALID, "rule %s: definition_sha256 is not a hex sha256", row.RuleID)
+	}
+	return nil
+}
+
+// CheckImportText checks an exported text of rule ruleID (its kind, the
+// text as AddRuleText checks it) and sets its SHA256. Errors: EINVALID or
+// ETOOLARGE naming what is wrong.
+func CheckImportText(ruleID string, x *RuleText) error {
+	if x.RuleID != ruleID {
+		return engine.Errorf(engine.EINVALID, "a text of rule %.140q among the texts of rule %s", x.RuleID, ruleID)
+	}
+	if err := checkText(x.Kind, x.Text); err != nil {
+		return err
+	}
+	x.SHA256 = TextSHA256(x.Text)
+	return nil
+}
+
+// CheckImportEvent normalises and checks an exported event of rule ruleID:
+// a known type, a valid scope, a time, finite α and β above 0, a finite
+// score, the polarity its type implies (a confirmation keeps its own, 1 or
+// −1). Errors: EINVALID naming what is wrong.
+func CheckImportEvent(ruleID string, ev *engine.Event) error {
+	if ev.RuleID != ruleID {
+		return engine.Errorf(engine.EINVALID, "an event of rule %.140q among the events of rule %s", ev.RuleID, ruleID)
+	}
+	if !validEventType(ev.EventType) {
+		return engine.Errorf(engine.EINVALID, "unknown event type %.64q", ev.EventType)
+	}
+	s, err := engine.ParseScope(ev.Scope)
+	if err != nil {
+		return err
+	}
+	if ev.At.IsZero() {
+		return engine.Errorf(engine.EINVALID, "the event has no time")
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"alpha", ev.Alpha}, {"beta", ev.Beta}} {
+		if validateFloat(f.name, f.v, 0) != nil || f.v == 0 {
+			return engine.Errorf(engine.EINVALID, "the event's %s is %v: want a finite number > 0", f.name, f.v)
+		}
+	}
+	if ev.Score != nil {
+		if err := validateFloat("score", *ev.Score, -1); err != nil {
+			return err
+		}
+	}
+	switch ev.EventType {
+	case engine.EventReinforcement:
+		ev.Polarity = engine.Reinforce
+	case engine.EventCounterexample:
+		ev.Polarity = engine.Counter
+	case engine.EventConfirmation:
+		if ev.Polarity != engine.Counter && ev.Polarity != engine.Reinforce {
+			return engine.Errorf(engine.EINVALID, "a confirmation event needs a polarity of 1 or -1")
+		}
+	default:
+		ev.Polarity = 0
+	}
+	ev.Scope, ev.At = s, ev.At.UTC()
+	return nil
+}
+
+// CheckImportPending normalises and checks an exported confirmation: its
+// text and agent output as CreatePending checks them, a polarity of 1 or
+// −1, its scope, frame id, creation time, and a status that fits its
+// resolution. Errors: EINVALID or ETOOLARGE naming what is wrong.
+func CheckImportPending(p *engine.Pending) error {
+	if err := engine.ValidateText("correction text", p.Text, engine.MaxUserTextLength); err != nil {
+		return err
+	}
+	if p.AgentOutput != "" {
+		if err := engine.ValidateText("agent output", p.AgentOutput, engine.MaxUserTextLength); err != nil {
+			return err
+		}
+	}
+	if p.Polarity != engine.Reinforce && p.Polarity != engine.Counter {
+		return engine.Errorf(engine.EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", p.Polarity)
+	}
+	s, err := engine.ParseScope(p.Scope)
+	if err != nil {
+		return err
+	}
+	if len(p.FrameID) > 256 {
+		return engine.Errorf(engine.EINVALID, "frame id is %d bytes long: at most 256", len(p.FrameID))
+	}
+	if p.CreatedAt.IsZero() {
+		return engine.Errorf(engine.EINVALID, "the confirmation has no creation time")
+	}
+	switch p.Status {
+	case engine.PendingOpen, engine.PendingAccepted, engine.PendingRejected, engine.PendingNewRule:
+	default:
+		return engine.Errorf(engine.EINVALID, "confirmation status %.64q: want pending, accepted, rejected or new_rule", p.Status)
+	}
+	if (p.Status == engine.PendingOpen) != (p.ResolvedAt == nil) {
+		return engine.Errorf(engine.EINVALID, "confirmation status %q does not fit its resolution time", p.Status)
+	}
+	if p.RuleID != "" {
+		if err := engine.ValidateRuleID(p.RuleID); err != nil {
+			return err
+		}
+	}
+	p.Scope, p.CreatedAt = s, p.CreatedAt.UTC()
+	if p.ResolvedAt != nil {
+		at := p.ResolvedAt.UTC()
+		p.ResolvedAt = &at
+	}
+	return nil
+}
+
+// CheckImportConfig checks an exported config override: a known key and a
+// value it accepts. Errors: EINVALID naming what is wrong.
+func CheckImportConfig(key, value string) error {
+	cfg := engine.DefaultConfig()
+	if err := cfg.ValidateKey(key); err != nil {
+		return err
+	}
+	return cfg.Set(key, value)
+}
+
+// CheckImportRegistry checks an exported registry's name and sets its
+// digest from its YAML (whether the YAML parses is for the registry
+// package to say). Errors: EINVALID for a malformed name or no YAML.
+func CheckImportRegistry(f *RegistryFile) error {
+	if err := engine.ValidateRegistryName(f.Name); err != nil {
+		return err
+	}
+	if len(f.YAML) == 0 {
+		return engine.Errorf(engine.EINVALID, "registry %s has no YAML", f.Name)
+	}
+	f.SHA256 = TextSHA256(string(f.YAML))
+	f.SyncedAt = f.SyncedAt.UTC()
+	return nil
+}
 
 // ImportRule inserts an exported rule, its texts and its events (in the
 // order given, with new event ids and their own times, α and β), unless a
 // rule with its id exists: then it writes nothing and reports false.
-// Counterexample tags follow from the events. Errors: EINVALID or
-// ETOOLARGE for a bad rule, text or event (an event of another rule, an
-// unknown type, a bad scope) or an exception to a rule the store does not
-// have; the store's errors.
+// Counterexample tags follow from the events. Errors: those of
+// CheckImportRule, CheckImportText and CheckImportEvent; EINVALID for an
+// exception to a rule the store does not have; the store's.
 func (t *Tx) ImportRule(row RuleRow, texts []RuleText, events []engine.Event) (bool, error) {
-	if err := checkRule(&row.Rule); err != nil {
+	if err := CheckImportRule(&row); err != nil {
 		return false, err
 	}
 	if ok, err := t.dt.RuleExists(row.RuleID); err != nil || ok {
@@ -35,37 +197,22 @@ func (t *Tx) ImportRule(row RuleRow, texts []RuleText, events []engine.Event) (b
 			return false, engine.Errorf(engine.EINVALID, "rule %s is an exception to %q, which the store does not have: import that rule first", row.RuleID, row.ExceptionOf)
 		}
 	}
-	if row.Status == engine.StatusArchived && row.ArchivedBy != ArchivedByRegistry {
-		row.ArchivedBy = ArchivedByUser
-	}
 	if err := t.insertRuleRow(row); err != nil {
 		return false, err
 	}
 	now := time.Now()
 	for _, x := range texts {
-		if x.RuleID != row.RuleID || !slices.Contains([]string{KindTemplate, KindExample, KindCorrection, KindContrary}, x.Kind) || strings.TrimSpace(x.Text) == "" {
-			return false, engine.Errorf(engine.EINVALID, "rule %s: bad text %q of kind %q for rule %q", row.RuleID, x.Text, x.Kind, x.RuleID)
+		if err := CheckImportText(row.RuleID, &x); err != nil {
+			return false, err
 		}
-		x.SHA256 = TextSHA256(x.Text)
 		if _, err := t.dt.InsertRuleText(x, now); err != nil {
 			return false, err
 		}
 	}
 	for _, ev := range events {
-		if ev.RuleID != row.RuleID {
-			return false, engine.Errorf(engine.EINVALID, "rule %s: an event of rule %q among its events", row.RuleID, ev.RuleID)
-		}
-		if !validEventType(ev.EventType) {
-			return false, engine.Errorf(engine.EINVALID, "rule %s: unknown event type %q", row.RuleID, ev.EventType)
-		}
-		s, err := engine.ParseScope(ev.Scope)
-		if err != nil {
+		if err := CheckImportEvent(row.RuleID, &ev); err != nil {
 			return false, err
 		}
-		if ev.At.IsZero() || !finite(ev.Alpha) || !finite(ev.Beta) || (ev.Score != nil && !finite(*ev.Score)) {
-			return false, engine.Errorf(engine.EINVALID, "rule %s: event %d has no time or a number that is not finite", row.RuleID, ev.EventID)
-		}
-		ev.Scope, ev.At = s, ev.At.UTC()
 		if _, err := t.insertEvent(&ev); err != nil {
 			return false, err
 		}
@@ -73,12 +220,13 @@ func (t *Tx) ImportRule(row RuleRow, texts []RuleText, events []engine.Event) (b
 	return true, nil
 }
 
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
 // ImportConfig stores an exported config override unless the store has
-// one for key; it reports whether it stored it. Errors: EINVALID for an
-// unknown key or a bad value; the store's errors.
+// one for key; it reports whether it stored it. Errors: those of
+// CheckImportConfig; the store's.
 func (t *Tx) ImportConfig(key, value string) (bool, error) {
+	if err := CheckImportConfig(key, value); err != nil {
+		return false, err
+	}
 	rows, err := t.dt.ConfigRows()
 	if err != nil {
 		return false, err
@@ -88,22 +236,15 @@ func (t *Tx) ImportConfig(key, value string) (bool, error) {
 			return false, nil
 		}
 	}
-	cfg := engine.DefaultConfig()
-	if err := cfg.ValidateKey(key); err != nil {
-		return false, err
-	}
-	if err := cfg.Set(key, value); err != nil {
-		return false, err
-	}
 	return true, t.dt.PutConfig(key, value, time.Now())
 }
 
 // ImportRegistry records an exported registry in force unless the store
-// has one of that name; it reports whether it recorded it. Errors:
-// EINVALID for an empty name; the store's errors.
+// has one of that name; it reports whether it recorded it. Errors: those
+// of CheckImportRegistry; the store's.
 func (t *Tx) ImportRegistry(f RegistryFile) (bool, error) {
-	if strings.TrimSpace(f.Name) == "" {
-		return false, engine.Errorf(engine.EINVALID, "registry name is empty")
+	if err := CheckImportRegistry(&f); err != nil {
+		return false, err
 	}
 	have, err := t.dt.RegistryFiles()
 	if err != nil {
@@ -115,7 +256,7 @@ func (t *Tx) ImportRegistry(f RegistryFile) (bool, error) {
 		}
 	}
 	if f.SyncedAt.IsZero() {
-		f.SyncedAt = time.Now()
+		f.SyncedAt = time.Now().UTC()
 	}
 	return true, t.dt.PutRegistryFile(f)
 }
@@ -123,11 +264,16 @@ func (t *Tx) ImportRegistry(f RegistryFile) (bool, error) {
 // ImportPending adds exported pending confirmations (with new ids), but
 // not those the store has with the same text, scope, polarity and creation
 // time; it returns how many it added. A resolved one keeps its status, rule
-// and time. Errors: EINVALID for an empty text, a bad scope, polarity or
-// status (nothing is added then); the store's errors.
+// and time. Errors: those of CheckImportPending (nothing is added then);
+// the store's.
 func (t *Tx) ImportPending(ps []engine.Pending) (int, error) {
 	key := func(p engine.Pending) string {
 		return fmt.Sprintf("%d\x00%s\x00%s\x00%s", p.Polarity, fmtKeyTime(p.CreatedAt), scopeText(p.Scope), p.Text)
+	}
+	for i := range ps {
+		if err := CheckImportPending(&ps[i]); err != nil {
+			return 0, engine.Errorf(engine.ErrorCode(err), "pending confirmation %d: %s", ps[i].ID, engine.ErrorMessage(err))
+		}
 	}
 	have, err := t.dt.ListPending("", math.MaxInt32)
 	if err != nil {
@@ -139,18 +285,6 @@ func (t *Tx) ImportPending(ps []engine.Pending) (int, error) {
 	}
 	added := 0
 	for _, p := range ps {
-		s, err := engine.ParseScope(p.Scope)
-		if err != nil {
-			return 0, err
-		}
-		p.Scope, p.CreatedAt = s, p.CreatedAt.UTC()
-		if strings.TrimSpace(p.Text) == "" || (p.Polarity != engine.Reinforce && p.Polarity != engine.Counter) || p.CreatedAt.IsZero() {
-			return 0, engine.Errorf(engine.EINVALID, "pending confirmation %d: empty text, no time or a polarity other than 1 or -1", p.ID)
-		}
-		if !slices.Contains([]string{"pending", "accepted", "rejected", "new_rule"}, p.Status) ||
-			(p.Status == "pending") != (p.ResolvedAt == nil) {
-			return 0, engine.Errorf(engine.EINVALID, "pending confirmation %d: status %q does not fit its resolution time", p.ID, p.Status)
-		}
 		if seen[key(p)] {
 			continue
 		}
@@ -159,7 +293,7 @@ func (t *Tx) ImportPending(ps []engine.Pending) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if p.Status != "pending" {
+		if p.Status != engine.PendingOpen {
 			if _, err := t.dt.ResolvePending(id, p.Status, p.RuleID, *p.ResolvedAt); err != nil {
 				return 0, err
 			}
