@@ -108,12 +108,12 @@ func TestDeriveSides(t *testing.T) {
 			nil, []string{"drive-by refactors", "renames", "reformatting"}},
 		{"Query and edit JSON with jq, not grep, sed or hand-written parsing",
 			[]string{"jq"}, []string{"grep", "sed", "hand-written parsing"}},
-		{"Don't start dev servers or watchers (npm run dev, manage.py runserver, docker compose up); I run them myself",
+		{"Don't start dev servers or file watchers (npm run dev, manage.py runserver, docker compose up); I run them myself",
 			nil, []string{"dev servers", "watchers", "npm", "dev", "manage.py runserver", "docker compose"}},
-		{"Use the real service, API or data, not mocks, fake data or hard-coded responses, unless I ask for them",
+		{"Use the real service, API or data, not mocks, fake data or hard-coded responses, unless I request them",
 			[]string{"real service", "api", "data"}, []string{"mocks", "fake data", "hard-coded responses"}},
 		// Templates nothing can be read from.
-		{"Keep the README and docs in step with the code: update them in the same change", nil, nil},
+		{"Keep the README and docs in step with the code: update them in the same change that alters the behaviour", nil, nil},
 		{"Commit after each step that builds and passes its tests", nil, nil},
 		{"", nil, nil},
 		// Rules users write.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/lexsona/lexsona/engine"
 )
 
@@ -14,9 +16,10 @@ func TestDefault(t *testing.T) {
 	if err != nil {
 		t.Fatalf("default pack: %v", err)
 	}
-	if n := reg.Len(); n < 24 || n > 30 {
-		t.Errorf("default pack has %d rules: want 24–30", n)
+	if n := reg.Len(); n != 39 {
+		t.Errorf("default pack has %d rules: want 39", n)
 	}
+	given := givenSides(t)
 	if Default() == nil || Default().Len() != reg.Len() || Default().Name() != "default" {
 		t.Fatalf("Default() disagrees with parsing default.yaml")
 	}
@@ -31,6 +34,9 @@ func TestDefault(t *testing.T) {
 		}
 		if len(d.Examples) < 10 || len(d.Examples) > 20 {
 			t.Errorf("%s has %d examples: want 10–20 (varied voices: terse, annoyed, polite, quoting the agent)", r.RuleID, len(d.Examples))
+		}
+		if sides := reg.Sides(r.RuleID); !given[r.RuleID] || sides.Empty() {
+			t.Errorf("%s gives no prefer: or avoid: (sides %+v)", r.RuleID, sides)
 		}
 		contrary := reg.Contrary(r.RuleID)
 		if len(contrary) < 3 || len(contrary) > 5 {
@@ -79,6 +85,54 @@ func TestDefault(t *testing.T) {
 			if scoped == 0 {
 				t.Errorf("topic %s: rules %v conflict with no scope to tell them apart", topic, ids)
 			}
+		}
+	}
+}
+
+// givenSides returns the ids of the default pack's rules that give prefer:
+// or avoid: themselves (not derived from their template).
+func givenSides(t *testing.T) map[string]bool {
+	t.Helper()
+	var pack struct {
+		Rules []struct {
+			ID     string   `yaml:"rule_id"`
+			Prefer []string `yaml:"prefer"`
+			Avoid  []string `yaml:"avoid"`
+		}
+	}
+	if err := yaml.Unmarshal(defaultYAML, &pack); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, r := range pack.Rules {
+		out[r.ID] = len(r.Prefer)+len(r.Avoid) > 0
+	}
+	return out
+}
+
+// TestDefaultNewRules: the rules the eval's datasets name are in the pack,
+// in the category their prefix says.
+func TestDefaultNewRules(t *testing.T) {
+	for id, category := range map[string]string{
+		"style.do-it-yourself":         engine.CategoryCommunicationStyle,
+		"style.plan-before-code":       engine.CategoryCommunicationStyle,
+		"style.no-unrequested-docs":    engine.CategoryCommunicationStyle,
+		"style.follow-rules-files":     engine.CategoryCommunicationStyle,
+		"tool.no-dev-servers":          engine.CategoryToolPreference,
+		"tool.stay-in-project":         engine.CategoryToolPreference,
+		"tool.jq-for-json":             engine.CategoryToolPreference,
+		"code.real-services-not-mocks": engine.CategoryCodeStyle,
+		"code.keep-docs-updated":       engine.CategoryCodeStyle,
+		"code.no-invented-apis":        engine.CategoryCodeStyle,
+	} {
+		d, _, ok := Default().Lookup(id)
+		switch {
+		case !ok:
+			t.Errorf("%s is not in the default pack", id)
+		case d.Rule.Category != category:
+			t.Errorf("%s: category %s, want %s", id, d.Rule.Category, category)
+		case d.Rule.Scope.Specificity() != 0:
+			t.Errorf("%s is scoped (%+v): it applies everywhere", id, d.Rule.Scope)
 		}
 	}
 }
