@@ -16,6 +16,10 @@ import (
 type ImportResult struct {
 	Added ExportCounts `json:"added"`
 	Kept  ExportCounts `json:"kept"`
+	// Redacted counts the secrets the file held (in correction texts, agent
+	// output, event details, texts proposed from corrections), replaced by
+	// placeholders before anything was stored, as Record replaces them.
+	Redacted int `json:"redacted"`
 }
 
 // CheckedExport is an export read and checked whole by CheckExport, ready
@@ -23,8 +27,10 @@ type ImportResult struct {
 type CheckedExport struct {
 	rs   io.ReadSeeker
 	done func()
-	// Counts are the file's records.
-	Counts ExportCounts
+	// Counts are the file's records; Redacted the secrets they held (see
+	// ImportResult).
+	Counts   ExportCounts
+	Redacted int
 }
 
 // Close releases the file's copy, if CheckExport made one.
@@ -52,6 +58,7 @@ func CheckExport(r io.Reader, now time.Time) (*CheckedExport, error) {
 	}
 	c := &CheckedExport{rs: rs, done: done}
 	err = readExport(rs, newChecker(now), func(rec importRecord) error {
+		c.Redacted += rec.redacted
 		switch rec.kind {
 		case "registry":
 			c.Counts.Registries++
@@ -103,6 +110,7 @@ func (s *Service) ImportChecked(ctx context.Context, c *CheckedExport) (ImportRe
 		}
 		var pending []engine.Pending
 		return readExport(c.rs, newChecker(s.now()), func(rec importRecord) error {
+			res.Redacted += rec.redacted
 			switch rec.kind {
 			case "registry":
 				ok, err := tx.ImportRegistry(rec.registry)

@@ -33,9 +33,10 @@ type importRecord struct {
 // ruleRecords is a rule record with the text and event records that follow
 // it.
 type ruleRecords struct {
-	row    store.RuleRow
-	texts  []store.RuleText
-	events []engine.Event
+	row           store.RuleRow
+	texts         []store.RuleText
+	events        []engine.Event
+	lastEventLine int
 }
 
 // readExport reads an export from r and checks all of it: the header
@@ -102,6 +103,9 @@ func readExport(r io.Reader, chk *checker, on func(importRecord) error) error {
 		}
 		rec := *rule
 		rule = nil
+		if err := chk.ruleRecords(rec.line, rec.rule); err != nil {
+			return err
+		}
 		return emit(rec)
 	}
 	for {
@@ -171,6 +175,7 @@ func readExport(r io.Reader, chk *checker, on func(importRecord) error) error {
 					return err
 				}
 				rr.events = append(rr.events, *l.Event)
+				rr.lastEventLine = line
 				rule.redacted += n
 				seen.Events++
 			}
