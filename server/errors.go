@@ -51,7 +51,8 @@ var codeOfStatus = map[int]string{
 	http.StatusRequestTimeout:        codeRequestTimeout,
 }
 
-// retryAfterSeconds is the Retry-After sent with 429 (overloaded) answers.
+// retryAfterSeconds is the Retry-After sent with 429 (overloaded) answers
+// that carry none of their own (see overloadedError).
 const retryAfterSeconds = 1
 
 // ErrorBody is the JSON body of every error response: {"error": {"code", "message"}}.
@@ -156,7 +157,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	}
 	c.Set(ctxErrorCode, code)
 	if status == http.StatusTooManyRequests {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterOf(err)))
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="lexsona"`)

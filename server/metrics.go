@@ -62,7 +62,9 @@ func newMetrics(db *store.DB, emb models.Embedder, b *models.Batcher, a *admissi
 	if a != nil {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "lexsona_embedding_texts_in_flight", Help: "Texts being embedded now (bounded: past the bound, 429).",
-		}, func() float64 { return float64(a.InFlight()) }))
+		}, func() float64 { return float64(a.InFlight()) }), prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "lexsona_embedding_tokens_in_flight", Help: "Tokens being embedded now (bounded by the model's measured rate: past the bound, 429).",
+		}, func() float64 { return float64(a.TokensInFlight()) }))
 	}
 	if _, ok := models.StatsOf(emb); ok {
 		stat := func(f func(models.CacheStats) float64) func() float64 {

@@ -161,11 +161,11 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 			return err
 		}
 	}
-	vecs, err := t.emb.Embed(c.Request().Context(), texts)
+	tokens, err := countTokens(t.emb, texts)
 	if err != nil {
 		return err
 	}
-	tokens, err := countTokens(t.emb, texts)
+	vecs, err := t.emb.Embed(withTokenCount(c.Request().Context(), len(texts), int64(tokens)), texts)
 	if err != nil {
 		return err
 	}

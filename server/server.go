@@ -139,7 +139,9 @@ type Config struct {
 	// MaxTextsInFlight bounds the texts embedded at once, for /v1/embeddings,
 	// classify and corrections together (DefaultMaxTextsInFlight); past it
 	// requests are answered 429 with Retry-After. At least
-	// MaxEmbeddingInputs.
+	// MaxEmbeddingInputs. Their tokens are bounded too: the work in flight
+	// must be what the model, at its measured rate, embeds within half the
+	// RequestTimeout (see tokenBudget).
 	MaxTextsInFlight int
 	// IdempotencyTTL is how long an Idempotency-Key of POST /v1/corrections is
 	// remembered (DefaultIdempotencyTTL, 24 h); while the server runs, older
@@ -262,7 +264,7 @@ func New(cfg Config) (*Server, error) {
 		s.emb = s.batcher
 	}
 	s.bulkEmb = s.emb
-	s.admit = newAdmission(s.emb, cfg.MaxTextsInFlight)
+	s.admit = newAdmission(s.emb, cfg.MaxTextsInFlight, cfg.RequestTimeout/2, time.Now)
 	s.emb = s.admit
 	s.metrics = newMetrics(cfg.DB, cfg.Embedder, s.batcher, s.admit)
 	s.mem = memory.New(cfg.DB, s.emb, memory.Options{Classifier: cfg.ClassifierOptions, Now: cfg.Now, Bulk: s.bulkEmb})
