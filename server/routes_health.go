@@ -26,8 +26,10 @@ func (s *Server) handleHealthz(c echo.Context) error {
 
 // ready reports nil when the store can take writes (store.DB.Writable: not
 // read-only, no full disk or damage met, the write lock free, the database
-// server reachable) and the
-// embedder is loaded; otherwise an EUNAVAILABLE error saying which is not.
+// server reachable; a full disk or a read-only database is tried again every
+// few seconds with a small write, so it turns ready without waiting for a
+// request) and the embedder is loaded; otherwise an EUNAVAILABLE error
+// saying which is not.
 func (s *Server) ready(ctx context.Context) error {
 	if s.stopping.Load() {
 		return engine.Errorf(engine.EUNAVAILABLE, "shutting down")

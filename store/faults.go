@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -15,7 +16,9 @@ import (
 // remembers the last fault a write met (FaultState) and Writable reports
 // it, so readiness probes say the store cannot take writes: a full disk or a
 // read-only file is forgotten at the next committed write (space was freed,
-// the mount made writable again); damage is remembered until the process
+// the mount made writable again), which Writable itself tries every few
+// seconds (FaultState.Probe) so that a store no request is sent to while it
+// is not ready becomes ready again; damage is remembered until the process
 // ends.
 
 // ErrUnreachable is found (errors.Is) under the EUNAVAILABLE error of a
@@ -81,7 +84,15 @@ func Fault(err error) FaultKind {
 // ready for use; it is safe for concurrent use.
 type FaultState struct {
 	last atomic.Pointer[error]
+	// tried is when a write last met the recorded fault or a probe last
+	// ran (Unix nanoseconds); probing: a probe is running.
+	tried   atomic.Int64
+	probing atomic.Bool
 }
+
+// ProbeEvery is how often at most a driver's Writable tries whether a full
+// disk or a read-only database can take writes again (FaultState.Probe).
+const ProbeEvery = 5 * time.Second
 
 // Note records err when it is a fault, and forgets a recorded full disk or
 // read-only file when err is nil (a write committed). A recorded damaged
@@ -99,7 +110,29 @@ func (s *FaultState) Note(err error) {
 	if p := s.last.Load(); p != nil && Fault(*p) == FaultCorrupt {
 		return
 	}
+	s.tried.Store(time.Now().UnixNano())
 	s.last.Store(&err)
+}
+
+// Probe is for a driver's Writable: it returns the recorded fault (nil when
+// there is none), after trying to clear a full disk or a read-only database
+// when neither a write nor a probe met it within every: probe then runs a
+// bounded test write, whose outcome the driver notes as any write's (its
+// commit clears the fault). A call made while another's probe runs does not
+// wait for it. Damage is never probed.
+func (s *FaultState) Probe(every time.Duration, probe func()) error {
+	err := s.Get()
+	if k := Fault(err); k != FaultDiskFull && k != FaultReadOnly {
+		return err
+	}
+	now := time.Now().UnixNano()
+	if now-s.tried.Load() < int64(every) || !s.probing.CompareAndSwap(false, true) {
+		return err
+	}
+	defer s.probing.Store(false)
+	s.tried.Store(now)
+	probe()
+	return s.Get()
 }
 
 // Get returns the recorded fault, or nil.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/internal/sqldriver"
 )
 
 // NoteError records err when it reports a fault of the database.
@@ -20,12 +21,14 @@ func (d *Driver) LastFault() error { return d.faults.Get() }
 // opened read-only, nor while the last write met a fault, nor when the
 // server cannot be reached or does not answer within ctx (both wrap
 // store.ErrUnreachable), nor when it has since become read-only (a
-// standby). Its error is EUNAVAILABLE.
+// standby). A full disk or a read-only server that a write met is probed
+// at most every probeEvery with a small write (sqldriver.ProbeWrite), whose
+// commit clears it. Its error is EUNAVAILABLE.
 func (d *Driver) Writable(ctx context.Context) error {
 	if d.readOnly {
 		return faultErr(store.FaultReadOnly, "write", fmt.Errorf("%s was opened read-only", d.location))
 	}
-	if err := d.faults.Get(); err != nil {
+	if err := d.faults.Probe(d.probeEvery, func() { _ = sqldriver.ProbeWrite(ctx, d.Write) }); err != nil {
 		return err
 	}
 	var readOnly bool

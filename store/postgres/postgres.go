@@ -61,11 +61,14 @@ type Driver struct {
 	// eventSeq names the sequence of persona_events' ids, schema-qualified.
 	eventSeq string
 	// config caches the config overrides for write transactions.
-	config   configCache
-	writer   *groupcommit.Queue
-	faults   store.FaultState
-	readOnly bool
-	log      *slog.Logger
+	config configCache
+	writer *groupcommit.Queue
+	faults store.FaultState
+	// probeEvery is how often at most Writable tries whether a recorded
+	// full disk or read-only server takes writes again (store.ProbeEvery).
+	probeEvery time.Duration
+	readOnly   bool
+	log        *slog.Logger
 
 	closeOnce sync.Once
 	closeErr  error
@@ -113,7 +116,7 @@ func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) 
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
-	d := &Driver{location: redact(dsn), log: opts.Logger}
+	d := &Driver{location: redact(dsn), log: opts.Logger, probeEvery: store.ProbeEvery}
 	if d.log == nil {
 		d.log = slog.Default()
 	}

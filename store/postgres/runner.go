@@ -114,16 +114,6 @@ func (e errRow) Scan(...any) error { return e.err }
 // row.
 func (runner) NoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
 
-// row runs q, which returns at most one row, into dest; found is false when
-// it returned none.
-func (r runner) row(op, q string, args []any, dest ...any) (found bool, err error) {
-	err = r.QueryRow(q, args...).Scan(dest...)
-	if r.NoRows(err) {
-		return false, nil
-	}
-	return err == nil, dbErr(op, err)
-}
-
 // Exec runs q and returns how many rows it changed.
 func (r runner) Exec(op, q string, args ...any) (int64, error) {
 	if err := r.ctx.Err(); err != nil {

@@ -22,10 +22,10 @@ var stmts = sqldriver.NewStatements(sqldriver.Dialect{
 func (r runner) Query(op, q string, args []any, fn func(sqldriver.Scanner) error) error {
 	rows, err := r.query(q, args...)
 	if err != nil {
-		return dbErr(op, err)
+		return r.d.dbErr(op, err)
 	}
 	defer rows.Close()
-	return dbErr(op, sqldriver.Each(rows, fn))
+	return r.d.dbErr(op, sqldriver.Each(rows, fn))
 }
 
 // QueryRow runs q, which returns at most one row.
@@ -39,26 +39,26 @@ func (runner) NoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 func (r runner) Exec(op, q string, args ...any) (int64, error) {
 	res, err := r.exec(q, args...)
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, r.d.dbErr(op, err)
 	}
 	n, err := res.RowsAffected()
-	return n, dbErr(op, err)
+	return n, r.d.dbErr(op, err)
 }
 
 // Later runs q at once: SQLite answers each statement in-process.
 func (r runner) Later(op, q string, args ...any) error {
 	_, err := r.exec(q, args...)
-	return dbErr(op, err)
+	return r.d.dbErr(op, err)
 }
 
 // InsertID runs q and returns the rowid it inserted.
 func (r runner) InsertID(op, q string, args ...any) (int64, error) {
 	res, err := r.exec(q, args...)
 	if err != nil {
-		return 0, dbErr(op, err)
+		return 0, r.d.dbErr(op, err)
 	}
 	id, err := res.LastInsertId()
-	return id, dbErr(op, err)
+	return id, r.d.dbErr(op, err)
 }
 
 // ScanBlob scans the row into dest, whose last element it sets to read the
@@ -79,5 +79,5 @@ func (r runner) Consistent(fn func(runner) error) error {
 	return r.d.readTx(r.ctx, fn)
 }
 
-// Err maps the error op met (dbErr).
-func (runner) Err(op string, err error) error { return dbErr(op, err) }
+// Err maps the error op met (Driver.dbErr).
+func (r runner) Err(op string, err error) error { return r.d.dbErr(op, err) }

@@ -26,6 +26,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -57,6 +58,10 @@ type Driver struct {
 	ckpt   *checkpointer      // copies the write-ahead log into the file (checkpoint.go)
 	writer *groupcommit.Queue // runs every write transaction, committing them in groups (write.go)
 	faults store.FaultState   // the fault of the file writes last met
+	errs   sqldriver.Errors   // errMap, with the faults only this file can tell (kind)
+	// probeEvery is how often at most Writable tries whether a recorded
+	// full disk or read-only file takes writes again (probe).
+	probeEvery time.Duration
 	// readOnly: the file cannot be written, so it was opened read-only
 	// (readonly.go); every write fails with the read-only fault.
 	readOnly bool
@@ -94,11 +99,12 @@ func dsn(path string, writer bool, synchronous string) string {
 
 // config is how a driver is opened; tests and benchmarks change it.
 type config struct {
-	ckpt  ckptConfig
-	write writeConfig
+	ckpt       ckptConfig
+	write      writeConfig
+	probeEvery time.Duration // see Driver.probeEvery
 }
 
-var defaultConfig = config{ckpt: defaultCkpt, write: defaultWrite}
+var defaultConfig = config{ckpt: defaultCkpt, write: defaultWrite, probeEvery: store.ProbeEvery}
 
 // Open opens (creating it and its parent directory if needed) the database
 // file at path, applies the embedded migrations (migrations.SQLite) and
@@ -126,7 +132,8 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 	if err := createPrivate(abs); err != nil {
 		return nil, err
 	}
-	d := &Driver{path: abs}
+	d := &Driver{path: abs, probeEvery: cfg.probeEvery}
+	d.errs = sqldriver.Errors{Kind: d.kind, Transient: errMap.Transient}
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
@@ -285,6 +292,11 @@ var errMap = sqldriver.Errors{Kind: kindOf, Transient: func(err error) error {
 // is wrapped, a fault or a busy database is EUNAVAILABLE, anything else is
 // internal; nil stays nil.
 func dbErr(op string, err error) error { return errMap.Map(op, err) }
+
+// dbErr is the package's dbErr, but for an I/O error met while the file
+// cannot be written, which is the read-only fault (see Driver.kind): the
+// mapping of the statements of reads and writes.
+func (d *Driver) dbErr(op string, err error) error { return d.errs.Map(op, err) }
 
 var (
 	_ store.Driver   = (*Driver)(nil)

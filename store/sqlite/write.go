@@ -45,7 +45,7 @@ func (b writeBackend) Begin() (groupcommit.Tx, error) {
 	return writeTx{d: b.d, tx: tx}, nil
 }
 
-func (writeBackend) Err(op string, err error) error { return dbErr(op, err) }
+func (b writeBackend) Err(op string, err error) error { return b.d.dbErr(op, err) }
 
 // Closed is what a write after Close gets: the closed write pool's own
 // error (sql: database is closed), as an internal error.

@@ -111,6 +111,7 @@ type Statements struct {
 	pendingInsert, pendingGet, pendingResolve, pendingList string
 
 	configAll, configUpsert, configDelete, idemGet, idemInsert, idemPrune, registries, registryPut, stats string
+	jobRanAt, jobRan                                                                                      string
 }
 
 // All lists every statement, for a driver that prepares them.
@@ -260,4 +261,7 @@ func (s *Statements) records() {
 	s.stats = s.add(`SELECT (SELECT count(*) FROM persona_rules), (SELECT count(*) FROM persona_events),
 	(SELECT count(*) FROM rule_texts), (SELECT count(*) FROM persona_embeddings), (SELECT count(*) FROM idempotency_keys),
 	(SELECT count(*) FROM pending_confirmations), (SELECT count(*) FROM persona_config)`)
+	s.jobRanAt = s.add(`SELECT ran_at FROM store_jobs WHERE name = $1`)
+	s.jobRan = s.add(`INSERT INTO store_jobs (name, ran_at) VALUES ($1, $2)
+	ON CONFLICT (name) DO UPDATE SET ran_at = excluded.ran_at`)
 }
