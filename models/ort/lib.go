@@ -49,6 +49,7 @@ import (
 	"unsafe"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/datadir"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -60,49 +61,83 @@ const MinVersion = "1.24.0"
 const libName = "libonnxruntime.so.1"
 
 // libHint is what every "the library is missing or unusable" message says.
-const libHint = "run `make ort` or set LEXSONA_ORT_LIB (--ort-lib) to a libonnxruntime.so.1 of version >= " + MinVersion
+const libHint = "run `make ort` (and `make install` for an installed lexsona) or set LEXSONA_ORT_LIB (--ort-lib) to a libonnxruntime.so.1 of version >= " + MinVersion
 
-// FindLib picks the ONNX Runtime library: explicit (the option), else
-// $LEXSONA_ORT_LIB, else .cache/ort/libonnxruntime.so.1 in the current folder
-// or one of its parents up to the repository root, or next to the executable
-// (or its parent), else the bare name libonnxruntime.so.1 for the system
-// loader. An explicit or env path that does not exist is an EUNAVAILABLE
-// error naming it; the function never falls back past a path it was given.
+// FindLib is SearchLib(explicit, datadir.User()) without its trace.
 func FindLib(explicit string) (string, error) {
-	for _, p := range []string{explicit, os.Getenv("LEXSONA_ORT_LIB")} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err != nil {
-			return "", engine.Errorf(engine.EUNAVAILABLE, "no ONNX Runtime library at %s (%v): %s", p, models.StatCause(err), libHint)
-		}
-		return p, nil
-	}
-	for _, d := range libSearchDirs() {
-		p := filepath.Join(d, ".cache", "ort", libName)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	return libName, nil
+	lib, _, err := SearchLib(explicit, datadir.User())
+	return lib, err
 }
 
-// libSearchDirs lists the working folder and its parents up to the one holding
-// go.mod, then the executable's folder and its parent.
-func libSearchDirs() []string {
-	var dirs []string
+// SearchLib picks the ONNX Runtime library: explicit (the option), else
+// $LEXSONA_ORT_LIB, else the first libonnxruntime.so.1 that exists in
+// .cache/ort of the current folder or one of its parents up to the
+// repository root (a checkout), in .cache/ort next to the executable (or
+// its parent), or in <installDir>/ort (where `make install` copies it; ""
+// skips it), else the bare name libonnxruntime.so.1 for the system loader.
+// It returns every candidate looked at, with what was found there; the
+// library is not loaded (ProbeLib does that). An explicit or env path that
+// does not exist is an EUNAVAILABLE error naming it; the search never falls
+// back past a path it was given.
+func SearchLib(explicit, installDir string) (string, []models.Candidate, error) {
+	var tried []models.Candidate
+	for _, c := range []models.Candidate{{Source: "option", Path: explicit}, {Source: "LEXSONA_ORT_LIB", Path: os.Getenv("LEXSONA_ORT_LIB")}} {
+		if c.Path == "" {
+			c.Why = "not set"
+			tried = append(tried, c)
+			continue
+		}
+		if _, err := os.Stat(c.Path); err != nil {
+			c.Why = fmt.Sprintf("%v", models.StatCause(err))
+			tried = append(tried, c)
+			return "", tried, engine.Errorf(engine.EUNAVAILABLE, "no ONNX Runtime library at %s (%v): %s", c.Path, models.StatCause(err), libHint)
+		}
+		c.Taken, c.Why = true, "given, and the file exists"
+		return c.Path, append(tried, c), nil
+	}
+	for _, c := range libCandidates(installDir) {
+		if _, err := os.Stat(c.Path); err != nil {
+			c.Why = fmt.Sprintf("%v", models.StatCause(err))
+			tried = append(tried, c)
+			continue
+		}
+		c.Taken, c.Why = true, "the first of the searched places that has it"
+		return c.Path, append(tried, c), nil
+	}
+	return libName, append(tried, models.Candidate{Source: "system", Path: libName, Taken: true,
+		Why: "none of the places above has it: left to the system loader (LD_LIBRARY_PATH, ldconfig's cache)"}), nil
+}
+
+// libCandidates are the library files SearchLib looks for, in order: in
+// .cache/ort of the working folder and its parents up to the one holding
+// go.mod, of the executable's folder and its parent, then in installDir/ort.
+func libCandidates(installDir string) []models.Candidate {
+	var out []models.Candidate
+	at := func(source, dir string) {
+		out = append(out, models.Candidate{Source: source, Path: filepath.Join(dir, ".cache", "ort", libName)})
+	}
 	if wd, err := os.Getwd(); err == nil {
 		for d := wd; ; d = filepath.Dir(d) {
-			dirs = append(dirs, d)
+			at("checkout", d)
 			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil || filepath.Dir(d) == d {
 				break
 			}
 		}
 	}
 	if exe, err := os.Executable(); err == nil {
-		dirs = append(dirs, filepath.Dir(exe), filepath.Dir(filepath.Dir(exe)))
+		at("executable", filepath.Dir(exe))
+		at("executable", filepath.Dir(filepath.Dir(exe)))
 	}
-	return dirs
+	if installDir != "" {
+		out = append(out, models.Candidate{Source: "installed", Path: InstalledLib(installDir)})
+	}
+	return out
+}
+
+// InstalledLib is where `make install` copies the library under the data
+// folder dataDir: <dataDir>/ort/libonnxruntime.so.1.
+func InstalledLib(dataDir string) string {
+	return filepath.Join(dataDir, datadir.ORTDir, libName)
 }
 
 // ProbeLib loads the library at path (a bare name goes through the system
@@ -118,7 +153,7 @@ func ProbeLib(path string) (string, error) {
 	case 1:
 		where := path
 		if !strings.ContainsRune(path, '/') {
-			where = path + " (searched the system library path and .cache/ort)"
+			where = path + " (searched .cache/ort of a checkout and beside the executable, the installed data folder's ort/, then the system library path)"
 		}
 		return "", engine.Errorf(engine.EUNAVAILABLE, "cannot load the ONNX Runtime library %s: %s: %s", where, C.GoString(&msg[0]), libHint)
 	case 2:

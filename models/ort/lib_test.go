@@ -42,6 +42,53 @@ func TestFindLib(t *testing.T) {
 	}
 }
 
+// TestSearchLib: with no path given, a checkout's .cache/ort wins over the
+// installed data folder, which wins over the system loader; every place
+// looked at is reported, the one taken last.
+func TestSearchLib(t *testing.T) {
+	t.Setenv("LEXSONA_ORT_LIB", "")
+	checkout, install := t.TempDir(), t.TempDir()
+	modeltest.MustWrite(t, filepath.Join(checkout, "go.mod"), []byte("module x\n"))
+	inCheckout := filepath.Join(checkout, ".cache", "ort", libName)
+	installed := InstalledLib(install)
+	tests := []struct {
+		name      string
+		files     []string
+		want      string
+		wantTaken string // the source of the candidate taken
+	}{
+		{"nothing: the system loader", nil, libName, "system"},
+		{"installed", []string{installed}, installed, "installed"},
+		{"the checkout's before the installed", []string{inCheckout, installed}, inCheckout, "checkout"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			os.RemoveAll(filepath.Join(checkout, ".cache"))
+			os.RemoveAll(filepath.Join(install, "ort"))
+			for _, f := range tt.files {
+				modeltest.MustWrite(t, f, nil)
+			}
+			t.Chdir(checkout)
+			got, tried, err := SearchLib("", install)
+			if err != nil || got != tt.want {
+				t.Fatalf("SearchLib = %q, %v; want %q", got, err, tt.want)
+			}
+			last := tried[len(tried)-1]
+			if !last.Taken || last.Source != tt.wantTaken || last.Path != tt.want {
+				t.Errorf("last candidate %+v, want %s %s taken", last, tt.wantTaken, tt.want)
+			}
+			for _, c := range tried[:len(tried)-1] {
+				if c.Taken || c.Why == "" {
+					t.Errorf("candidate %+v: taken, or no reason given", c)
+				}
+			}
+			if tried[0].Source != "option" || tried[1].Source != "LEXSONA_ORT_LIB" || tried[2].Path != inCheckout {
+				t.Errorf("the search does not start with the option, the variable and the checkout: %+v", tried)
+			}
+		})
+	}
+}
+
 func TestVersionAtLeast(t *testing.T) {
 	tests := []struct {
 		v    string
