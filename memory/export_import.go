@@ -12,10 +12,13 @@ import (
 // ImportResult says what an import added to the store and what it left
 // because the store had it already (a rule id, a config key, a registry
 // name, an identical pending confirmation: the store's row is kept).
-// Events and texts are counted with their rule.
+// Texts are counted with their rule; events too, except those merged into
+// a rule the store had (added). Rules says, for each rule the store had,
+// what became of the file's events.
 type ImportResult struct {
 	Added ExportCounts `json:"added"`
 	Kept  ExportCounts `json:"kept"`
+	Rules []RuleImport `json:"rules_kept"`
 	// Redacted counts the secrets the file held (in correction texts, agent
 	// output, event details, texts proposed from corrections), replaced by
 	// placeholders before anything was stored, as Record replaces them.
@@ -81,30 +84,34 @@ func CheckExport(r io.Reader, now time.Time) (*CheckedExport, error) {
 }
 
 // Import checks an export (CheckExport, times against the service's clock)
-// and imports it (ImportChecked). Its errors are theirs.
+// and imports it (ImportChecked) keeping the rules the store has as they
+// are. Its errors are theirs.
 func (s *Service) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
 	c, err := CheckExport(r, s.now())
 	if err != nil {
 		return ImportResult{}, err
 	}
 	defer c.Close()
-	return s.ImportChecked(ctx, c)
+	return s.ImportChecked(ctx, c, ImportOptions{})
 }
 
 // ImportChecked loads a checked export into the store, which may be empty
 // or not, in one transaction: the registries, config overrides, each rule
 // with its texts and events, and the pending confirmations. What the store
-// has already is kept (see ImportResult). Running it twice changes nothing
-// the second time. Vectors are not in an export: the next registry sync
+// has already is kept (see ImportResult); of a rule it has, the file's
+// events are compared with its own and, with opts.Merge, those it lacks
+// are appended (see ImportOptions). Running it twice changes nothing the
+// second time. Vectors are not in an export: the next registry sync
 // embeds the imported texts. The file is read again and checked again as
 // it is written; any error rolls the whole import back, so a file it
 // refuses leaves the store as it was. Errors: CheckExport's (the file
 // changed since it was checked); EUNAVAILABLE when the file cannot be
 // rewound; the store's.
-func (s *Service) ImportChecked(ctx context.Context, c *CheckedExport) (ImportResult, error) {
+func (s *Service) ImportChecked(ctx context.Context, c *CheckedExport, opts ImportOptions) (ImportResult, error) {
 	var res ImportResult
+	at := s.now().UTC()
 	err := s.db.Write(ctx, func(tx *store.Tx) error {
-		res = ImportResult{}
+		res = ImportResult{Rules: []RuleImport{}}
 		if _, err := c.rs.Seek(0, io.SeekStart); err != nil {
 			return engine.Errorf(engine.EUNAVAILABLE, "import: cannot read the file again after checking it: %v", err)
 		}
@@ -126,11 +133,19 @@ func (s *Service) ImportChecked(ctx context.Context, c *CheckedExport) (ImportRe
 				if err != nil {
 					return err
 				}
-				c := &res.Kept
 				if ok {
-					c = &res.Added
+					a := &res.Added
+					a.Rules, a.Texts, a.Events = a.Rules+1, a.Texts+len(r.texts), a.Events+len(r.events)
+					return nil
 				}
-				c.Rules, c.Texts, c.Events = c.Rules+1, c.Texts+len(r.texts), c.Events+len(r.events)
+				ri, err := keepRule(tx, r, opts.Merge, at)
+				if err != nil {
+					return err
+				}
+				res.Rules = append(res.Rules, ri)
+				k := &res.Kept
+				k.Rules, k.Texts, k.Events = k.Rules+1, k.Texts+len(r.texts), k.Events+len(r.events)-ri.Merged
+				res.Added.Events += ri.Merged
 			case "pending":
 				pending = append(pending, rec.pending)
 			case "end":

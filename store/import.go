@@ -304,3 +304,65 @@ func (t *Tx) ImportPending(ps []engine.Pending) (int, error) {
 }
 
 func fmtKeyTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// RuleEvents returns every event of rule id, by event id (nothing for an
+// unknown rule). Its errors are the store's.
+func (t *Tx) RuleEvents(id string) ([]engine.Event, error) {
+	var out []engine.Event
+	for after := int64(0); ; {
+		evs, err := t.dt.Events(id, after, MaxHistoryLimit)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, evs...)
+		if len(evs) < MaxHistoryLimit {
+			return out, nil
+		}
+		after = evs[len(evs)-1].EventID
+	}
+}
+
+// MergeImportedEvents appends exported events of rule id to the store's
+// rule of that id, in the order given, and recomputes its evidence from
+// them: each reinforcement, counterexample or confirmation adds its
+// polarity (engine.Rule.ApplyEvidence at the event's time), and each event
+// records the rule's α and β after it. A manual_override event at `at`
+// then says what was merged, so that the rule's α and β are its last
+// event's. It returns the rule as saved. Errors: CheckImportEvent's;
+// ENOTFOUND for an unknown rule; the store's.
+func (t *Tx) MergeImportedEvents(id string, events []engine.Event, at time.Time) (engine.Rule, error) {
+	r, err := t.GetRule(id)
+	if err != nil || len(events) == 0 {
+		return r, err
+	}
+	alpha, beta := r.Alpha, r.Beta
+	var plus, minus int
+	for _, ev := range events {
+		if err := CheckImportEvent(id, &ev); err != nil {
+			return engine.Rule{}, err
+		}
+		switch ev.Polarity {
+		case engine.Reinforce:
+			plus++
+		case engine.Counter:
+			minus++
+		}
+		if ev.Polarity != 0 {
+			r.ApplyEvidence(ev.Polarity, ev.At)
+		}
+		ev.Alpha, ev.Beta = r.Alpha, r.Beta
+		if _, err := t.insertEvent(&ev); err != nil {
+			return engine.Rule{}, err
+		}
+	}
+	if err := t.dt.UpdateEvidence(r); err != nil {
+		return engine.Rule{}, err
+	}
+	detail := fmt.Sprintf("merged %d events of an import: +%d reinforcements, +%d counterexamples (alpha %g → %g, beta %g → %g)",
+		len(events), plus, minus, alpha, r.Alpha, beta, r.Beta)
+	if _, err := t.insertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride, Detail: detail,
+		Alpha: r.Alpha, Beta: r.Beta, At: nowIfZero(at)}); err != nil {
+		return engine.Rule{}, err
+	}
+	return r, nil
+}

@@ -64,3 +64,44 @@ func TestImportRefusedLeavesNothing(t *testing.T) {
 		t.Errorf("the memory's own rule has %d events, want 1", n)
 	}
 }
+
+// TestImportSaysWhatItKeptOfASharedRule: importing a newer export of a
+// rule the memory has says, for that rule, how many of the file's events
+// it left out, and changes nothing; --merge appends them and says so.
+func TestImportSaysWhatItKeptOfASharedRule(t *testing.T) {
+	src := newCLI(t)
+	src.mustAddRule("user.shared", "code_style", "should")
+	src.mustJSON("record", "--rule", "user.shared", "--text", "keep the shared rule")
+	code, first, stderr := src.run("export")
+	if code != 0 {
+		t.Fatalf("export: exit %d, %s", code, stderr)
+	}
+	for _, text := range []string{"again the shared rule", "and once more", "still the shared rule"} {
+		src.mustJSON("record", "--rule", "user.shared", "--text", text)
+	}
+	code, second, stderr := src.run("export")
+	if code != 0 {
+		t.Fatalf("export: exit %d, %s", code, stderr)
+	}
+	dst := newCLI(t)
+	if code, _, stderr := dst.run("import", writeLines(t, []string{first})); code != 0 {
+		t.Fatalf("first import: exit %d, %s", code, stderr)
+	}
+	newer := writeLines(t, []string{second})
+	code, out, stderr := dst.run("import", newer)
+	want := "rule user.shared: kept as this memory has it (2 events, alpha 3, beta 5); 3 of the file's 5 events are not in it and were not imported, 3 of them corrections that --merge appends"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("import: exit %d, stdout %q, stderr %q; want it to say %q", code, out, stderr, want)
+	}
+	if n := dst.eventCount("user.shared"); n != 2 {
+		t.Errorf("the import without --merge left %d events, want the memory's 2", n)
+	}
+	code, out, stderr = dst.run("import", newer, "--merge")
+	want = "rule user.shared: merged 3 of the file's 5 events (2 already here): now 6 events, alpha 6, beta 5"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("import --merge: exit %d, stdout %q, stderr %q; want it to say %q", code, out, stderr, want)
+	}
+	if n := dst.eventCount("user.shared"); n != 6 {
+		t.Errorf("after --merge the rule has %d events, want 6 (2 + 3 merged + the merge's own)", n)
+	}
+}
