@@ -67,7 +67,9 @@ func TestScopeApplies(t *testing.T) {
 		{engine.Scope{Environment: "work", Project: "api", AgentFamily: "claude"}, true},
 		{engine.Scope{Environment: "home"}, false},
 		{engine.Scope{Project: "web"}, false},
-		{engine.Scope{ContextTags: []string{"tests"}}, true}, // tags are not compared
+		{engine.Scope{ContextTags: []string{"cli", "tests"}}, true},                 // exclude tags are not compared
+		{engine.Scope{ContextTags: []string{"python"}}, false},                      // a session without the rule's tag
+		{engine.Scope{Environment: "work", Project: "api", ContextTags: nil}, true}, // no tags named: not compared
 	}
 	for _, tt := range tests {
 		if got := ScopeApplies(rule, tt.req); got != tt.want {

@@ -55,8 +55,8 @@ const (
 // A rejecting word before the term wins over an affirming one ("don't use
 // npm").
 var (
-	affirmBefore = []string{"use", "using", "with", "via", "through", "prefer", "please", "yes", "yeah", "yep", "go ahead", "feel free",
-		"you can", "you may", "keep", "stick to", "stick with", "switch to", "only", "always", "just", "right,", "correct", "want", "need", "run"}
+	affirmBefore = []string{"use", "using", "with", "prefer", "please", "yes", "yeah", "yep", "go ahead", "feel free",
+		"you can", "you may", "keep", "leave", "stick to", "stick with", "switch to", "only", "always", "just", "right,", "correct", "want", "need", "run"}
 	rejectBefore = []string{"don't", "dont", "do not", "never", "no", "not", "stop", "avoid", "without", "instead of", "rather than", "no need",
 		"quit", "remove", "delete", "get rid of", "ditch", "drop", "why did you", "why are you", "why is there", "you used", "you ran",
 		"you added", "you created", "you made", "you did", "no more", "ban", "hate", "skip", "forget"}
@@ -167,26 +167,55 @@ func lastMentionBefore(ends []int, at int) int {
 	return from
 }
 
+// userDoes are words that make the user the one acting in a clause ("I'll
+// commit myself"): what the user will do says nothing about what the agent
+// may do, so such a clause gives no stance.
+var userDoes = []string{"i'll", "i will", "i'd", "myself", "let me", "i can", "i want to", "i prefer to", "i'm going to"}
+
 // stanceAt is the stance of the clause towards the term at [start, end),
-// reading no further back than from: a rejecting phrase among the four
-// words before it, else a phrase right after it, else an affirming one
-// before it.
+// reading no further back than from: a rejecting phrase anywhere before it
+// in that span ("stop editing files with sed"; two cancel out: "never
+// push without asking"), else a phrase right after it, else an affirming
+// one among the three words before it; none in a clause where the user is
+// the one acting.
 func stanceAt(clause string, from, start, end int) stance {
+	if hasPhrase(" "+strings.Join(strings.Fields(clause), " ")+" ", userDoes) {
+		return stanceNone
+	}
 	before := strings.Fields(clause[from:start])
-	if len(before) > 4 {
-		before = before[len(before)-4:]
+	rejects := countPhrases(" "+strings.Join(before, " ")+" ", rejectBefore)
+	if len(before) > 3 {
+		before = before[len(before)-3:]
 	}
 	window := " " + strings.Join(before, " ") + " "
 	after := strings.TrimSpace(clause[end:])
 	switch {
-	case hasPhrase(window, rejectBefore):
+	case rejects%2 == 1:
 		return stanceReject
 	case startsWithAny(after, rejectAfter):
 		return stanceReject
-	case hasPhrase(window, affirmBefore), startsWithAny(after, affirmAfter):
+	case rejects > 0, hasPhrase(window, affirmBefore), startsWithAny(after, affirmAfter):
 		return stanceAffirm
 	}
 	return stanceNone
+}
+
+// countPhrases counts the whole-word occurrences of phrases in window
+// (spaces around), a longer phrase hiding the shorter ones inside it ("no
+// need" is one, not also "no").
+func countPhrases(window string, phrases []string) int {
+	n := 0
+	for _, p := range phrases {
+		n += strings.Count(window, " "+p+" ")
+	}
+	for _, p := range phrases {
+		for _, q := range phrases {
+			if p != q && strings.Contains(" "+p+" ", " "+q+" ") {
+				n -= strings.Count(window, " "+p+" ")
+			}
+		}
+	}
+	return n
 }
 
 // hasPhrase reports whether window (spaces around) holds one of phrases as

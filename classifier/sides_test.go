@@ -30,6 +30,9 @@ func TestSideStance(t *testing.T) {
 		{"go ahead and commit, no need to ask", commit, engine.Counter},
 		{"no emoji please", emoji, engine.Reinforce},
 		{"emojis are fine in the changelog", emoji, engine.Counter},
+		{"right, leave it all uncommitted, i'll go through the diff and commit myself", commit, none},
+		{"stop editing files with npm", pnpm, engine.Reinforce},
+		{"never install anything without pnpm", pnpm, engine.Reinforce},
 		{"use pnpm, npm is fine too", pnpm, none},
 		{"the build broke", pnpm, none},
 	} {

@@ -95,17 +95,28 @@ func TopK(ids []string, scores []float64, k int, floor float64, allow func(i int
 }
 
 // ScopeApplies reports whether a rule with scope rule can be what a
-// correction made in context req is about. It is deliberately looser than
-// engine.Scope.Matches: a rule is ruled out only when it sets environment,
-// project or agent_family and the request sets the same field to another
-// value. A field the request leaves empty rules nothing out (a correction
-// given without context may be about any rule), and context and exclude tags
-// are not compared (they describe the moment, and a counterexample given in
-// an excluded context is exactly what exception proposals need). Both scopes
-// must be normalised.
+// correction made in context req is about: scope before score, so a rule
+// whose scope shuts the session out is neither matched nor offered there.
+// A rule is ruled out when it sets environment, project or agent_family and
+// the request sets the same field to another value, or when the request
+// names its context tags (a hook's session does: the project's languages)
+// and lacks one the rule requires. A field the request leaves empty rules
+// nothing out (a correction given without context may be about any rule),
+// and exclude tags are not compared (a counterexample given in an excluded
+// context is exactly what exception proposals need). Both scopes must be
+// normalised.
 func ScopeApplies(rule, req engine.Scope) bool {
 	differs := func(r, q string) bool { return r != "" && q != "" && r != q }
-	return !differs(rule.Environment, req.Environment) &&
-		!differs(rule.Project, req.Project) &&
-		!differs(rule.AgentFamily, req.AgentFamily)
+	if differs(rule.Environment, req.Environment) || differs(rule.Project, req.Project) || differs(rule.AgentFamily, req.AgentFamily) {
+		return false
+	}
+	if len(req.ContextTags) == 0 {
+		return true
+	}
+	for _, t := range rule.ContextTags {
+		if !slices.Contains(req.ContextTags, t) {
+			return false
+		}
+	}
+	return true
 }

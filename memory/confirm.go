@@ -45,13 +45,25 @@ type ConfirmResult struct {
 //     refused for a counterexample (polarity −1), which has nothing to
 //     propose.
 //
+// pol, when not 0, is the direction the user gives the confirmation: 1
+// (the text supports the rule: a reinforcement) or −1 (it contradicts the
+// rule: a counterexample), whatever the classifier read; 0 keeps the
+// pending one. A pending contradiction flipped to 1 may then propose a new
+// rule.
+//
 // A zero at means now. Errors: EINVALID for an unknown action, a ruleID with
 // reject or new, new on a counterexample, a malformed ruleID, an accept with
 // neither candidates nor ruleID, or an archived rule; ECONFLICT for a confirmation that is already
 // resolved (the message names its id and status); ENOTFOUND for an unknown
 // confirmation or rule. On error nothing is written.
-func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, at time.Time) (ConfirmResult, error) {
+func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, pol engine.Polarity, at time.Time) (ConfirmResult, error) {
 	var out ConfirmResult
+	if pol != 0 && pol != engine.Reinforce && pol != engine.Counter {
+		return out, engine.Errorf(engine.EINVALID, "confirmation polarity %d: want 1 (supports the rule), -1 (contradicts it) or 0 (as pending)", pol)
+	}
+	if pol != 0 && action == ActionReject {
+		return out, engine.Errorf(engine.EINVALID, "a polarity can only be given when accepting a confirmation or proposing a rule from it")
+	}
 	switch action {
 	case ActionAccept:
 		if ruleID != "" {
@@ -74,6 +86,9 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 	if err := stillOpen(p); err != nil {
 		return out, err
 	}
+	if pol != 0 {
+		p.Polarity = pol
+	}
 	if err := proposable(p, action); err != nil {
 		return out, err
 	}
@@ -91,6 +106,9 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 		}
 		if err := stillOpen(p); err != nil {
 			return err
+		}
+		if pol != 0 {
+			p.Polarity = pol
 		}
 		switch action {
 		case ActionAccept:
@@ -207,14 +225,14 @@ type ItemError struct {
 	Message string `json:"message"`
 }
 
-// ConfirmBatch resolves each id with the same action (and ruleID for accept)
+// ConfirmBatch resolves each id with the same action (and ruleID and pol for accept)
 // independently, each in its own transaction, and reports each outcome in
 // order: one failing id does not stop or undo the others.
-func (s *Service) ConfirmBatch(ctx context.Context, ids []int64, action, ruleID string, at time.Time) []ConfirmItem {
+func (s *Service) ConfirmBatch(ctx context.Context, ids []int64, action, ruleID string, pol engine.Polarity, at time.Time) []ConfirmItem {
 	out := make([]ConfirmItem, len(ids))
 	for i, id := range ids {
 		out[i].ID = id
-		res, err := s.Confirm(ctx, id, action, ruleID, at)
+		res, err := s.Confirm(ctx, id, action, ruleID, pol, at)
 		if err != nil {
 			out[i].Error = &ItemError{Code: engine.ErrorCode(err), Message: engine.ErrorMessage(err)}
 			continue

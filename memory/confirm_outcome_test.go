@@ -46,7 +46,7 @@ func TestConfirmReportsOutcome(t *testing.T) {
 			}
 			activatedAt, promotedAt := 0, 0
 			for i := 1; i <= 30; i++ {
-				res, err := s.Confirm(t.Context(), mustCreatePending(t, db, text), ActionAccept, id, at.Add(time.Duration(i)*time.Minute))
+				res, err := s.Confirm(t.Context(), mustCreatePending(t, db, text), ActionAccept, id, 0, at.Add(time.Duration(i)*time.Minute))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -28,7 +28,7 @@ func TestConfirm(t *testing.T) {
 		id, rec := mustPending(t, s, sedText, engine.Reinforce)
 		top := rec.Candidates[0].RuleID
 		before, rule := MustCount(t, db), mustRule(t, db, top)
-		res, err := s.Confirm(t.Context(), id, ActionAccept, "", t0)
+		res, err := s.Confirm(t.Context(), id, ActionAccept, "", 0, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestConfirm(t *testing.T) {
 		if p.Status != engine.PendingAccepted || p.RuleID != top || p.ResolvedAt == nil {
 			t.Errorf("pending %+v", p)
 		}
-		_, err = s.Confirm(t.Context(), id, ActionReject, "", t0)
+		_, err = s.Confirm(t.Context(), id, ActionReject, "", 0, t0)
 		MustCode(t, err, engine.ECONFLICT)
 		if !strings.Contains(engine.ErrorMessage(err), "already resolved") {
 			t.Errorf("message %q", engine.ErrorMessage(err))
@@ -58,7 +58,7 @@ func TestConfirm(t *testing.T) {
 	t.Run("accept another rule as a counterexample", func(t *testing.T) {
 		id, _ := mustPending(t, s, "stop editing files with sed please", engine.Counter)
 		rule := mustRule(t, db, "style.no-emoji")
-		res, err := s.Confirm(t.Context(), id, ActionAccept, "style.no-emoji", t0)
+		res, err := s.Confirm(t.Context(), id, ActionAccept, "style.no-emoji", 0, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestConfirm(t *testing.T) {
 	t.Run("reject", func(t *testing.T) {
 		id, _ := mustPending(t, s, "do not use sed to change my files", engine.Reinforce)
 		before := MustCount(t, db)
-		res, err := s.Confirm(t.Context(), id, ActionReject, "", t0)
+		res, err := s.Confirm(t.Context(), id, ActionReject, "", 0, t0)
 		if err != nil || res.Status != engine.PendingRejected || res.RecordResult != nil {
 			t.Fatalf("%+v, %v", res, err)
 		}
@@ -102,7 +102,7 @@ func TestConfirm(t *testing.T) {
 			{id, ActionAccept, "Bad Id", engine.EINVALID},
 			{id, ActionAccept, "tool.nope", engine.ENOTFOUND},
 		} {
-			_, err := s.Confirm(t.Context(), tt.id, tt.action, tt.ruleID, t0)
+			_, err := s.Confirm(t.Context(), tt.id, tt.action, tt.ruleID, 0, t0)
 			MustCode(t, err, tt.code)
 		}
 		if after := MustCount(t, db); after != before {
@@ -116,7 +116,7 @@ func TestConfirm(t *testing.T) {
 	t.Run("batch", func(t *testing.T) {
 		a, _ := mustPending(t, s, "no sed for my files", engine.Reinforce)
 		b, _ := mustPending(t, s, "no sed for my files", engine.Reinforce)
-		items := s.ConfirmBatch(t.Context(), []int64{a, 424242, b, a}, ActionReject, "", t0)
+		items := s.ConfirmBatch(t.Context(), []int64{a, 424242, b, a}, ActionReject, "", 0, t0)
 		if len(items) != 4 || items[0].Result == nil || items[1].Error == nil || items[1].Error.Code != engine.ENOTFOUND ||
 			items[2].Result == nil || items[3].Error == nil || items[3].Error.Code != engine.ECONFLICT ||
 			!strings.Contains(items[3].Error.Message, "already resolved") {
@@ -128,7 +128,7 @@ func TestConfirm(t *testing.T) {
 		newText := "keep sed away from my files"
 		id, _ := mustPending(t, s, newText, engine.Reinforce)
 		before := MustCount(t, db)
-		res, err := s.Confirm(t.Context(), id, ActionNew, "", t0)
+		res, err := s.Confirm(t.Context(), id, ActionNew, "", 0, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +160,7 @@ func TestConfirmedCounterexamplesProposeAnException(t *testing.T) {
 	for i, text := range []string{"please quit using sed when you edit my files", "stop editing files with sed please", "do not use sed to change my files"} {
 		id, rec := mustPending(t, s, text, engine.Counter)
 		target = rec.Candidates[0].RuleID
-		res, err := s.Confirm(t.Context(), id, ActionAccept, target, t0)
+		res, err := s.Confirm(t.Context(), id, ActionAccept, target, 0, t0)
 		if err != nil {
 			t.Fatal(err)
 		}

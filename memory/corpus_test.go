@@ -46,7 +46,7 @@ func TestCorpusLearnsConfirmedCorrections(t *testing.T) {
 		id             int64
 		action, ruleID string
 	}{{first.PendingID, ActionAccept, rule}, {second.PendingID, ActionAccept, rule}, {third.PendingID, ActionReject, ""}} {
-		if _, err := s.Confirm(ctx, c.id, c.action, c.ruleID, t0); err != nil {
+		if _, err := s.Confirm(ctx, c.id, c.action, c.ruleID, 0, t0); err != nil {
 			t.Fatal(err)
 		}
 	}

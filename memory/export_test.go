@@ -52,7 +52,7 @@ func fillMemory(t *testing.T, s *Service, db *store.DB) {
 	confirm := New(db, s.emb, bands(1, 0.3))
 	id, _ := mustPending(t, confirm, "please quit using sed when you edit my files", engine.Reinforce)
 	mustPending(t, confirm, "do not use sed to change files", engine.Counter)
-	if _, err := s.Confirm(ctx, id, ActionAccept, "", t0.Add(2*time.Hour)); err != nil {
+	if _, err := s.Confirm(ctx, id, ActionAccept, "", 0, t0.Add(2*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -57,7 +57,7 @@ func TestRecordNeverReinforcesAContradiction(t *testing.T) {
 	if err != nil || p.Polarity != engine.Counter {
 		t.Fatalf("pending %+v, %v: want polarity −1", p, err)
 	}
-	res, err := s.Confirm(ctx, resp.PendingID, ActionAccept, "", t0)
+	res, err := s.Confirm(ctx, resp.PendingID, ActionAccept, "", 0, t0)
 	if err != nil || res.RuleID != "r.a" {
 		t.Fatalf("Confirm: %+v, %v", res, err)
 	}

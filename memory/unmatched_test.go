@@ -46,7 +46,7 @@ func TestConfirmNewRefusesCounter(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := MustCount(t, db)
-	_, err = s.Confirm(t.Context(), id, ActionNew, "", at0)
+	_, err = s.Confirm(t.Context(), id, ActionNew, "", 0, at0)
 	MustCode(t, err, engine.EINVALID)
 	if err != nil && !strings.Contains(err.Error(), "counterexample") {
 		t.Errorf("refusal does not say why: %v", err)
@@ -58,7 +58,7 @@ func TestConfirmNewRefusesCounter(t *testing.T) {
 	if err != nil || p.Status != engine.PendingOpen {
 		t.Fatalf("pending after refusal: %+v, %v", p, err)
 	}
-	if _, err := s.Confirm(t.Context(), id, ActionReject, "", at0); err != nil {
+	if _, err := s.Confirm(t.Context(), id, ActionReject, "", 0, at0); err != nil {
 		t.Errorf("reject after refusal: %v", err)
 	}
 }

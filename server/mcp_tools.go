@@ -65,7 +65,8 @@ type (
 	mcpResolveIn struct {
 		ID     int64  `json:"id" jsonschema:"the pending_id record_correction returned"`
 		Action string `json:"action" jsonschema:"accept: the correction was about rule_id (or the top candidate); reject: record nothing; new: propose a new rule from it"`
-		RuleID string `json:"rule_id,omitempty" jsonschema:"with accept: the rule the user meant (default: the top candidate)"`
+		RuleID   string `json:"rule_id,omitempty" jsonschema:"with accept: the rule the user meant (default: the top candidate)"`
+		Polarity int    `json:"polarity,omitempty" jsonschema:"with accept or new: 1 if the user's words support the rule, -1 if they contradict it; absent: the direction the confirmation shows"`
 	}
 )
 
@@ -237,8 +238,8 @@ func (s *Server) addMCPTools(srv *mcp.Server, tenantName string) {
 		})
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "resolve_confirmation",
-		Description: "Resolve a pending confirmation (record_correction's pending_id): accept (evidence on rule_id, or the top candidate), reject (nothing recorded) or new (propose a new rule from the correction; refused for a counterexample, which has no rule to propose).",
-		InputSchema: inputSchema[mcpResolveIn](map[string][]any{"action": {"accept", "reject", "new"}})},
+		Description: "Resolve a pending confirmation (record_correction's pending_id): accept (evidence on rule_id, or the top candidate), reject (nothing recorded) or new (propose a new rule from the correction; refused for a counterexample, which has no rule to propose). polarity sets the direction when the user says the confirmation's (its polarity field) is wrong.",
+		InputSchema: inputSchema[mcpResolveIn](map[string][]any{"action": {"accept", "reject", "new"}, "polarity": {1, -1}})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpResolveIn) (*mcp.CallToolResult, any, error) {
 			mem, err := s.mcpMemory(ctx, tenantName)
 			if err != nil {
@@ -247,7 +248,7 @@ func (s *Server) addMCPTools(srv *mcp.Server, tenantName string) {
 			if in.ID <= 0 {
 				return nil, nil, s.toolError("resolve_confirmation", engine.Errorf(engine.EINVALID, "id %d: want a positive pending_id", in.ID))
 			}
-			res, err := s.confirm(ctx, mem, in.ID, in.Action, in.RuleID)
+			res, err := s.confirm(ctx, mem, in.ID, in.Action, in.RuleID, in.Polarity)
 			if err != nil {
 				return nil, nil, s.toolError("resolve_confirmation", err)
 			}

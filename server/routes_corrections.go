@@ -133,9 +133,13 @@ func (s *Server) handleListConfirmations(c echo.Context) error {
 }
 
 // ConfirmRequest is the body of POST /v1/confirmations/{id}.
+// Polarity, with accept or new, is the direction the user gives it: 1
+// (the text supports the rule), −1 (it contradicts the rule); absent or 0:
+// the confirmation's own polarity.
 type ConfirmRequest struct {
-	Action string `json:"action" validate:"required,oneof=accept reject new"`
-	RuleID string `json:"rule_id"`
+	Action   string `json:"action" validate:"required,oneof=accept reject new"`
+	RuleID   string `json:"rule_id"`
+	Polarity int    `json:"polarity"`
 }
 
 // parsePendingID parses a confirmation id path segment.
@@ -147,9 +151,10 @@ func parsePendingID(s string) (int64, error) {
 	return id, nil
 }
 
-// confirm resolves a pending confirmation (memory.Service.Confirm) now.
-func (s *Server) confirm(ctx context.Context, mem *memory.Service, id int64, action, ruleID string) (memory.ConfirmResult, error) {
-	return mem.Confirm(ctx, id, action, strings.TrimSpace(ruleID), time.Time{})
+// confirm resolves a pending confirmation (memory.Service.Confirm) now,
+// with polarity pol (0: as pending).
+func (s *Server) confirm(ctx context.Context, mem *memory.Service, id int64, action, ruleID string, pol int) (memory.ConfirmResult, error) {
+	return mem.Confirm(ctx, id, action, strings.TrimSpace(ruleID), engine.Polarity(pol), time.Time{})
 }
 
 func (s *Server) handleConfirm(c echo.Context) error {
@@ -165,7 +170,7 @@ func (s *Server) handleConfirm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.confirm(c.Request().Context(), mem, id, req.Action, req.RuleID)
+	res, err := s.confirm(c.Request().Context(), mem, id, req.Action, req.RuleID, req.Polarity)
 	if err != nil {
 		return err
 	}

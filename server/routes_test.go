@@ -11,7 +11,7 @@ import (
 // (auto 0.6, confirm 0.35) is known.
 const (
 	textAuto    = "stop editing files with sed"
-	textConfirm = "use the tool for files"
+	textConfirm = "edit files with the tool"
 	textNewRule = "name the Kubernetes namespaces after the owning team"
 	ruleSed     = "tool.no-sed-for-file-editing"
 )
@@ -172,7 +172,7 @@ func TestConfirmationsRoutes(t *testing.T) {
 	r := e.post("/v1/corrections", `{"text":"`+textConfirm+`","scope":{"project":"api"}}`)
 	mustStatus(t, r, 201)
 	r.json(t, &rec)
-	r2 := e.post("/v1/corrections", `{"text":"sed is bad for files"}`)
+	r2 := e.post("/v1/corrections", `{"text":"no sed on my files"}`)
 	mustStatus(t, r2, 201)
 	var rec2 struct {
 		PendingID int64 `json:"pending_id"`

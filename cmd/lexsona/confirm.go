@@ -12,7 +12,7 @@ import (
 
 func newConfirmCmd(a *app) *cobra.Command {
 	var accept, reject, asNew bool
-	var ruleID, at, status string
+	var ruleID, at, status, direction string
 	var limit int
 	c := &cobra.Command{
 		Use:   "confirm [ID ...] (--accept [--rule OTHER] | --reject | --new)",
@@ -21,7 +21,8 @@ func newConfirmCmd(a *app) *cobra.Command {
 		Long: `Without ids, lists the pending confirmations (corrections whose best match
 scored in the confirm band). With ids, resolves each: --accept records the
 evidence on the top candidate (or on --rule OTHER), --reject closes it, --new
-proposes a candidate rule from its text.`,
+proposes a candidate rule from its text. --polarity support|contradict sets
+the direction when the one the confirmation shows is wrong.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n := 0
 			action := ""
@@ -46,6 +47,19 @@ proposes a candidate rule from its text.`,
 			if ruleID != "" && action != memory.ActionAccept {
 				return usagef("confirm: --rule goes with --accept")
 			}
+			var pol engine.Polarity
+			switch direction {
+			case "":
+			case "support", "supports", "1":
+				pol = engine.Reinforce
+			case "contradict", "contradicts", "-1":
+				pol = engine.Counter
+			default:
+				return usagef("confirm: --polarity %q: want support or contradict", direction)
+			}
+			if pol != 0 && action == memory.ActionReject {
+				return usagef("confirm: --polarity goes with --accept or --new")
+			}
 			ids := make([]int64, len(args))
 			for i, s := range args {
 				id, err := strconv.ParseInt(s, 10, 64)
@@ -63,13 +77,13 @@ proposes a candidate rule from its text.`,
 				return err
 			}
 			if len(ids) == 1 {
-				res, err := core.Memory.Confirm(cmd.Context(), ids[0], action, ruleID, when)
+				res, err := core.Memory.Confirm(cmd.Context(), ids[0], action, ruleID, pol, when)
 				if err != nil {
 					return err
 				}
 				return a.output(res, func(w io.Writer) { printConfirm(w, ids[0], &res) })
 			}
-			items := core.Memory.ConfirmBatch(cmd.Context(), ids, action, ruleID, when)
+			items := core.Memory.ConfirmBatch(cmd.Context(), ids, action, ruleID, pol, when)
 			failed, code := 0, ""
 			for _, it := range items {
 				if it.Error != nil {
@@ -97,6 +111,7 @@ proposes a candidate rule from its text.`,
 	f.BoolVar(&reject, "reject", false, "the correction meant none of them; record nothing")
 	f.BoolVar(&asNew, "new", false, "propose a new candidate rule from the correction")
 	f.StringVar(&ruleID, "rule", "", "with --accept: the rule the correction meant")
+	f.StringVar(&direction, "polarity", "", "with --accept or --new: support (the words support the rule) or contradict (they contradict it), when the confirmation's own direction is wrong")
 	f.StringVar(&at, "at", "", "time of the resolution (RFC 3339)")
 	f.StringVar(&status, "status", engine.PendingOpen, "when listing: pending, accepted, rejected, new_rule or all")
 	f.IntVar(&limit, "limit", 100, "when listing: at most this many")

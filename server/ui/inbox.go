@@ -87,13 +87,27 @@ func (u *UI) inbox(rc *reqCtx) error {
 }
 
 // confirm resolves a pending confirmation: action accept (to the rule
-// picked, typed, or the top candidate), reject or new.
+// picked, typed, or the top candidate), reject or new, in the direction
+// picked (polarity 1: the words support the rule; −1: they contradict it).
 func (u *UI) confirm(rc *reqCtx) error {
 	id, err := strconv.ParseInt(rc.r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return engine.Errorf(engine.EINVALID, "confirmation id %q is not a positive whole number", rc.r.PathValue("id"))
 	}
 	action := rc.r.PostFormValue("action")
+	var pol engine.Polarity
+	switch v := rc.r.PostFormValue("polarity"); v {
+	case "":
+	case "1":
+		pol = engine.Reinforce
+	case "-1":
+		pol = engine.Counter
+	default:
+		return engine.Errorf(engine.EINVALID, "polarity %q: want 1 (the words support the rule) or -1 (they contradict it)", clipForm(v))
+	}
+	if action == memory.ActionReject {
+		pol = 0
+	}
 	rule := ""
 	if action == memory.ActionAccept {
 		rule = strings.TrimSpace(rc.r.PostFormValue("other"))
@@ -101,7 +115,7 @@ func (u *UI) confirm(rc *reqCtx) error {
 			rule = rc.r.PostFormValue("rule")
 		}
 	}
-	res, err := rc.mem.Confirm(rc.ctx(), id, action, rule, time.Time{})
+	res, err := rc.mem.Confirm(rc.ctx(), id, action, rule, pol, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -149,3 +163,11 @@ func withDone(p, code string) string {
 
 // rulePath is the page of rule id.
 func rulePath(id string) string { return "/rules/" + url.PathEscape(id) }
+
+// clipForm shortens a form value quoted in an error message.
+func clipForm(v string) string {
+	if len(v) > 32 {
+		return engine.CutAtRune(v, 29) + "..."
+	}
+	return v
+}
