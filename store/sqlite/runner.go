@@ -14,11 +14,12 @@ import (
 // over it are the driver's store.Reader and, on the write transaction, its
 // store.DriverTx.
 type runner struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	pool  *sql.DB
-	stmts map[string]*sql.Stmt
-	d     *Driver
+	ctx      context.Context
+	detached context.Context // ctx without its cancellation (see sctx)
+	tx       *sql.Tx
+	pool     *sql.DB
+	stmts    map[string]*sql.Stmt
+	d        *Driver
 }
 
 // queries are the store's reads and writes on a runner.
@@ -61,14 +62,19 @@ func (d *Driver) readTx(ctx context.Context, fn func(r runner) error) error {
 		return dbErr("begin a read transaction", err)
 	}
 	defer sqlTx.Rollback()
-	return fn(runner{ctx: ctx, tx: sqlTx, stmts: d.rstmt, d: d})
+	return fn(d.newRunner(ctx, sqlTx, nil, d.rstmt))
 }
 
 // Reader returns queries on the read pool, outside any transaction.
 func (d *Driver) Reader(ctx context.Context) store.Reader { return on(d.reader(ctx)) }
 
 func (d *Driver) reader(ctx context.Context) runner {
-	return runner{ctx: ctx, pool: d.read, stmts: d.rstmt, d: d}
+	return d.newRunner(ctx, nil, d.read, d.rstmt)
+}
+
+// newRunner returns a runner with ctx on tx, or on pool when tx is nil.
+func (d *Driver) newRunner(ctx context.Context, tx *sql.Tx, pool *sql.DB, stmts map[string]*sql.Stmt) runner {
+	return runner{ctx: ctx, detached: context.WithoutCancel(ctx), tx: tx, pool: pool, stmts: stmts, d: d}
 }
 
 // sctx is the context a statement runs with: r.ctx without its cancellation
@@ -83,7 +89,7 @@ func (r runner) sctx() context.Context {
 	if r.ctx.Err() != nil {
 		return r.ctx
 	}
-	return context.WithoutCancel(r.ctx)
+	return r.detached
 }
 
 func (r runner) stmt(ctx context.Context, q string) *sql.Stmt {

@@ -80,7 +80,7 @@ type writeTx struct {
 }
 
 func (t writeTx) DriverTx(ctx context.Context) store.DriverTx {
-	return on(runner{ctx: ctx, tx: t.tx, stmts: t.d.wstmt, d: t.d})
+	return on(t.d.newRunner(ctx, t.tx, nil, t.d.wstmt))
 }
 
 func (t writeTx) Savepoint() error {
