@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/redact"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -39,6 +40,7 @@ func (s *Service) AddRule(ctx context.Context, n NewRule) (engine.RuleView, erro
 	if err != nil {
 		return engine.RuleView{}, err
 	}
+	redact.Strings(&n.Text) // a rule's text is printed into every prompt: never a secret
 	r := engine.NewRule(n.RuleID, n.Category, sev, n.Text, n.Scope, cfg, now)
 	r.Topic = n.Topic
 	r.Status = engine.StatusActiveEligible
@@ -106,6 +108,11 @@ type RulePatch struct {
 func (s *Service) EditRule(ctx context.Context, id string, p RulePatch, at time.Time) (engine.RuleView, error) {
 	if err := engine.ValidateRuleID(id); err != nil {
 		return engine.RuleView{}, err
+	}
+	if p.Text != nil {
+		text := *p.Text
+		redact.Strings(&text)
+		p.Text = &text
 	}
 	u := store.RuleUpdate{Text: p.Text, Category: p.Category, Topic: p.Topic, Scope: p.Scope, RenameTo: p.RenameTo}
 	if p.Severity != nil {
