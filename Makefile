@@ -112,6 +112,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzRequestDecoders$$' -fuzztime=$(FUZZTIME) ./server/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseScope$$' -fuzztime=$(FUZZTIME) ./engine/
 	$(GO) test -run='^$$' -fuzz='^FuzzTokenize$$' -fuzztime=$(FUZZTIME) ./models/
+	$(GO) test -run='^$$' -fuzz='^FuzzText$$' -fuzztime=$(FUZZTIME) ./redact/
 
 ## fuzz-api: schemathesis against the HTTP API from server/openapi.json, on
 ## loopback with a temp database (bounded: FUZZ_MAX_EXAMPLES, FUZZ_MAX_TIME).
