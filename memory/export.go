@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -15,7 +18,7 @@ import (
 // The export format: JSON Lines, one record per line, each an object whose
 // "kind" says what it holds:
 //
-//	{"kind":"header","format":"lexsona-export","version":1,"exported_at":"…","source":"…"}
+//	{"kind":"header","format":"lexsona-export","version":1,"exported_at":"…","source":"sqlite:lexsona.db"}
 //	{"kind":"registry","registry":{"name":…,"yaml":…(base64),"sha256":…,"synced_at":…}}
 //	{"kind":"config","key":…,"value":…}
 //	{"kind":"rule","rule":{…engine.Rule…},"archived_by":…,"definition_sha256":…,"registry":…}
@@ -24,7 +27,9 @@ import (
 //	{"kind":"pending","pending":{…engine.Pending…}}
 //	{"kind":"end","counts":{"rules":…,…}}
 //
-// An exception proposal comes after the rule it is an exception to. Vectors
+// The header's source names the store by driver and file (or database)
+// name, never by its path or host. An exception proposal comes after the
+// rule it is an exception to. Vectors
 // are not exported (they are recomputed from the texts); nor are
 // idempotency keys.
 
@@ -88,7 +93,7 @@ func (s *Service) Export(ctx context.Context, w io.Writer) (ExportCounts, error)
 		return nil
 	}
 	if err := put(exportLine{Kind: "header", Format: ExportFormat, Version: ExportVersion, ExportedAt: s.now().UTC(),
-		Source: s.db.Path()}, nil); err != nil {
+		Source: exportSource(s.db.Path())}, nil); err != nil {
 		return n, err
 	}
 	err := s.db.Export(ctx, store.ExportVisitor{
@@ -116,4 +121,21 @@ func (s *Service) Export(ctx context.Context, w io.Writer) (ExportCounts, error)
 		return n, fmt.Errorf("memory: write export: %w", err)
 	}
 	return n, nil
+}
+
+// exportSource names the store at loc (store.DB.Path) without saying where
+// it is: the driver and the SQLite file's base name ("sqlite:lexsona.db"),
+// or the PostgreSQL database's name ("postgres:team").
+func exportSource(loc string) string {
+	if store.DriverName(loc) != "postgres" {
+		return "sqlite:" + filepath.Base(loc)
+	}
+	u, err := url.Parse(loc)
+	if err != nil {
+		return "postgres"
+	}
+	if name := strings.Trim(u.EscapedPath(), "/"); name != "" {
+		return "postgres:" + name
+	}
+	return "postgres"
 }

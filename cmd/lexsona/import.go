@@ -31,7 +31,8 @@ beta from them. Importing the same file twice changes nothing. The whole file
 is checked before anything is written, as every other input is checked: a
 file from a newer lexsona, a truncated one, or one with a bad record (control
 characters, a registry that does not parse, a time in the future, evidence
-its events do not explain…) is refused naming its line, and changes nothing.
+its events do not explain…) is refused naming its line, and changes nothing:
+it does not even create the database or tenant store it was to go into.
 Secrets in correction texts and agent output are replaced by placeholders. The imported texts are then embedded with the
 configured embedder (--embedder, --model-dir), so that servers running on the
 same store match the imported rules; if that fails, the import stands and
@@ -49,15 +50,17 @@ it as lexsona serve would.`,
 				defer f.Close()
 				r = f
 			}
-			db, err := a.openTenantDB(cmd.Context(), tenantName, true)
-			if err != nil {
-				return err
-			}
+			// The whole file is checked before the store is opened, so that
+			// a refused file creates no database (nor tenant store).
 			checked, err := memory.CheckExport(r, time.Now())
 			if err != nil {
 				return err
 			}
 			defer checked.Close()
+			db, err := a.openTenantDB(cmd.Context(), tenantName, true)
+			if err != nil {
+				return err
+			}
 			res, err := memory.New(db, nil, memory.Options{}).ImportChecked(cmd.Context(), checked, memory.ImportOptions{Merge: merge})
 			if err != nil {
 				return err

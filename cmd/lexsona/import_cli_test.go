@@ -105,3 +105,27 @@ func TestImportSaysWhatItKeptOfASharedRule(t *testing.T) {
 		t.Errorf("after --merge the rule has %d events, want 6 (2 + 3 merged + the merge's own)", n)
 	}
 }
+
+// TestRefusedImportCreatesNothing: a refused file leaves no database
+// behind, neither at a --db path that did not exist nor as a new tenant's
+// store; the export it came from names no folder of the machine.
+func TestRefusedImportCreatesNothing(t *testing.T) {
+	t.Setenv("LEXSONA_TENANT", "")
+	lines := exportRules(t, "user.only")
+	if strings.Contains(lines[0], string(filepath.Separator)+"lexsona.db") || !strings.Contains(lines[0], `"source":"sqlite:lexsona.db"`) {
+		t.Errorf("export header %s: want the source sqlite:lexsona.db, no path", lines[0])
+	}
+	bad := writeLines(t, append(append([]string{}, lines[:len(lines)-1]...), `{"kind":"end"}`+"\n"))
+	dst := newCLI(t)
+	for _, args := range [][]string{{"import", bad}, {"import", bad, "--tenant", "bob"}} {
+		if code, _, stderr := dst.run(args...); code != 2 || !strings.Contains(stderr, "truncated or was edited") {
+			t.Errorf("lexsona %s: exit %d, %s; want 2, the file refused", strings.Join(args, " "), code, stderr)
+		}
+	}
+	dir := filepath.Dir(dst.db)
+	for _, p := range []string{dst.db, filepath.Join(dir, "tenants", "bob.db"), filepath.Join(dir, "tenants")} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("the refused import created %s (%v)", p, err)
+		}
+	}
+}
