@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
@@ -104,7 +105,9 @@ func RunStream(ctx context.Context, emb models.Embedder, reg *registry.Registry,
 			db.Close()
 			return rep, err
 		}
-		mem := memory.New(db, emb, memory.Options{})
+		// The classifier's defaults for the model, never a calibration file
+		// of the machine running the eval.
+		mem := memory.New(db, emb, memory.Options{Classifier: classifier.Options{CalibrationDir: dir}})
 		for _, it := range items {
 			if it.Writer != w {
 				continue

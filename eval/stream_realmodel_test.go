@@ -1,0 +1,88 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/auto"
+	"github.com/lexsona/lexsona/registry"
+)
+
+// streamFigures are the recorded figures of the held-out prompt stream
+// (testdata/stream_figures.json), as `lexsona eval stream` printed them with
+// the real all-MiniLM-L6-v2 when they were last measured.
+type streamFigures struct {
+	OrdinaryReinforced  float64 `json:"ordinary_reinforced"`
+	OrdinaryNoted       float64 `json:"ordinary_noted"`
+	RightRule           float64 `json:"right_rule"`
+	AgreementsCountered int     `json:"agreements_countered"`
+	ContradictionsReinf float64 `json:"contradictions_reinforced"`
+}
+
+// TestStreamRealModelHoldsItsFigures sends the held-out split of the prompt
+// stream through the hook's capture with the real model and checks that no
+// figure got worse than the recorded one (by more than one prompt's share):
+// a regression check, not a timed test. With LEXSONA_WRITE_STREAM_FIGURES=1
+// it records the figures measured instead.
+func TestStreamRealModelHoldsItsFigures(t *testing.T) {
+	dir := testenv.RealModelDir(t)
+	ctx := context.Background()
+	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: dir})
+	if err != nil {
+		testenv.RealModelMissing(t, "the ort backend cannot run the real model in %s: %v (run `make ort` for ONNX Runtime)", dir, err)
+	}
+	defer emb.Close()
+	reg := registry.Default()
+	test := SplitStream(mustStream(t), "test")
+	rep, err := RunStream(ctx, emb, reg, test, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	WriteStreamText(&out, rep)
+	t.Log("\n" + out.String())
+	got := streamFigures{rep.OrdinaryReinforced, rep.OrdinaryNoted, rep.RightRule, rep.AgreementsCountered, rep.ContradictionsReinf}
+	const file = "testdata/stream_figures.json"
+	if os.Getenv("LEXSONA_WRITE_STREAM_FIGURES") == "1" {
+		data, _ := json.MarshalIndent(got, "", "  ")
+		if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want streamFigures
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	var ordinary, fit, contradictions int
+	for _, c := range rep.Cases {
+		switch c.Kind {
+		case CaseOrdinary:
+			ordinary = c.Total
+		case CaseContradiction:
+			contradictions = c.Total
+			fit += c.Total
+		case CaseRule, CaseAgreement:
+			fit += c.Total
+		}
+	}
+	one := func(n int) float64 { return 1.0/float64(n) + 1e-9 }
+	if got.OrdinaryReinforced > want.OrdinaryReinforced+one(ordinary) || got.OrdinaryNoted > want.OrdinaryNoted+one(ordinary) {
+		t.Errorf("ordinary prompts reinforced %.4f, noted %.4f: recorded %.4f, %.4f", got.OrdinaryReinforced, got.OrdinaryNoted, want.OrdinaryReinforced, want.OrdinaryNoted)
+	}
+	if got.RightRule < want.RightRule-one(fit) {
+		t.Errorf("corrections recorded on the right rule %.4f: recorded %.4f", got.RightRule, want.RightRule)
+	}
+	if got.AgreementsCountered > want.AgreementsCountered || got.ContradictionsReinf > want.ContradictionsReinf+one(contradictions) {
+		t.Errorf("agreements countered %d, contradictions reinforced %.4f: recorded %d, %.4f", got.AgreementsCountered, got.ContradictionsReinf, want.AgreementsCountered, want.ContradictionsReinf)
+	}
+}
