@@ -20,8 +20,9 @@ type ImportResult struct {
 	Kept  ExportCounts `json:"kept"`
 	Rules []RuleImport `json:"rules_kept"`
 	// Redacted counts the secrets the file held (in correction texts, agent
-	// output, event details, texts proposed from corrections), replaced by
-	// placeholders before anything was stored, as Record replaces them.
+	// output, event details, the texts of rules no registry defines),
+	// replaced by placeholders before anything was stored, as Record and
+	// AddRule replace them.
 	Redacted int `json:"redacted"`
 }
 

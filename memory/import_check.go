@@ -18,8 +18,9 @@ import (
 // registry given twice, an exception proposal before the rule it is an
 // exception to, a rule's α and β that its events do not explain. Each check
 // puts its record in normal form, replaces secrets by placeholders where
-// Record would (correction texts, agent output, event details, texts a
-// correction proposed) and returns how many it replaced. Its errors are
+// Record and AddRule would (correction texts, agent output, event details,
+// the texts of rules no registry defines, correction texts of those it
+// does) and returns how many it replaced. Its errors are
 // EINVALID (or ETOOLARGE) naming the record's line and what is wrong.
 type checker struct {
 	now        time.Time
@@ -106,7 +107,7 @@ func (c *checker) rule(line int, row *store.RuleRow) (int, error) {
 	if err := twice(c.rules, line, "rule", row.RuleID); err != nil {
 		return 0, err
 	}
-	if row.Source != engine.SourceCorrection {
+	if row.Source == engine.SourceRegistry {
 		return 0, nil
 	}
 	return redact.Strings(&row.Text), nil
@@ -116,7 +117,7 @@ func (c *checker) text(line int, row *store.RuleRow, x *store.RuleText) (int, er
 	if err := store.CheckImportText(row.RuleID, x); err != nil {
 		return 0, lineError(line, "text record of rule "+row.RuleID, err)
 	}
-	if row.Source != engine.SourceCorrection && x.Kind != store.KindCorrection {
+	if row.Source == engine.SourceRegistry && x.Kind != store.KindCorrection {
 		return 0, nil
 	}
 	n := redact.Strings(&x.Text)

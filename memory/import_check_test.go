@@ -203,28 +203,35 @@ func TestImportChecksRecordsAsOtherInputs(t *testing.T) {
 	})
 }
 
-// TestImportRedactsSecrets: a token in an event's text or agent output or
-// in a confirmation is replaced by its placeholder before it is stored,
-// as Record replaces it, and the import says how many it replaced.
+// TestImportRedactsSecrets: a token in an event's text or agent output, in
+// a confirmation, or in a user rule's text (and its template) is replaced
+// by its placeholder before it is stored, as Record and AddRule replace
+// it, and the import says how many it replaced.
 func TestImportRedactsSecrets(t *testing.T) {
 	recs := sampleRecords()
 	nth(recs, "event", 1).Event.UserText = "never paste " + fakeGitHubToken + " into a commit"
 	nth(recs, "event", 1).Event.AgentOutput = "pushed with the token " + fakeGitHubToken
 	nth(recs, "pending", 0).Pending.Text = "that token " + fakeGitHubToken + " must not be logged"
+	nth(recs, "rule", 0).Rule.Text = "Call the API with " + fakeGitHubToken
+	nth(recs, "text", 0).Text.Text = nth(recs, "rule", 0).Rule.Text
 	s, db := newService(t, "sqlite")
 	res, err := s.Import(context.Background(), strings.NewReader(exportOf(t, recs)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Redacted != 3 {
-		t.Errorf("redacted %d secrets, want 3", res.Redacted)
+	if res.Redacted != 5 {
+		t.Errorf("redacted %d secrets, want 5", res.Redacted)
 	}
 	stored := string(mustExport(t, s))
 	if strings.Contains(stored, fakeGitHubToken) {
 		t.Errorf("the token was stored: %s", stored)
 	}
-	if n := strings.Count(stored, "[REDACTED:github-pat]"); n != 3 {
-		t.Errorf("%d placeholders stored, want 3", n)
+	if n := strings.Count(stored, "[REDACTED:github-pat]"); n != 5 {
+		t.Errorf("%d placeholders stored, want 5", n)
+	}
+	texts, err := db.RuleTexts(context.Background(), "user.keep-functions-short")
+	if err != nil || len(texts) != 1 || texts[0].SHA256 != store.TextSHA256(texts[0].Text) || texts[0].Text != "Call the API with [REDACTED:github-pat]" {
+		t.Errorf("texts %+v, %v: want the template with its placeholder, under its own digest", texts, err)
 	}
 	hist, err := db.History(context.Background(), "user.keep-functions-short", 0, 0)
 	if err != nil || len(hist) != 2 || !strings.Contains(hist[1].UserText, "[REDACTED:github-pat]") {
