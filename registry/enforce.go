@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"regexp"
 
 	"gopkg.in/yaml.v3"
@@ -56,7 +57,11 @@ func (d *decoder) checks(n *yaml.Node, sev engine.Severity) []Check {
 		return nil
 	}
 	if sev != engine.SeverityMust {
-		d.ps.add(n.Line, n.Column, "enforce is only for must rules: this rule is %s", sev)
+		what := fmt.Sprintf("a %s rule", sev)
+		if sev == "" {
+			what = "a rule without a valid severity"
+		}
+		d.ps.add(n.Line, n.Column, "enforce is only for must rules: this is %s", what)
 		return nil
 	}
 	items := []*yaml.Node{n}

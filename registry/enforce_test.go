@@ -85,7 +85,11 @@ func TestParseEnforce(t *testing.T) {
 		}
 	}
 	should := strings.Replace(head, "severity: must", "severity: should", 1)
-	if _, err := Parse([]byte(should+"    enforce: {tool: Bash, pattern: x}\n"), "ok.yaml"); err == nil || !strings.Contains(err.Error(), "only for must rules") {
+	if _, err := Parse([]byte(should+"    enforce: {tool: Bash, pattern: x}\n"), "ok.yaml"); err == nil || !strings.Contains(err.Error(), "enforce is only for must rules: this is a should rule") {
 		t.Errorf("enforce on a should rule: %v", err)
+	}
+	bad := strings.Replace(head, "severity: must", "severity: mandatory", 1)
+	if _, err := Parse([]byte(bad+"    enforce: {tool: Bash, pattern: x}\n"), "ok.yaml"); err == nil || !strings.Contains(err.Error(), "this is a rule without a valid severity") {
+		t.Errorf("enforce on a rule with a bad severity: %v", err)
 	}
 }

@@ -63,8 +63,8 @@ type (
 		Limit  int    `json:"limit,omitempty" jsonschema:"at most this many, oldest first (default 100, at most 10000)"`
 	}
 	mcpResolveIn struct {
-		ID     int64  `json:"id" jsonschema:"the pending_id record_correction returned"`
-		Action string `json:"action" jsonschema:"accept: the correction was about rule_id (or the top candidate); reject: record nothing; new: propose a new rule from it"`
+		ID       int64  `json:"id" jsonschema:"the pending_id record_correction returned"`
+		Action   string `json:"action" jsonschema:"accept: the correction was about rule_id (or the top candidate); reject: record nothing; new: propose a new rule from it"`
 		RuleID   string `json:"rule_id,omitempty" jsonschema:"with accept: the rule the user meant (default: the top candidate)"`
 		Polarity int    `json:"polarity,omitempty" jsonschema:"with accept or new: 1 if the user's words support the rule, -1 if they contradict it; absent: the direction the confirmation shows"`
 	}

@@ -82,7 +82,8 @@ func (b hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (m
 }
 
 // POST /v1/hooks/claude-code: the body is the event JSON a Claude Code HTTP
-// hook posts (what a command hook reads on stdin), answered by
+// hook posts (what a command hook reads on stdin), as application/json like
+// every other body of the API (text/plain is refused: 400), answered by
 // hooks.HandleClaudeCode: 200 with the hook's JSON, or 204 (no body) when
 // the hook has nothing to say, which Claude Code takes as a hook that
 // succeeded silently. A malformed event is 400; a failure of
@@ -97,6 +98,9 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 	q := newQuery(c.QueryParams())
 	base := q.scope()
 	if err := q.done(); err != nil {
+		return err
+	}
+	if err := checkContentType(c, echo.MIMEApplicationJSON); err != nil {
 		return err
 	}
 	ev, err := hooks.ReadEvent(c.Request().Body)

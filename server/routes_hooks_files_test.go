@@ -1,12 +1,16 @@
 package server
 
 import (
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/lexsona/lexsona/hooks"
 )
 
 // hostileProject is a folder a remote caller could name: its .lexsona.yaml
@@ -110,5 +114,23 @@ func TestClaudeCodeHookRouteHookRoots(t *testing.T) {
 				t.Fatalf("status %d, body %s; want %d with %s", status, body, tc.status, tc.want)
 			}
 		})
+	}
+}
+
+// The hook route takes application/json as every other body of the API: a
+// text/plain event is refused and records nothing.
+func TestClaudeCodeHookRouteRefusesTextPlain(t *testing.T) {
+	env := newTestEnv(t, nil)
+	ts := httptest.NewServer(env.h)
+	defer ts.Close()
+	body := hookEvent(t, t.TempDir(), map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "CORRECT[tool.no-sed-for-file-editing]: no sed"})
+	resp, err := http.Post(ts.URL+hooks.HTTPRoute, "text/plain", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(data), "Content-Type") {
+		t.Errorf("text/plain: status %d, body %s", resp.StatusCode, data)
 	}
 }
