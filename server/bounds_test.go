@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -127,45 +126,6 @@ func TestWriteTimeoutPerRoute(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || string(b) != "done" {
 		t.Errorf("the route with its own limit: %d %q", resp.StatusCode, b)
-	}
-}
-
-// TestMaxConns: with MaxConns 2, a third connection is not served while two
-// are open, and is once one of them closes.
-func TestMaxConns(t *testing.T) {
-	s, _, _, _ := startServer(t, func(c *Config) { c.MaxConns = 2 })
-	addr := s.Addr()
-	var held []net.Conn
-	for range 2 {
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		// A served connection answers; both are then held open (keep-alive).
-		io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
-		if resp, _ := readResponse(t, conn); resp.StatusCode != 200 {
-			t.Fatalf("healthz: %d", resp.StatusCode)
-		}
-		held = append(held, conn)
-	}
-	third := make(chan error, 1)
-	go func() {
-		c := &http.Client{Timeout: 20 * time.Second}
-		resp, err := c.Get("http://" + addr + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-		}
-		third <- err
-	}()
-	select {
-	case err := <-third:
-		t.Fatalf("a third connection was served while two were open (err %v)", err)
-	case <-time.After(500 * time.Millisecond):
-	}
-	held[0].Close()
-	if err := <-third; err != nil {
-		t.Fatalf("the third connection after one closed: %v", err)
 	}
 }
 

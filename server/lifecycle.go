@@ -8,16 +8,15 @@ import (
 	"net/http"
 	"time"
 
-	"golang.org/x/net/netutil"
-
 	"github.com/lexsona/lexsona/engine"
 )
 
 // Handler returns the API as an http.Handler (for httptest or a custom server).
 func (s *Server) Handler() http.Handler { return s.echo }
 
-// Start binds the listener on Config.Addr; Run calls it when needed. Errors:
-// EUNAVAILABLE when the address cannot be bound.
+// Start binds the listener on Config.Addr (MaxConns connections, and
+// ProbeConns more for health probes: see connLimiter); Run calls it when
+// needed. Errors: EUNAVAILABLE when the address cannot be bound.
 func (s *Server) Start() error {
 	s.startMu.Lock()
 	defer s.startMu.Unlock()
@@ -28,7 +27,7 @@ func (s *Server) Start() error {
 	if err != nil {
 		return engine.Errorf(engine.EUNAVAILABLE, "cannot listen on %s: %v", s.cfg.Addr, err)
 	}
-	s.ln = netutil.LimitListener(ln, s.cfg.MaxConns)
+	s.ln = newConnLimiter(ln, s.cfg.MaxConns, s.cfg.ProbeConns)
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
 		s.checkHost.Store(true)
 	}
@@ -62,6 +61,7 @@ func (s *Server) Run(ctx context.Context) error {
 		WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout, MaxHeaderBytes: 64 << 10,
 		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext: func(net.Listener) context.Context { return base },
+		ConnContext: connContext,
 	}
 	stopPrune, stopFollow := s.startPruner(), s.startShareFollower()
 	s.stopBackground = func() { stopFollow(); stopPrune() }

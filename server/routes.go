@@ -56,7 +56,7 @@ func (s *Server) newEcho() *echo.Echo {
 	// client, and X-Forwarded-For (which anyone can send) is not trusted.
 	e.IPExtractor = echo.ExtractIPDirect()
 	page := s.newUI()
-	e.Use(s.uiRouteMiddleware(page), requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.browserGuard, s.authMiddleware, s.queryMiddleware, s.limitsMiddleware)
+	e.Use(s.uiRouteMiddleware(page), requestIDMiddleware, s.observeMiddleware, s.recoverMiddleware, s.probeConnMiddleware, s.browserGuard, s.authMiddleware, s.queryMiddleware, s.limitsMiddleware)
 	e.Use(page.Middleware) // the review page at /
 
 	s.add(http.MethodGet, "/healthz", s.handleHealthz)

@@ -127,15 +127,22 @@ type Config struct {
 	// RequestTimeout bounds each request's work (DefaultRequestTimeout);
 	// SyncTimeout bounds a registry sync (DefaultSyncTimeout).
 	RequestTimeout, SyncTimeout time.Duration
-	// HTTP server timeouts: ReadHeaderTimeout (10 s), ReadTimeout (60 s; a
-	// body still arriving then is answered 408), WriteTimeout (RequestTimeout
-	// + 30 s: how long after its headers a request may take until its
-	// response is written; a route with its own time limit, the registry
-	// sync, gets that limit + 30 s instead), IdleTimeout (120 s).
+	// HTTP server timeouts: ReadHeaderTimeout (5 s: how long a connection
+	// may hold its place before its request's header has arrived),
+	// ReadTimeout (60 s; a body still arriving then is answered 408),
+	// WriteTimeout (RequestTimeout + 30 s: how long after its headers a
+	// request may take until its response is written; a route with its own
+	// time limit, the registry sync, gets that limit + 30 s instead),
+	// IdleTimeout (30 s: how long a kept-alive connection may wait for its
+	// next request).
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
-	// MaxConns bounds the open connections (DefaultMaxConns); past it new
-	// connections wait in the listen backlog until one closes.
-	MaxConns int
+	// MaxConns bounds the open connections (DefaultMaxConns). Past it,
+	// ProbeConns more (DefaultProbeConns) are accepted for health probes
+	// only: each answers one GET or HEAD of /healthz or /readyz, or a 503
+	// with Retry-After for anything else, then closes (see connLimiter);
+	// past both, new connections wait in the listen backlog until one
+	// closes.
+	MaxConns, ProbeConns int
 	// MaxTextsInFlight bounds the texts embedded at once, for /v1/embeddings,
 	// classify and corrections together (DefaultMaxTextsInFlight); past it
 	// requests are answered 429 with Retry-After. At least
@@ -216,8 +223,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Embedder == nil {
 		return nil, engine.Errorf(engine.EINVALID, "server: Config.Embedder is required")
 	}
-	if cfg.BodyLimit < 0 || cfg.RegistryBodyLimit < 0 || cfg.MaxBatch < 0 || cfg.QueueSize < 0 || cfg.MaxConns < 0 {
-		return nil, engine.Errorf(engine.EINVALID, "server: body limits, MaxBatch, QueueSize and MaxConns must not be negative")
+	if cfg.BodyLimit < 0 || cfg.RegistryBodyLimit < 0 || cfg.MaxBatch < 0 || cfg.QueueSize < 0 || cfg.MaxConns < 0 || cfg.ProbeConns < 0 {
+		return nil, engine.Errorf(engine.EINVALID, "server: body limits, MaxBatch, QueueSize, MaxConns and ProbeConns must not be negative")
 	}
 	if cfg.MaxTextsInFlight != 0 && cfg.MaxTextsInFlight < MaxEmbeddingInputs {
 		return nil, engine.Errorf(engine.EINVALID, "server: MaxTextsInFlight %d is below %d, the texts one embeddings request may hold", cfg.MaxTextsInFlight, MaxEmbeddingInputs)
@@ -292,13 +299,16 @@ func setDefaults(c *Config) {
 	def(&c.RequestTimeout, DefaultRequestTimeout)
 	def(&c.SyncTimeout, DefaultSyncTimeout)
 	def(&c.ShareCheckInterval, DefaultShareCheckInterval)
-	def(&c.ReadHeaderTimeout, 10*time.Second)
+	def(&c.ReadHeaderTimeout, 5*time.Second)
 	def(&c.ReadTimeout, 60*time.Second)
 	def(&c.WriteTimeout, c.RequestTimeout+writeMargin)
-	def(&c.IdleTimeout, 120*time.Second)
+	def(&c.IdleTimeout, 30*time.Second)
 	def(&c.ShutdownTimeout, DefaultShutdownTimeout)
 	if c.MaxConns == 0 {
 		c.MaxConns = DefaultMaxConns
+	}
+	if c.ProbeConns == 0 {
+		c.ProbeConns = DefaultProbeConns
 	}
 	if c.MaxTextsInFlight == 0 {
 		c.MaxTextsInFlight = DefaultMaxTextsInFlight

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,7 +96,8 @@ of its own beside --db, created on its first request.`,
 		"API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); on the command line they show in the process list, so the flag is refused without --insecure-keys-on-command-line: use the variable or --api-keys-file; no keys: no auth")
 	f.BoolVar(&insecureKeys, "insecure-keys-on-command-line", false,
 		"accept --api-keys although every local user can read it in the process list (ps)")
-	f.IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "most open connections; more wait to be accepted")
+	f.IntVar(&maxConns, "max-conns", server.DefaultMaxConns,
+		fmt.Sprintf("most open connections for any request; past them %d more answer only health probes (/healthz, /readyz; anything else 503), and the rest wait to be accepted", server.DefaultProbeConns))
 	f.IntVar(&maxTexts, "max-texts-in-flight", server.DefaultMaxTextsInFlight,
 		"most texts embedded at once across /v1/embeddings, classify and corrections; past it 429 with Retry-After")
 	f.StringSliceVar(&allowedHosts, "allowed-hosts", splitList(os.Getenv("LEXSONA_ALLOWED_HOSTS")),
