@@ -32,18 +32,29 @@ func (s *Server) handleCreateRule(c echo.Context) error {
 	return c.JSON(http.StatusCreated, v)
 }
 
-// POST /v1/rules/{id}/accept and /reject: no body, or an empty JSON object.
+// AcceptRequest is the optional body of POST /v1/rules/{id}/accept: the id
+// and category the accepted candidate takes (memory.AcceptAs).
+type AcceptRequest = memory.AcceptAs
+
+// POST /v1/rules/{id}/accept: no body, an empty JSON object, or an
+// AcceptRequest; the answer is the accepted rule with what its activation
+// still needs. POST /v1/rules/{id}/reject: no body, or an empty JSON object.
 func (s *Server) handleReviewCandidate(accept bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		body, err := readBody(c)
 		if err != nil {
 			return err
 		}
+		var as AcceptRequest
 		if len(bytes.TrimSpace(body)) > 0 {
 			if err := checkContentType(c, "application/json"); err != nil {
 				return err
 			}
-			if err := s.decodeBytes(body, &struct{}{}, false); err != nil {
+			target := any(&struct{}{})
+			if accept {
+				target = &as
+			}
+			if err := s.decodeBytes(body, target, false); err != nil {
 				return err
 			}
 		}
@@ -51,7 +62,14 @@ func (s *Server) handleReviewCandidate(accept bool) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		v, err := mem.ReviewCandidate(c.Request().Context(), c.Param("id"), accept, time.Time{})
+		if accept {
+			v, err := mem.AcceptCandidate(c.Request().Context(), c.Param("id"), as, time.Time{})
+			if err != nil {
+				return err
+			}
+			return c.JSON(http.StatusOK, v)
+		}
+		v, err := mem.ReviewCandidate(c.Request().Context(), c.Param("id"), false, time.Time{})
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -118,10 +120,33 @@ func newRulesArchiveCmd(a *app) *cobra.Command {
 }
 
 func newRulesAcceptCmd(a *app) *cobra.Command {
-	return ruleActionCmd(a, "accept", "Accept a candidate rule; for an exception proposal, also exclude its tag from the original rule",
-		func(mem *memory.Service, ctx context.Context, id string, at time.Time) (engine.RuleView, error) {
-			return mem.ReviewCandidate(ctx, id, true, at)
-		})
+	var at, as, category string
+	c := &cobra.Command{
+		Use:   "accept ID [--as NEW_ID] [--category C]",
+		Short: "Accept a candidate rule, under an id and category of yours if you like, and say what its activation still needs; for an exception proposal, also exclude its tag from the original rule",
+		Args:  exactArgs(1, "the candidate rule's id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			now, err := parseCorrectionTime("at", at)
+			if err != nil {
+				return err
+			}
+			mem, err := a.openMemory(cmd.Context())
+			if err != nil {
+				return err
+			}
+			v, err := mem.AcceptCandidate(cmd.Context(), args[0], memory.AcceptAs{RuleID: as, Category: category}, now)
+			if err != nil {
+				return err
+			}
+			return a.output(v, func(w io.Writer) {
+				fmt.Fprintf(w, "accepted %s (%s): %s\n", v.RuleID, v.Category, v.Needs)
+			})
+		},
+	}
+	c.Flags().StringVar(&at, "at", "", "time of the change (RFC 3339)")
+	c.Flags().StringVar(&as, "as", "", "the rule id it takes (a proposed.* id is renamed; its history moves with it)")
+	c.Flags().StringVar(&category, "category", "", "the category it takes, e.g. tool_preference (its thresholds follow)")
+	return c
 }
 
 func newRulesRejectCmd(a *app) *cobra.Command {
