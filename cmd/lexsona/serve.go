@@ -186,7 +186,7 @@ func parseIdempotencyTTL(s string) (time.Duration, error) {
 }
 
 func newMCPCmd(a *app) *cobra.Command {
-	var idemTTL, tenantName string
+	var idemTTL, tenantName, apiKeysFile string
 	var integ integrityFlags
 	c := &cobra.Command{
 		Use:   "mcp",
@@ -195,12 +195,16 @@ func newMCPCmd(a *app) *cobra.Command {
 the tools record_correction, classify_correction, get_persona, list_rules,
 explain_rule, list_confirmations, resolve_confirmation, add_rule and
 review_candidate, on the memory in --db, or with --tenant on that tenant's
-memory as lexsona serve keeps it (created when it has none yet: the log says
-so). Logs go to stderr.`,
+memory as lexsona serve keeps it. A tenant with no memory yet is refused
+unless the API keys (--api-keys-file, or LEXSONA_API_KEYS) name it: then its
+memory is created at the first tool call (the log says so). Logs go to stderr.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.fullLog = true
 			ttl, err := parseIdempotencyTTL(idemTTL)
 			if err != nil {
+				return err
+			}
+			if err := a.checkMCPTenant(cmd.Context(), tenantName, apiKeysFile); err != nil {
 				return err
 			}
 			if err := integ.check(cmd.Context(), a); err != nil {
@@ -216,6 +220,8 @@ so). Logs go to stderr.`,
 		},
 	}
 	addTenantFlag(c, &tenantName, "serve")
+	c.Flags().StringVar(&apiKeysFile, "api-keys-file", os.Getenv("LEXSONA_API_KEYS_FILE"),
+		"the API keys file of lexsona serve: a --tenant it names may start with no memory yet (env LEXSONA_API_KEYS_FILE)")
 	addIdempotencyTTLFlag(c, &idemTTL)
 	integ.register(c)
 	return c

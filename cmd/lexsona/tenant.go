@@ -9,6 +9,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/server"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -46,4 +47,35 @@ func (a *app) openTenantDB(ctx context.Context, name string, create bool) (*stor
 	}
 	a.db = db
 	return db, nil
+}
+
+// checkMCPTenant refuses (ENOTFOUND, before anything is opened or created)
+// a --tenant of lexsona mcp that is neither a tenant with a memory already
+// nor one the API keys name (keysFile, else LEXSONA_API_KEYS): a misspelt
+// name would otherwise get an empty memory of its own. "" and "default"
+// are always known. Errors: EINVALID for a bad name or keys; the store's
+// when it cannot be looked at.
+func (a *app) checkMCPTenant(ctx context.Context, name, keysFile string) error {
+	if name == "" || name == tenant.Default {
+		return nil
+	}
+	stores := setup.TenantStores(a.setupConfig())
+	exists, err := stores.Exists(ctx, name)
+	if err != nil || exists {
+		return err
+	}
+	var keys server.APIKeys
+	if keysFile != "" {
+		keys, err = server.LoadAPIKeysFile(keysFile)
+	} else {
+		keys, err = server.ParseAPIKeys(os.Getenv("LEXSONA_API_KEYS"))
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	if _, ok := keys.Tenants[name]; ok {
+		return nil
+	}
+	return engine.Errorf(engine.ENOTFOUND, "tenant %s has no memory yet (no %s) and no API key names it: check --tenant and --db, "+
+		"or give the keys file that names it (--api-keys-file or LEXSONA_API_KEYS_FILE) to create its memory", name, stores.Where(name))
 }
