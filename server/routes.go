@@ -82,6 +82,8 @@ func (s *Server) newEcho() *echo.Echo {
 	s.add(http.MethodPost, "/v1/registry/sync", s.handleRegistrySync,
 		withBodyLimit(s.cfg.RegistryBodyLimit), withTimeout(s.cfg.SyncTimeout))
 	s.add(http.MethodPost, "/v1/embeddings", s.handleEmbeddings)
+	s.add(http.MethodGet, "/v1/models", s.handleListModels)
+	s.add(http.MethodGet, "/v1/models/:model", s.handleGetModel)
 	s.add(http.MethodPost, hooks.HTTPRoute, s.handleClaudeCodeHook)
 	return e
 }

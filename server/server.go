@@ -200,6 +200,7 @@ type Server struct {
 	routeTimeout   map[string]time.Duration
 
 	stopping atomic.Bool
+	started  time.Time // when New built the server (Config.Now)
 
 	checkHost   atomic.Bool     // listening on loopback: Host headers are checked
 	allowedHost map[string]bool // Config.AllowedHosts, lower-cased
@@ -256,7 +257,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	setDefaults(&cfg)
 	s := &Server{
-		cfg: cfg, log: cfg.Logger, db: cfg.DB, keys: newKeyring(cfg.APIKeys), validator: newValidator(),
+		cfg: cfg, log: cfg.Logger, db: cfg.DB, keys: newKeyring(cfg.APIKeys), validator: newValidator(), started: cfg.Now(),
 		routes: map[string]bool{}, routeBodyLimit: map[string]int64{}, routeTimeout: map[string]time.Duration{},
 	}
 	if s.allowedHost, err = ParseAllowedHosts(cfg.AllowedHosts); err != nil {
