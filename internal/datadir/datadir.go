@@ -41,4 +41,13 @@ const (
 	ModelsDir = "models"
 	// ORTDir holds the ONNX Runtime library: <data>/ort/libonnxruntime.so.1.
 	ORTDir = "ort"
+	// CalibrationDir holds one calibration file per model, the one
+	// `lexsona eval calibrate` writes and the classifier reads:
+	// <data>/calibration/<model>.json.
+	CalibrationDir = "calibration"
 )
+
+// Calibration is the calibration folder under Dir().
+func Calibration() string {
+	return filepath.Join(Dir(), CalibrationDir)
+}

@@ -31,6 +31,9 @@ func TestDirs(t *testing.T) {
 			if got := User(); got != tt.user {
 				t.Errorf("User() = %q, want %q", got, tt.user)
 			}
+			if got, want := Calibration(), filepath.Join(tt.dir, "calibration"); got != want {
+				t.Errorf("Calibration() = %q, want %q", got, want)
+			}
 		})
 	}
 }

@@ -13,7 +13,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/datadir"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
@@ -41,6 +43,9 @@ type Config struct {
 	Progress io.Writer
 	// Logger gets the store's and the embedder's diagnostics.
 	Logger *slog.Logger
+	// CalibrationDir is the folder searched for the embedder's calibration
+	// file (datadir.Calibration(), where `lexsona eval calibrate` writes).
+	CalibrationDir string
 	// Now is the use cases' clock (time.Now when nil), the time of the
 	// registry sync's events included.
 	Now func() time.Time
@@ -63,6 +68,16 @@ func OpenEmbedder(ctx context.Context, cfg Config) (models.Embedder, error) {
 		o.Logger = cfg.Logger
 	}
 	return auto.Open(ctx, o)
+}
+
+// ClassifierOptions are the classifier's options cfg gives: the
+// calibration folder cfg.CalibrationDir, else datadir.Calibration().
+func ClassifierOptions(cfg Config) classifier.Options {
+	dir := cfg.CalibrationDir
+	if dir == "" {
+		dir = datadir.Calibration()
+	}
+	return classifier.Options{CalibrationDir: dir}
 }
 
 // ReadRegistryFile reads a registry file, refusing one over
@@ -99,11 +114,12 @@ type Core struct {
 // the default pack into an empty store, the texts still missing a vector
 // embedded) — a corpus-dependent embedder (lexical) is fitted on their union
 // either way — and builds the use cases. It opens nothing: db and emb stay
-// the caller's to close. Core.Registry is the registry synced, or the
+// the caller's to close. The classifier takes ClassifierOptions(cfg).
+// Core.Registry is the registry synced, or the
 // registries in force merged. Errors: ReadRegistryFile's and those of
 // memory.Service.SyncRegistry and SyncInForce.
 func Assemble(ctx context.Context, db *store.DB, emb models.Embedder, cfg Config) (*Core, error) {
-	mem := memory.New(db, emb, memory.Options{Now: cfg.Now})
+	mem := memory.New(db, emb, memory.Options{Classifier: ClassifierOptions(cfg), Now: cfg.Now})
 	progress, end := models.TermProgress(cfg.Progress)
 	defer end()
 	opts := registry.SyncOptions{Progress: progress, AllowEmpty: cfg.AllowEmpty}
