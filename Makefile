@@ -69,11 +69,22 @@ run: build
 
 ## test: installs ONNX Runtime, generates the fixture models, imports the real
 ## model and installs Chromium with playwright-core (deps), starts the
-## throwaway PostgreSQL cluster (scripts/pg.sh; its URL in LEXSONA_TEST_PG),
-## then vets and runs every test.
+## throwaway PostgreSQL cluster (scripts/pg.sh; its URL in LEXSONA_TEST_PG)
+## unless LEXSONA_TEST_PG is set, then vets and runs every test. A cluster it
+## started is stopped at the end, pass or fail; one already running is left
+## running (the last line says so, and how to stop it).
 test: deps
 	$(GO) vet ./...
-	LEXSONA_TEST_PG="$${LEXSONA_TEST_PG:-$$(bash scripts/pg.sh || true)}" $(GO) test -count=1 ./...
+	@pg="$${LEXSONA_TEST_PG:-}"; started=; \
+	if [ -z "$$pg" ]; then \
+		bash scripts/pg.sh status 2>/dev/null || started=1; \
+		pg="$$(bash scripts/pg.sh || true)"; \
+		[ -n "$$pg" ] || started=; \
+	fi; \
+	trap 'if [ -n "$$started" ]; then bash scripts/pg.sh stop && echo "make test: stopped the PostgreSQL cluster it started"; \
+		elif [ -z "$${LEXSONA_TEST_PG:-}" ] && [ -n "$$pg" ]; then echo "make test: the PostgreSQL cluster was running before and still is: make pg-stop stops it"; fi' EXIT; \
+	echo "LEXSONA_TEST_PG=$$pg $(GO) test -count=1 ./..."; \
+	LEXSONA_TEST_PG="$$pg" $(GO) test -count=1 ./...
 
 ## lint: gofmt, goimports and staticcheck (installed into .cache/bin at the
 ## versions below), go vet, and no tracked file over 2 MB (binaries, models and
