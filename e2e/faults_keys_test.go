@@ -102,8 +102,15 @@ func TestAPIKeysFile(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; want 2, give them one way", r.Code, r.Stderr)
 		}
 	})
-	t.Run("command line warns", func(t *testing.T) {
-		p := MustStartServe(t, bin, filepath.Join(dir, "e.db"), "--api-keys", "read:"+keyRead+",write:"+keyWrite)
+	t.Run("command line refused", func(t *testing.T) {
+		r := MustRunCLI(t, bin, "", "serve", "--db", filepath.Join(dir, "r.db"), "--addr", "127.0.0.1:0", "--embedder", "lexical",
+			"--api-keys", "read:"+keyRead+",write:"+keyWrite)
+		if r.Code != 2 || !strings.Contains(r.Stderr, "--api-keys-file") || !strings.Contains(r.Stderr, "--insecure-keys-on-command-line") || strings.Contains(r.Stderr, keyWrite) {
+			t.Errorf("exit %d, stderr %q; want 2, naming the safer ways and the flag that insists", r.Code, r.Stderr)
+		}
+	})
+	t.Run("command line insisted on warns", func(t *testing.T) {
+		p := MustStartServe(t, bin, filepath.Join(dir, "e.db"), "--insecure-keys-on-command-line", "--api-keys", "read:"+keyRead+",write:"+keyWrite)
 		checkKeysEnforced(t, p)
 		if !strings.Contains(p.Log(), "visible to every local user in the process list") {
 			t.Errorf("no warning for keys on the command line:\n%s", p.Log())

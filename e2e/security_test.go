@@ -72,7 +72,7 @@ func MustRoutes(t *testing.T, c *Client) []route {
 func TestAuthEveryRoute(t *testing.T) {
 	bin := MustBuildBinary(t)
 	dbPath := filepath.Join(t.TempDir(), "auth.db")
-	p := MustStartServe(t, bin, dbPath, "--api-keys", "read:"+readKey+",write:"+writeKey)
+	p := MustStartServe(t, bin, dbPath, "--insecure-keys-on-command-line", "--api-keys", "read:"+readKey+",write:"+writeKey)
 	if _, err := p.WaitReady(10 * time.Second); err != nil {
 		t.Fatal(err)
 	}
