@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/internal/datadir"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -52,12 +51,6 @@ func CalibrationFileName(modelID string) string {
 		name = "model"
 	}
 	return name + ".json"
-}
-
-// DefaultCalibrationDir is the calibration folder under LexSona's data
-// folder (datadir.Dir()/calibration).
-func DefaultCalibrationDir() string {
-	return filepath.Join(datadir.Dir(), "calibration")
 }
 
 // LoadCalibration reads and validates a calibration file. A missing file is
@@ -120,7 +113,8 @@ const (
 // resolveThresholds applies the precedence explicit options > calibration file
 // > defaults. The calibration file is opts.CalibrationFile when set (it must
 // exist and be for id), else <dir>/<CalibrationFileName(id)> in
-// opts.CalibrationDir or DefaultCalibrationDir (absent is fine there).
+// opts.CalibrationDir when set (absent is fine there); with neither, no file
+// is read.
 // It returns the thresholds, their source ("options", "calibration:<path>" or
 // "default") and an EINVALID/ENOTFOUND error for a bad file.
 func resolveThresholds(opts Options, id models.Identity) (Thresholds, string, error) {
@@ -133,11 +127,7 @@ func resolveThresholds(opts Options, id models.Identity) (Thresholds, string, er
 	path, required := opts.CalibrationFile, true
 	if path == "" {
 		required = false
-		dir := opts.CalibrationDir
-		if dir == "" {
-			dir = DefaultCalibrationDir()
-		}
-		if dir != "" {
+		if dir := opts.CalibrationDir; dir != "" {
 			path = filepath.Join(dir, CalibrationFileName(id.ID()))
 		}
 	}

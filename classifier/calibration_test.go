@@ -116,15 +116,21 @@ func TestThresholdPrecedence(t *testing.T) {
 			}
 		})
 	}
-	t.Run("LEXSONA_DATA", func(t *testing.T) {
+	// The classifier reads no environment: a calibration file under
+	// LEXSONA_DATA counts only when the composition root passes its folder
+	// (internal/setup.ClassifierOptions, tested there).
+	t.Run("LEXSONA_DATA alone is not read", func(t *testing.T) {
 		data := t.TempDir()
 		t.Setenv("LEXSONA_DATA", data)
 		p := filepath.Join(data, "calibration", CalibrationFileName(id.ID()))
 		if err := WriteCalibration(p, Calibration{Model: id.ID(), Thresholds: Thresholds{0.77, 0.66}}); err != nil {
 			t.Fatal(err)
 		}
-		if got, _, err := resolveThresholds(Options{}, id); err != nil || got != (Thresholds{0.77, 0.66}) {
-			t.Errorf("got %v, %v", got, err)
+		if got, src, err := resolveThresholds(Options{}, id); err != nil || got != miniLMThresholds || src != SourceDefault {
+			t.Errorf("got %v from %q, %v; want the defaults", got, src, err)
+		}
+		if got, _, err := resolveThresholds(Options{CalibrationDir: filepath.Join(data, "calibration")}, id); err != nil || got != (Thresholds{0.77, 0.66}) {
+			t.Errorf("with the folder passed: got %v, %v", got, err)
 		}
 	})
 }

@@ -50,8 +50,9 @@ type Options struct {
 	// Thresholds, when set, override the calibration file and the defaults.
 	Thresholds *Thresholds
 	// CalibrationFile is an explicit calibration file (it must exist and be
-	// for the embedder's model). Otherwise CalibrationDir (default
-	// DefaultCalibrationDir) is searched for CalibrationFileName(model ID).
+	// for the embedder's model). Otherwise CalibrationDir, when set, is
+	// searched for CalibrationFileName(model ID); with neither, the
+	// thresholds are Thresholds or DefaultThresholds.
 	CalibrationFile string
 	CalibrationDir  string
 	// K is the number of candidates (DefaultK when ≤ 0).

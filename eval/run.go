@@ -27,8 +27,7 @@ type Config struct {
 	Embedder models.Embedder
 	// Thresholds, when set, are the bands evaluated; otherwise those the
 	// classifier would use for the model: a calibration file in
-	// CalibrationDir (default classifier.DefaultCalibrationDir()), else
-	// classifier.DefaultThresholds.
+	// CalibrationDir (none when empty), else classifier.DefaultThresholds.
 	Thresholds     *classifier.Thresholds
 	CalibrationDir string
 	// Guard is the classifier's guard (nil: classifier.DefaultGuard()); the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/eval"
+	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -119,7 +120,7 @@ for the model (a calibration file, else its defaults).`,
 				return err
 			}
 			rep, err := eval.Run(ctx, eval.Config{Registry: reg, Dataset: ds, Embedder: a.emb, Thresholds: thr,
-				CrossValidate: f.cv, Progress: a.stderr})
+				CalibrationDir: setup.ClassifierOptions(a.setupConfig()).CalibrationDir, CrossValidate: f.cv, Progress: a.stderr})
 			if err != nil {
 				return err
 			}
@@ -193,7 +194,7 @@ classifier uses for that model from then on.`,
 			res := calibrateOutput{Embedder: rep.Embedder, Model: rep.Model, Dataset: rep.Dataset,
 				Thresholds: rep.Calibration.Thresholds, File: outFile, Calibration: rep.Calibration, Targets: rep.Targets}
 			if res.File == "" {
-				res.File = filepath.Join(classifier.DefaultCalibrationDir(), classifier.CalibrationFileName(rep.Model))
+				res.File = filepath.Join(setup.ClassifierOptions(a.setupConfig()).CalibrationDir, classifier.CalibrationFileName(rep.Model))
 			}
 			if !dryRun {
 				file, err := eval.CalibrationFile(rep, time.Now())

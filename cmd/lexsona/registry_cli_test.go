@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lexsona/lexsona/internal/datadir"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,7 +61,7 @@ func TestConfirmSaysWhenActivated(t *testing.T) {
 	model := c.mustJSON("classify", "stop using sed")["model"].(string)
 	t.Setenv("LEXSONA_DATA", t.TempDir())
 	cal := classifier.Calibration{Model: model, Embedder: "lexical", Thresholds: classifier.Thresholds{Auto: 1, Confirm: 0.05}}
-	if err := classifier.WriteCalibration(filepath.Join(classifier.DefaultCalibrationDir(), classifier.CalibrationFileName(model)), cal); err != nil {
+	if err := classifier.WriteCalibration(filepath.Join(datadir.Calibration(), classifier.CalibrationFileName(model)), cal); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string

@@ -80,6 +80,7 @@ of its own beside --db, created on its first request.`,
 				Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
 				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, HookRoots: hookRoots, HookNotes: hookNotes, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
+				ClassifierOptions: setup.ClassifierOptions(sc),
 			})
 			if err != nil {
 				return err
@@ -215,7 +216,7 @@ memory is created at the first tool call (the log says so). Logs go to stderr.`,
 				return err
 			}
 			sc := a.setupConfig()
-			return server.ServeMCP(cmd.Context(), server.Config{DB: core.DB, Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger(),
+			return server.ServeMCP(cmd.Context(), server.Config{DB: core.DB, Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger(), ClassifierOptions: setup.ClassifierOptions(sc),
 				MCPTenant: tenantName, Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc)}, a.stdin, a.stdout)
 		},
 	}
