@@ -64,7 +64,7 @@ var (
 		"are fine", "are ok", "are okay", "are allowed", "are good", "are great", "is totally fine", "are totally fine",
 		"please", "is what we use", "is the way", "all the way"}
 	rejectAfter = []string{"is wrong", "is bad", "is banned", "is forbidden", "is not allowed", "isn't allowed", "is not ok",
-		"isn't ok", "is broken", "is not what", "again", "are wrong", "are bad", "are banned", "are not allowed", "is not needed", "isn't needed", "not needed", "is unnecessary"}
+		"isn't ok", "is broken", "is not what", "again", "are wrong", "are bad", "are banned", "are not allowed", "away", "out of", "is not needed", "isn't needed", "not needed", "is unnecessary"}
 )
 
 // sideStance reads what text says about a rule with sides s: a preferred

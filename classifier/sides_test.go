@@ -32,6 +32,7 @@ func TestSideStance(t *testing.T) {
 		{"emojis are fine in the changelog", emoji, engine.Counter},
 		{"right, leave it all uncommitted, i'll go through the diff and commit myself", commit, none},
 		{"stop editing files with npm", pnpm, engine.Reinforce},
+		{"keep npm away from this repo", pnpm, engine.Reinforce},
 		{"never install anything without pnpm", pnpm, engine.Reinforce},
 		{"use pnpm, npm is fine too", pnpm, none},
 		{"the build broke", pnpm, none},
