@@ -118,6 +118,7 @@ else
 	echo "bench_report: no PostgreSQL (scripts/pg.sh failed): its rows are left out" >&2
 fi
 gobench server ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x"
+gobench hook ./server/ '^BenchmarkClaudeCodeHookRoute$' 200x
 gobench server-int8 ./server/ '^BenchmarkHTTPClassifyLoad$' "${http_requests}x" LEXSONA_MODEL_VARIANT=int8
 
 uptime >"$raw/uptime-end.txt"

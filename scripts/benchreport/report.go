@@ -81,6 +81,7 @@ func Render(in Inputs) string {
 	in.record(p)
 	in.postgres(p)
 	in.httpLoad(p)
+	in.hookRoute(p)
 	p("## How this was measured\n\n```sh\n%s\n```\n", strings.Join(in.Commands, "\n"))
 	return b.String()
 }
@@ -259,6 +260,28 @@ func (in Inputs) record(p printer) {
 		g, ok3 := in.Go.Metric(name+"full-group", "corrections/s", -1)
 		wpc, ok4 := in.Go.Metric(name+"full-group", "writes/commit", -1)
 		p("| %s | %s | %s | %s | %s |\n", w, num(n, ok1, 0), num(f, ok2, 0), num(g, ok3, 0), num(wpc, ok4, 1))
+	}
+	p("\n")
+}
+
+// hookRoute is the Claude Code hook route's latency, as an HTTP hook sees
+// it: one client, loopback, the service running.
+func (in Inputs) hookRoute(p printer) {
+	p("## Claude Code hook route\n\nPOST /v1/hooks/claude-code as Claude Code's HTTP hooks send it: one client on loopback, the service already running; UserPromptSubmit prompts of the lengths people type (one word, a sentence, a paragraph, a pasted stack trace), each distinct, through the correction gate and the classifier. The target is a UserPromptSubmit p95 of at most 100 ms with the real model.\n\n")
+	p("| embedder | event | requests | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|---|\n")
+	for _, e := range []string{"lexical", "ort"} {
+		for _, ev := range []string{"SessionStart", "UserPromptSubmit"} {
+			name := "BenchmarkClaudeCodeHookRoute/embedder=" + e + "/event=" + ev
+			var n int64
+			if ls := in.Go[name]; len(ls) > 0 {
+				n = ls[len(ls)-1].Iterations
+			}
+			cell := func(unit string) string {
+				v, ok := in.Go.Metric(name, unit, -1)
+				return num(v, ok, 1)
+			}
+			p("| %s | %s | %d | %s | %s | %s |\n", e, ev, n, cell("p50_ms"), cell("p95_ms"), cell("p99_ms"))
+		}
 	}
 	p("\n")
 }
