@@ -77,7 +77,7 @@ var extraRules = []extraRule{
 	{id: "basic-auth", keywords: []string{"authorization"}, from: atWord, valid: basicValue,
 		re: regexp.MustCompile(`(?i)^authorization["'\x60\]]*[ \t]*(?:[:=,]|=>)[ \t]*["'\x60]?basic[ \t]+([a-z0-9+/]{6,}={0,2})`)},
 	{id: "lexsona-api-key", keywords: []string{"read:", "write:"}, valid: apiKeyValue,
-		re: regexp.MustCompile("(?i)(?:^|[^\\w:.-])(?:[a-z0-9_]{1,64}:)?(?:read|write):([a-z0-9][a-z0-9_\\-.~+/=!@#$%^&*]*[a-z0-9_\\-~+/=@#$%^&*])")},
+		re: regexp.MustCompile(`(?i)(?:^|[^\w:.-])(?:[a-z0-9_]{1,64}:)?(?:read|write):([a-z0-9][a-z0-9_\-.~+/=!@#$%^&*]*[a-z0-9_\-~+/=@#$%^&*])`)},
 	{id: "password", keywords: []string{"pass", "pwd", "secret"}, from: backOver(nameChars), valid: passwordValue,
 		re: regexp.MustCompile(`(?i)^` + passwordNames + `["'\x60\]]*[ \t]*(?:=|:=|:|=>|\?=)[ \t]*` + quotedOrBare)},
 	{id: "password", keywords: []string{"pass", "pwd"}, from: atWord, valid: passwordValue,

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"github.com/lexsona/lexsona/internal/datadir"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lexsona/lexsona/internal/datadir"
 
 	"github.com/lexsona/lexsona/classifier"
 )
