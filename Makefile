@@ -70,11 +70,15 @@ run: build
 ## test: installs ONNX Runtime, generates the fixture models, imports the real
 ## model and installs Chromium with playwright-core (deps), starts the
 ## throwaway PostgreSQL cluster (scripts/pg.sh; its URL in LEXSONA_TEST_PG)
-## unless LEXSONA_TEST_PG is set, then vets and runs every test. A cluster it
-## started is stopped at the end, pass or fail; one already running is left
-## running (the last line says so, and how to stop it).
+## unless LEXSONA_TEST_PG is set, then vets, lints server/openapi.json
+## (scripts/openapi_lint.sh), fuzzes the API from it (make fuzz-api, about
+## 80 s) and runs every test. A cluster it started is stopped at the end, pass
+## or fail; one already running is left running (the last line says so, and
+## how to stop it).
 test: deps
 	$(GO) vet ./...
+	bash scripts/openapi_lint.sh
+	GO=$(GO) bash scripts/fuzz_api.sh
 	@pg="$${LEXSONA_TEST_PG:-}"; started=; \
 	if [ -z "$$pg" ]; then \
 		bash scripts/pg.sh status 2>/dev/null || started=1; \
@@ -87,8 +91,9 @@ test: deps
 	LEXSONA_TEST_PG="$$pg" $(GO) test -count=1 ./...
 
 ## lint: gofmt, goimports and staticcheck (installed into .cache/bin at the
-## versions below), go vet, and no tracked file over 2 MB (binaries, models and
-## build output never go into git).
+## versions below), go vet, Redocly's recommended-strict rules on
+## server/openapi.json (scripts/openapi_lint.sh), and no tracked file over
+## 2 MB (binaries, models and build output never go into git).
 STATICCHECK_VERSION := v0.8.2
 GOIMPORTS_VERSION   := v0.52.0
 lint:
@@ -98,6 +103,7 @@ lint:
 	@out=$$($(CACHE)/bin/goimports -l $$(git ls-files '*.go' | xargs grep -L '^// Code generated .* DO NOT EDIT\.$$')); if [ -n "$$out" ]; then echo "goimports would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(CACHE)/bin/staticcheck ./...
+	bash scripts/openapi_lint.sh
 	@big=$$(git ls-files -z | xargs -0 -r stat -c '%s %n' 2>/dev/null | awk '$$1 > 2097152 {print $$2 " (" $$1 " bytes)"}'); if [ -n "$$big" ]; then echo "tracked files over 2 MB (binaries, models and build output do not belong in git):"; echo "$$big"; exit 1; fi
 
 ## bench: every Go benchmark, then the paper's stack (Transformers.js on
@@ -125,8 +131,10 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzTokenize$$' -fuzztime=$(FUZZTIME) ./models/
 	$(GO) test -run='^$$' -fuzz='^FuzzText$$' -fuzztime=$(FUZZTIME) ./redact/
 
-## fuzz-api: schemathesis against the HTTP API from server/openapi.json, on
-## loopback with a temp database (bounded: FUZZ_MAX_EXAMPLES, FUZZ_MAX_TIME).
+## fuzz-api: schemathesis (pinned, installed into .cache/fuzz-venv) against
+## the HTTP API from server/openapi.json, every check, settings in
+## scripts/fuzz_api.toml, on loopback with a temp database; bounded to about
+## 80 s (FUZZ_MAX_EXAMPLES, FUZZ_MAX_TIME).
 .PHONY: fuzz-api
 fuzz-api:
 	GO=$(GO) bash scripts/fuzz_api.sh

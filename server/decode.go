@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -63,8 +65,8 @@ func checkContentType(c echo.Context, want ...string) error {
 }
 
 // decodeJSON decodes the request body into v: one JSON value, valid UTF-8,
-// no unknown fields (unless lenient), nothing after it; then it runs the
-// struct's validate tags. Every failure is an EINVALID (or ETOOLARGE) error
+// no unknown fields and no null anywhere (unless lenient), nothing after it;
+// then it runs the struct's validate tags. Every failure is an EINVALID (or ETOOLARGE) error
 // with a message naming what was wrong.
 func (s *Server) decodeJSON(c echo.Context, v any, lenient bool) error {
 	body, err := readBody(c)
@@ -97,7 +99,54 @@ func (s *Server) decodeBytes(body []byte, v any, lenient bool) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return engine.Errorf(engine.EINVALID, "request body is not valid JSON: data after the JSON value")
 	}
+	if !lenient {
+		switch path, ok := nullIn(body); {
+		case ok && path == "":
+			return engine.Errorf(engine.EINVALID, "request body is null: want a JSON object")
+		case ok:
+			return engine.Errorf(engine.EINVALID, "field %q is null: give it a value or leave it out", path)
+		}
+	}
 	return s.validate(v)
+}
+
+// nullIn returns the path (like scope.exclude_tags[0]) of the first null in
+// the JSON document body, members in sorted order. A null would otherwise
+// decode as the field's zero value: a request the document refuses (every
+// field of a strict body has a type other than null) would be served as if
+// the field were absent or empty.
+func nullIn(body []byte) (string, bool) {
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&doc) != nil {
+		return "", false
+	}
+	var walk func(v any, path string) (string, bool)
+	walk = func(v any, path string) (string, bool) {
+		switch t := v.(type) {
+		case nil:
+			return path, true
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(t)) {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if np, ok := walk(t[k], p); ok {
+					return np, true
+				}
+			}
+		case []any:
+			for i, e := range t {
+				if np, ok := walk(e, fmt.Sprintf("%s[%d]", path, i)); ok {
+					return np, true
+				}
+			}
+		}
+		return "", false
+	}
+	return walk(doc, "")
 }
 
 // jsonError explains a decoding error without Go type names.

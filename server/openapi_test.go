@@ -267,14 +267,14 @@ func TestOpenAPIQueryParameters(t *testing.T) {
 			}
 			name, schema := p["name"].(string), p["schema"].(map[string]any)
 			switch v, ok := values[name]; {
+			case schema["type"] == "integer":
+				q.Set(name, fmt.Sprint(max(1, schema["minimum"].(float64))))
 			case ok:
 				q.Set(name, v)
 			case schema["enum"] != nil:
 				q.Set(name, fmt.Sprint(schema["enum"].([]any)[0]))
 			case schema["format"] == "date-time":
 				q.Set(name, "2026-01-01T00:00:00Z")
-			case schema["type"] == "integer":
-				q.Set(name, fmt.Sprint(max(1, schema["minimum"].(float64))))
 			case schema["type"] == "boolean":
 				q.Set(name, "false")
 			default:
@@ -292,6 +292,22 @@ func TestOpenAPIQueryParameters(t *testing.T) {
 		r := e.get(target + "?" + q.Encode())
 		if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), `unknown query parameter \"colour\"`) {
 			t.Errorf("GET %s with an undocumented parameter: %d %s", target, r.status, r.body)
+		}
+	}
+}
+
+// TestOpenAPISecurityAndLicense: every operation says whether it needs a key
+// (Redocly's security-defined rule) and the document names its license.
+func TestOpenAPISecurityAndLicense(t *testing.T) {
+	doc := mustDoc(t)
+	if lic, _ := doc["info"].(map[string]any)["license"].(map[string]any); lic["name"] == nil {
+		t.Errorf("info.license is missing")
+	}
+	for p, item := range doc["paths"].(map[string]any) {
+		for m, op := range item.(map[string]any) {
+			if o, ok := op.(map[string]any); ok && o["security"] == nil {
+				t.Errorf("%s %s has no security", strings.ToUpper(m), p)
+			}
 		}
 	}
 }

@@ -78,9 +78,22 @@ func (q *query) list(name string) []string {
 	return out
 }
 
-// intIn returns name as an integer in [min, max], def when absent or empty.
-func (q *query) intIn(name string, def, min, max int) int {
+// typed returns the value of a parameter that is not free text (a number,
+// a time, a boolean, one of a list), "" when absent; given but empty (now=)
+// it is an EINVALID error: such a value is not one of the parameter's, and
+// reading it as absent would answer for a default the caller did not ask
+// for.
+func (q *query) typed(name string) string {
 	s := q.str(name)
+	if _, given := q.v[name]; given && s == "" {
+		q.fail(engine.Errorf(engine.EINVALID, "query parameter %s is empty: give it a value or leave it out", name))
+	}
+	return s
+}
+
+// intIn returns name as an integer in [min, max], def when absent.
+func (q *query) intIn(name string, def, min, max int) int {
+	s := q.typed(name)
 	if s == "" {
 		return def
 	}
@@ -92,9 +105,9 @@ func (q *query) intIn(name string, def, min, max int) int {
 	return n
 }
 
-// int64Min returns name as an int64 ≥ min, def when absent or empty.
+// int64Min returns name as an int64 ≥ min, def when absent.
 func (q *query) int64Min(name string, def, min int64) int64 {
-	s := q.str(name)
+	s := q.typed(name)
 	if s == "" {
 		return def
 	}
@@ -108,7 +121,7 @@ func (q *query) int64Min(name string, def, min int64) int64 {
 
 // bool returns name as a boolean (true/false/1/0), false when absent.
 func (q *query) bool(name string) bool {
-	s := q.str(name)
+	s := q.typed(name)
 	if s == "" {
 		return false
 	}
@@ -121,7 +134,7 @@ func (q *query) bool(name string) bool {
 
 // time returns name as an RFC 3339 time, now when absent.
 func (q *query) time(name string, now time.Time) time.Time {
-	s := q.str(name)
+	s := q.typed(name)
 	if s == "" {
 		return now
 	}
@@ -135,7 +148,7 @@ func (q *query) time(name string, now time.Time) time.Time {
 
 // oneOf returns name's value when it is one of allowed, def when absent.
 func (q *query) oneOf(name, def string, allowed ...string) string {
-	s := q.str(name)
+	s := q.typed(name)
 	if s == "" {
 		return def
 	}

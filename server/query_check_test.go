@@ -39,3 +39,43 @@ func TestUnparsableQueryRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyTypedQueryValuesRefused: a number, time, boolean or choice given
+// empty (now=, limit=) is a 400 naming it, as openapi.json has it, never
+// read as absent; empty free-text values (scope fields, category) still
+// read as absent.
+func TestEmptyTypedQueryValuesRefused(t *testing.T) {
+	e := newTestEnv(t, nil)
+	for _, tc := range []struct {
+		path  string
+		param string // "" when it is served
+	}{
+		{"/v1/persona?now=", "now"},
+		{"/v1/persona?max=", "max"},
+		{"/v1/persona?include_dormant=", "include_dormant"},
+		{"/v1/persona?format=%20", "format"},
+		{"/v1/why?now=", "now"},
+		{"/v1/rules?now=", "now"},
+		{"/v1/rules?status=", "status"},
+		{"/v1/rules?source=", "source"},
+		{"/v1/rules?limit=", "limit"},
+		{"/v1/rules/" + ruleSed + "?now=", "now"},
+		{"/v1/rules/" + ruleSed + "/history?after=", "after"},
+		{"/v1/confirmations?status=rejected&limit=", "limit"},
+		{"/v1/confirmations?status=", "status"},
+		{"/v1/persona?project=&environment=&agent_family=&context_tags=", ""},
+		{"/v1/rules?category=&after=", ""},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			r := e.get(tc.path)
+			if tc.param == "" {
+				mustStatus(t, r, http.StatusOK)
+				return
+			}
+			mustStatus(t, r, http.StatusBadRequest)
+			if d := r.errorBody(t); !strings.Contains(d.Message, "query parameter "+tc.param+" is empty") {
+				t.Errorf("message %q does not name %s as empty", d.Message, tc.param)
+			}
+		})
+	}
+}

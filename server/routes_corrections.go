@@ -23,15 +23,16 @@ type CorrectionRequest struct {
 	Scope       engine.Scope `json:"scope"`
 	FrameID     string       `json:"frame_id"`
 	AgentOutput string       `json:"agent_output"`
-	At          string       `json:"at"`
+	At          *string      `json:"at"`
 }
 
 // IdempotencyHeader names the header that makes POST /v1/corrections retry-safe.
 const IdempotencyHeader = "Idempotency-Key"
 
 // correction turns a request body and idempotency key into the correction
-// to record. Errors: EINVALID naming a bad polarity or a time that is not
-// RFC 3339 (the rest is memory.Service.Record's to check).
+// to record. Errors: EINVALID naming a bad polarity or an "at" that is not
+// an RFC 3339 time, "" included (the rest is memory.Service.Record's to
+// check).
 func correction(req CorrectionRequest, key string) (engine.Correction, error) {
 	c := engine.Correction{
 		UserText: req.Text, RuleID: req.RuleID, Scope: req.Scope,
@@ -47,10 +48,10 @@ func correction(req CorrectionRequest, key string) (engine.Correction, error) {
 			return c, engine.Errorf(engine.EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", *req.Polarity)
 		}
 	}
-	if req.At != "" {
-		t, err := time.Parse(time.RFC3339Nano, req.At)
+	if req.At != nil {
+		t, err := time.Parse(time.RFC3339Nano, *req.At)
 		if err != nil {
-			return c, engine.Errorf(engine.EINVALID, "field \"at\" = %q is not an RFC 3339 time (like 2025-11-22T10:00:00Z)", clip(req.At))
+			return c, engine.Errorf(engine.EINVALID, "field \"at\" = %q is not an RFC 3339 time (like 2025-11-22T10:00:00Z): give one, or leave the field out for now", clip(*req.At))
 		}
 		c.At = t
 	}

@@ -20,7 +20,7 @@ const (
 func (s *Server) handleListRules(c echo.Context) error {
 	q := newQuery(c.QueryParams())
 	rq := memory.RulesQuery{
-		Category: q.str("category"), Status: q.str("status"), Source: q.str("source"),
+		Category: q.str("category"), Status: q.typed("status"), Source: q.typed("source"),
 		Limit: q.intIn("limit", DefaultRulesLimit, 1, MaxRulesLimit), After: q.str("after"),
 		Now: q.time("now", s.cfg.Now()),
 	}
