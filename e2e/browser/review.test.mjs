@@ -175,6 +175,46 @@ await check("a rule is edited and its receipts show the edit", async () => {
   await shot(page, "04-rule");
 });
 
+// chartGeometry measures the rule page's chart as drawn: the legend of the
+// activation line, the plot, the event dots and the time labels.
+async function chartGeometry(p) {
+  return p.evaluate(() => {
+    const svg = document.querySelector("[data-testid=chart]");
+    const box = (el) => {
+      const b = el.getBoundingClientRect();
+      return { l: b.left, r: b.right, t: b.top, b: b.bottom };
+    };
+    return {
+      legend: box(svg.querySelector("[data-testid=chart-legend] text")),
+      plot: box(svg.querySelector("rect.plot")),
+      chart: box(svg),
+      dots: [...svg.querySelectorAll("circle.ev")].map(box),
+      labels: [...svg.querySelectorAll("text.xlabel")].filter((e) => getComputedStyle(e).display !== "none").map((e) => e.textContent),
+    };
+  });
+}
+function assertChartClear(g, where) {
+  assert(g.legend.b <= g.plot.t + 0.5, `${where}: the activation legend (bottom ${g.legend.b}) reaches into the plot (top ${g.plot.t})`);
+  assert(g.legend.t >= g.chart.t - 0.5, `${where}: the activation legend leaves the chart`);
+  for (const d of g.dots) {
+    const apart = d.r < g.legend.l || d.l > g.legend.r || d.b < g.legend.t || d.t > g.legend.b;
+    assert(apart, `${where}: a dot at ${JSON.stringify(d)} is under the legend ${JSON.stringify(g.legend)}`);
+  }
+  for (let i = 1; i < g.labels.length; i++) {
+    assert(g.labels[i] !== g.labels[i - 1], `${where}: time label ${g.labels[i]} repeats: ${JSON.stringify(g.labels)}`);
+  }
+}
+
+await check("the chart's legend and time labels stay clear of the data", async () => {
+  // A burst of reinforcements within seconds takes the candidate past the
+  // activation line: its last dots end near it, at the right.
+  await page.goto(base + `/rules/${candidateID}`);
+  assertChartClear(await chartGeometry(page), candidateID);
+  await shot(page, "15-active-rule-chart");
+  await page.goto(base + "/rules/tool.use-ripgrep");
+  assertChartClear(await chartGeometry(page), "tool.use-ripgrep");
+});
+
 await check("an exception proposal is accepted and the parent's excluded tag appears", async () => {
   await page.goto(base + "/");
   const card = page.locator(`[data-testid=exception][data-id="${exceptionID}"]`);
@@ -236,6 +276,23 @@ await check("registry upload previews the sync, then syncs", async () => {
   assert((await page.locator("[data-testid=sync-summary]").innerText()).includes("1 added"), "summary");
   assert((await page.locator('[data-testid=source][data-name="team"]').count()) === 1, "team not among the sources");
   assert((await rule("team.small-prs")).source === "registry", "not synced");
+});
+
+await check("registry names link to the registry's row and its rules", async () => {
+  await page.goto(base + "/rules/team.small-prs");
+  await page.locator("[data-testid=registry-link]").click();
+  await page.waitForURL(base + "/registry#registry-team");
+  const row = page.locator("#registry-team");
+  assert(await row.isVisible(), "the registry's row is not shown");
+  assert((await row.evaluate((e) => e.matches(":target"))), "the registry's row is not the page's target");
+  await shot(page, "16-registry-target");
+  await row.locator("[data-testid=registry-rules]").click();
+  await page.waitForURL(base + "/rules?registry=team");
+  const ids = await page.locator("[data-testid=rule-row]").evaluateAll((rows) => rows.map((r) => r.dataset.id));
+  assert(ids.length > 0 && ids.every((id) => id.startsWith("team.")), `registry team's rules: ${ids}`);
+  await page.goto(base + "/rules");
+  const links = await page.locator("[data-testid=registry-link]").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  assert(links.includes("/registry#registry-default") && links.includes("/registry#registry-team"), `registry links on the rules list: ${links}`);
 });
 
 await check("a second upload previews an update and an addition exactly, synced from the keyboard", async () => {
@@ -332,6 +389,7 @@ await check("phone-sized pages are readable", async () => {
   const overflow = await mp.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 1, `the page is ${overflow}px wider than the screen`);
   await shot(mp, "10-phone-rule");
+  assertChartClear(await chartGeometry(mp), "phone tool.use-ripgrep");
   await mp.goto(base + "/");
   await shot(mp, "11-phone-inbox");
   await mp.goto(base + "/rules");

@@ -14,7 +14,11 @@ import (
 const (
 	chartW, chartH        = 640.0, 210.0
 	chartLeft, chartRight = 46.0, 14.0
-	chartTop, chartBottom = 16.0, 34.0
+	chartTop, chartBottom = 30.0, 34.0
+	// legendGap is the space between the legend's baseline and the plot:
+	// the legend sits in the top margin, above every point the plot draws,
+	// whatever the font size a screen gives it.
+	legendGap = 9.0
 	// chartPad keeps the first and last points off the plot's frame.
 	chartPad          = 12.0
 	samplesPerSegment = 24
@@ -35,9 +39,12 @@ type chart struct {
 	Path      string  // the confidence line
 	Threshold float64 // y of C_min
 	CMin      float64
-	Markers   []marker
-	YTicks    []tick
-	XTicks    []xtick
+	// LegendY is the baseline of the legend naming the dashed activation
+	// line, in the margin above the plot (never over the line or a point).
+	LegendY float64
+	Markers []marker
+	YTicks  []tick
+	XTicks  []xtick
 	// Stretched is true when the time axis is not linear: long quiet
 	// periods are drawn shorter than their duration (see axis).
 	Stretched bool
@@ -196,6 +203,7 @@ func confidenceChart(r engine.Rule, events []engine.Event, cfg engine.Config, no
 	}
 	c.Path = strings.TrimSpace(b.String())
 	c.Threshold = y(t.CMin)
+	c.LegendY = c.Plot.Y0 - legendGap
 	for _, v := range []float64{0, 0.5, 1} {
 		c.YTicks = append(c.YTicks, tick{Y: y(v), Label: fmt.Sprintf("%.1f", v)})
 	}
@@ -205,10 +213,11 @@ func confidenceChart(r engine.Rule, events []engine.Event, cfg engine.Config, no
 
 // timeTicks marks every instant of the axis (a tick each) and labels the
 // first, the last and, between them, every instant whose label fits
-// between the labels kept before it and the last one. A label shows the
-// date where it changes from the label before it (always on the first)
-// and the time of day when the span is under two days (with seconds under
-// ten minutes).
+// between the labels kept before it and the last one and reads otherwise
+// than the label before it (instants in one second, or one minute, or one
+// day, as the span shows them, get one label). A label shows the date where
+// it changes from the label before it (always on the first) and the time
+// of day when the span is under two days (with seconds under ten minutes).
 func timeTicks(ax *axis, labelY, x0, x1 float64) []xtick {
 	n := len(ax.at)
 	span := ax.at[n-1].Sub(ax.at[0])
@@ -230,20 +239,47 @@ func timeTicks(ax *axis, labelY, x0, x1 float64) []xtick {
 		}
 		return ax.at[i].UTC().Format(clock)
 	}
+	// full is instant i as its label reads at this resolution, date included:
+	// two instants that read the same get one label.
+	full := func(i int) string { return label(i, "") }
 	width := func(l string) float64 { return charWidth*float64(len(l)) + labelSpace }
 	out := []xtick{{X: ax.x[0], LabelX: x0, LabelY: labelY, Label: label(0, ""), Anchor: "start"}}
 	if n == 1 {
 		return out
 	}
-	right, prevDay := x0+width(out[0].Label), day(0) // where the labels kept so far end; their last day
+	// Where the labels kept so far end, their last day, the last one's
+	// instant and tick.
+	right, prevDay, prevFull, prev := x0+width(out[0].Label), day(0), full(0), 0
 	for i := 1; i < n-1; i++ {
 		t := xtick{X: ax.x[i], LabelX: ax.x[i], LabelY: labelY, Anchor: "middle", Mid: true}
 		l := label(i, prevDay)
 		w := width(l)
-		if t.X-w/2 >= right && t.X+w/2 <= x1-width(label(n-1, day(i))) {
-			t.Label, right, prevDay = l, t.X+w/2, day(i)
+		if full(i) != prevFull && t.X-w/2 >= right && t.X+w/2 <= x1-width(label(n-1, day(i))) {
+			t.Label, right, prevDay, prevFull, prev = l, t.X+w/2, day(i), full(i), i
 		}
 		out = append(out, t)
 	}
-	return append(out, xtick{X: ax.x[n-1], LabelX: x1, LabelY: labelY, Label: label(n-1, prevDay), Anchor: "end"})
+	last := xtick{X: ax.x[n-1], LabelX: x1, LabelY: labelY, Label: label(n-1, prevDay), Anchor: "end"}
+	if full(n-1) == prevFull {
+		// The end reads as the label before it: that label moves to the end
+		// (the first keeps its own: then the whole span reads as one instant).
+		if prev == 0 {
+			last.Label = ""
+		} else {
+			out[prev].Label = ""
+			last.Label = label(n-1, dayOfLabelBefore(out, prev, day))
+		}
+	}
+	return append(out, last)
+}
+
+// dayOfLabelBefore is the day of the last label of ticks before index i
+// (the first tick always has one).
+func dayOfLabelBefore(ticks []xtick, i int, day func(int) string) string {
+	for j := i - 1; j > 0; j-- {
+		if ticks[j].Label != "" {
+			return day(j)
+		}
+	}
+	return day(0)
 }

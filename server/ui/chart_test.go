@@ -136,3 +136,78 @@ func mustLabelsApart(t *testing.T, c *chart) {
 		prevRight = left + w
 	}
 }
+
+// chartOf is the chart of a rule created at now-offsets[0] and reinforced
+// at now-offsets[i].
+func chartOf(t *testing.T, now time.Time, offsets ...time.Duration) *chart {
+	t.Helper()
+	cfg := engine.DefaultConfig()
+	first := now.Add(-offsets[0])
+	r := engine.NewRule("tool.x", "tool_preference", engine.SeverityShould, "use x", engine.Scope{}, cfg, first)
+	events := []engine.Event{{EventType: engine.EventCreation, Alpha: r.Alpha, Beta: r.Beta, At: first}}
+	for _, off := range offsets[1:] {
+		at := now.Add(-off)
+		r.ApplyEvidence(engine.Reinforce, at)
+		events = append(events, engine.Event{EventType: engine.EventReinforcement, Polarity: engine.Reinforce, Alpha: r.Alpha, Beta: r.Beta, At: at})
+	}
+	return confidenceChart(r, events, cfg, now)
+}
+
+// TestTimeLabelsDoNotRepeat: instants that read the same at the axis's
+// resolution (a burst within one minute, one day, one second) get one
+// label, never the same text twice in a row; the end of the span keeps
+// its label.
+func TestTimeLabelsDoNotRepeat(t *testing.T) {
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	min, day := time.Minute, 24*time.Hour
+	for _, tc := range []struct {
+		name    string
+		offsets []time.Duration
+		endSame bool // the end reads as the start: the start's label stands for both
+	}{
+		{"a burst within one day, weeks after creation", []time.Duration{40 * day, 3 * time.Hour, 2 * time.Hour, time.Hour, 30 * min}, false},
+		{"a burst within one minute, a day after creation", []time.Duration{day, 3*time.Hour + 50*time.Second, 3*time.Hour + 40*time.Second, 3*time.Hour + 30*time.Second, 3*time.Hour + 20*time.Second}, false},
+		{"a burst within one day, ending today", []time.Duration{40 * day, 5 * time.Hour, 4 * time.Hour, 3 * time.Hour, 2 * time.Hour, time.Hour}, false},
+		{"everything within one second", []time.Duration{900 * time.Millisecond, 600 * time.Millisecond, 300 * time.Millisecond}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := chartOf(t, now.Add(950*time.Millisecond), tc.offsets...)
+			var labels []string
+			for _, x := range c.XTicks {
+				if x.Label != "" {
+					labels = append(labels, x.Label)
+				}
+			}
+			for i := 1; i < len(labels); i++ {
+				if labels[i] == labels[i-1] {
+					t.Errorf("label %q repeats: %q", labels[i], labels)
+				}
+			}
+			if last := c.XTicks[len(c.XTicks)-1].Label; (last == "") != tc.endSame {
+				t.Errorf("the end's label is %q (labels %q)", last, labels)
+			}
+		})
+	}
+}
+
+// TestChartLegendAbovePlot: the legend naming the activation line is in
+// the margin above the plot, so it never covers the line or a point,
+// wherever the rule's confidence ends, and stays inside the chart even at
+// the phone font size (22 units: about 18 above the baseline, 5 below).
+func TestChartLegendAbovePlot(t *testing.T) {
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	for _, offsets := range [][]time.Duration{
+		{time.Hour},
+		{40 * 24 * time.Hour, 3 * time.Hour, 2 * time.Hour, time.Hour, 0, 0, 0, 0, 0, 0},
+	} {
+		c := chartOf(t, now, offsets...)
+		if c.LegendY+5 > c.Plot.Y0 || c.LegendY-18 < 0 {
+			t.Errorf("legend baseline %.1f: want its text between 0 and the plot's top %.1f", c.LegendY, c.Plot.Y0)
+		}
+		for _, m := range c.Markers {
+			if m.Y-3.5 < c.Plot.Y0 {
+				t.Errorf("marker %+v above the plot's top %.1f", m, c.Plot.Y0)
+			}
+		}
+	}
+}

@@ -24,7 +24,10 @@ type ruleRow struct {
 // rulesFilter is the rules page's search form.
 type rulesFilter struct {
 	Q, Category, Severity, State string
-	Scope                        scopeForm
+	// Registry keeps the rules of that registry only (the registry page
+	// links each registry's name here).
+	Registry string
+	Scope    scopeForm
 }
 
 // rulesPage is the rules list.
@@ -44,7 +47,7 @@ func (u *UI) rules(rc *reqCtx) error {
 	q := rc.r.URL.Query()
 	f := rulesFilter{
 		Q: strings.TrimSpace(q.Get("q")), Category: strings.TrimSpace(q.Get("category")),
-		Severity: q.Get("severity"), State: q.Get("state"), Scope: scopeFormOf(q),
+		Severity: q.Get("severity"), State: q.Get("state"), Registry: strings.TrimSpace(q.Get("registry")), Scope: scopeFormOf(q),
 	}
 	rq := memory.RulesQuery{Category: f.Category}
 	if !f.Scope.empty() {
@@ -84,13 +87,16 @@ func (u *UI) rules(rc *reqCtx) error {
 	return nil
 }
 
-// matches applies the filters ListRules does not: severity, state and the
-// text search (rule id, text, category, topic and tags, case-insensitive).
+// matches applies the filters ListRules does not: severity, state,
+// registry and the text search (rule id, text, category, topic and tags, case-insensitive).
 func (f rulesFilter) matches(r engine.RuleView) bool {
 	if f.Severity != "" && string(r.Severity) != f.Severity {
 		return false
 	}
 	if f.State != "" && r.State != f.State {
+		return false
+	}
+	if f.Registry != "" && (r.Source != engine.SourceRegistry || r.Registry != f.Registry) {
 		return false
 	}
 	if f.Q == "" {

@@ -151,7 +151,7 @@ func (u *UI) routes() {
 
 	u.mux.HandleFunc("GET /{$}", u.page(u.inbox, "done"))
 	u.mux.HandleFunc("POST /confirmations/{id}", u.post(u.confirm, postWrite))
-	u.mux.HandleFunc("GET /rules", u.page(u.rules, append([]string{"q", "category", "severity", "state", "exclude_tags"}, scopeParams...)...))
+	u.mux.HandleFunc("GET /rules", u.page(u.rules, append([]string{"q", "category", "severity", "state", "registry", "exclude_tags"}, scopeParams...)...))
 	u.mux.HandleFunc("GET /rules/{id}", u.page(u.rule, "done"))
 	u.mux.HandleFunc("POST /rules/{id}/edit", u.post(u.editRule, postWrite))
 	u.mux.HandleFunc("POST /rules/{id}/archive", u.post(u.archiveRule, postWrite))
