@@ -82,6 +82,9 @@ func sideStance(text string, s engine.Sides) (pol engine.Polarity, decided bool,
 		}{{s.Prefer, true}, {s.Avoid, false}} {
 			for _, term := range side.terms {
 				for _, at := range termAt(clause, term) {
+					if insideLonger(mentions, at, at+len(term)) {
+						continue // "editor" in "stream editor": the longer term speaks
+					}
 					st := stanceAt(clause, lastMentionBefore(mentions, at), at, at+len(term))
 					switch {
 					case st == stanceNone:
@@ -141,27 +144,40 @@ func termAt(clause, term string) []int {
 
 func wordByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
 
-// mentionsIn returns the end offsets of every side term in clause.
-func mentionsIn(clause string, s engine.Sides) []int {
-	var ends []int
+// mention is where a side term stands in a clause: [start, end).
+type mention struct{ start, end int }
+
+// mentionsIn returns every side term's places in clause.
+func mentionsIn(clause string, s engine.Sides) []mention {
+	var out []mention
 	for _, terms := range [][]string{s.Prefer, s.Avoid} {
 		for _, term := range terms {
 			for _, at := range termAt(clause, term) {
-				ends = append(ends, at+len(term))
+				out = append(out, mention{at, at + len(term)})
 			}
 		}
 	}
-	return ends
+	return out
+}
+
+// insideLonger reports whether [start, end) lies within a longer mention.
+func insideLonger(ms []mention, start, end int) bool {
+	for _, m := range ms {
+		if m.start <= start && end <= m.end && m.end-m.start > end-start {
+			return true
+		}
+	}
+	return false
 }
 
 // lastMentionBefore is the end of the last term mention that ends before
 // at (0 when none): a term's stance is read no further back, so that "ask
 // me before committing" does not read "committing" as affirmed.
-func lastMentionBefore(ends []int, at int) int {
+func lastMentionBefore(ms []mention, at int) int {
 	from := 0
-	for _, e := range ends {
-		if e <= at && e > from {
-			from = e
+	for _, m := range ms {
+		if m.end <= at && m.end > from {
+			from = m.end
 		}
 	}
 	return from

@@ -33,6 +33,7 @@ func TestSideStance(t *testing.T) {
 		{"right, leave it all uncommitted, i'll go through the diff and commit myself", commit, none},
 		{"stop editing files with npm", pnpm, engine.Reinforce},
 		{"keep npm away from this repo", pnpm, engine.Reinforce},
+		{"keep the stream editor away from my source tree", engine.Sides{Prefer: []string{"editor"}, Avoid: []string{"sed", "stream editor"}}, engine.Reinforce},
 		{"never install anything without pnpm", pnpm, engine.Reinforce},
 		{"use pnpm, npm is fine too", pnpm, none},
 		{"the build broke", pnpm, none},
