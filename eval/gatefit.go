@@ -44,15 +44,11 @@ func EmbedStream(ctx context.Context, emb models.Embedder, items []StreamItem, p
 }
 
 // GateFit is a gate fitted on the dev split: the model (trained on every dev
-// item, its threshold chosen out of fold) and the out-of-fold figures the
-// threshold was chosen on.
+// item, its threshold chosen out of fold) and the out-of-fold probabilities
+// of the dev items the threshold was chosen on.
 type GateFit struct {
 	Model gate.Model
-	// OOF are the out-of-fold probabilities of the dev items.
-	OOF []float64
-	// OrdinaryPass and CorrectionPass are the out-of-fold shares of dev
-	// ordinary prompts and corrections that reach Model.Threshold.
-	OrdinaryPass, CorrectionPass float64
+	OOF   []float64
 }
 
 // FitGate trains a gate on items (the dev split) with vectors vecs (nil
@@ -88,9 +84,7 @@ func FitGate(items []StreamItem, vecs [][]float32, modelID string, dims int, tra
 	thr := chooseGateThreshold(items, oof, MaxOrdinaryPass)
 	m := gate.Train(ex, opts)
 	m.Threshold, m.Trained = thr, trained
-	fit := GateFit{Model: m, OOF: oof}
-	fit.OrdinaryPass, fit.CorrectionPass = passShares(items, oof, thr)
-	return fit
+	return GateFit{Model: m, OOF: oof}
 }
 
 // sessionFold assigns a session to one of GateFolds folds by a hash of its
@@ -118,25 +112,4 @@ func chooseGateThreshold(items []StreamItem, probs []float64, maxPass float64) f
 	// Just above the (allowed+1)-th highest ordinary probability.
 	t := ord[allowed] + 1e-9
 	return float64(int(t*1000+0.999999)) / 1000
-}
-
-// passShares are the shares of ordinary items and of corrections whose
-// probability reaches thr.
-func passShares(items []StreamItem, probs []float64, thr float64) (ordinary, corrections float64) {
-	var no, nc, po, pc int
-	for i, it := range items {
-		pass := probs[i] >= thr
-		if it.IsCorrection() {
-			nc++
-			if pass {
-				pc++
-			}
-		} else {
-			no++
-			if pass {
-				po++
-			}
-		}
-	}
-	return ratio(po, no), ratio(pc, nc)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexsona/lexsona/eval"
 	"github.com/lexsona/lexsona/gate"
+	"github.com/lexsona/lexsona/registry"
 )
 
 func newEvalGateCmd(a *app) *cobra.Command {
@@ -27,7 +28,7 @@ share of corrections seen in real transcripts (3.4%). --write FILE writes
 the two fitted gates as the weights file the build embeds (gate/weights.json).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			items, err := eval.ShippedStream(nil)
+			items, err := shippedStream(registry.Default())
 			if err != nil {
 				return err
 			}

@@ -27,7 +27,7 @@ the gate's precision and recall; and the polarity of what was recorded.`,
 			}
 			ctx := cmd.Context()
 			reg := registry.Default()
-			items, err := eval.ShippedStream(nil)
+			items, err := shippedStream(reg)
 			if err != nil {
 				return err
 			}
@@ -44,4 +44,10 @@ the gate's precision and recall; and the polarity of what was recorded.`,
 	}
 	c.Flags().StringVar(&split, "split", "test", "the split to send: test (held out) or dev")
 	return c
+}
+
+// shippedStream is the built-in prompt stream, every rule it names checked
+// against reg.
+func shippedStream(reg *registry.Registry) ([]eval.StreamItem, error) {
+	return eval.ShippedStream(func(id string) bool { _, _, ok := reg.Lookup(id); return ok })
 }
