@@ -32,13 +32,15 @@ const FetchHint = "`make install` in a LexSona checkout installs the model `make
 // refetchHint says how to replace a broken model folder.
 const refetchHint = "get the model again: `lexsona model import SRC` from a copy you have, or `lexsona model pull` where https://huggingface.co is reachable"
 
-// DefaultModelDir is where the model lives unless told otherwise:
-// $LEXSONA_MODEL_DIR, else InstalledModelDir(datadir.User()).
-func DefaultModelDir() string {
-	if d := os.Getenv("LEXSONA_MODEL_DIR"); d != "" {
-		return d
+// DefaultModelDir is where the model lives unless a flag says otherwise:
+// modelDir (the folder LEXSONA_MODEL_DIR names) when it is set, else
+// InstalledModelDir(dataDir), dataDir being the user's data folder
+// (config.Config.UserDataDir).
+func DefaultModelDir(modelDir, dataDir string) string {
+	if modelDir != "" {
+		return modelDir
 	}
-	return InstalledModelDir(datadir.User())
+	return InstalledModelDir(dataDir)
 }
 
 // InstalledModelDir is the model folder under the data folder dataDir, where

@@ -1,7 +1,6 @@
 package models_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -9,18 +8,15 @@ import (
 )
 
 func TestDefaultModelDir(t *testing.T) {
-	home, _ := os.UserHomeDir()
-	tests := []struct{ env, xdg, want string }{
-		{"/models/mini", "/xdg", "/models/mini"},
-		{"", "/xdg", "/xdg/lexsona/models/all-MiniLM-L6-v2"},
-		{"", "relative/xdg", filepath.Join(home, ".local/share/lexsona/models/all-MiniLM-L6-v2")},
-		{"", "", filepath.Join(home, ".local/share/lexsona/models/all-MiniLM-L6-v2")},
+	tests := []struct{ modelDir, dataDir, want string }{
+		{"/models/mini", "/xdg/lexsona", "/models/mini"},
+		{"", "/xdg/lexsona", "/xdg/lexsona/models/all-MiniLM-L6-v2"},
+		{"", "/home/u/.local/share/lexsona", "/home/u/.local/share/lexsona/models/all-MiniLM-L6-v2"},
+		{"", "", filepath.Join(".lexsona", "models", "all-MiniLM-L6-v2")},
 	}
 	for _, tt := range tests {
-		t.Setenv("LEXSONA_MODEL_DIR", tt.env)
-		t.Setenv("XDG_DATA_HOME", tt.xdg)
-		if got := models.DefaultModelDir(); got != tt.want {
-			t.Errorf("LEXSONA_MODEL_DIR=%q XDG_DATA_HOME=%q: %q, want %q", tt.env, tt.xdg, got, tt.want)
+		if got := models.DefaultModelDir(tt.modelDir, tt.dataDir); got != tt.want {
+			t.Errorf("DefaultModelDir(%q, %q) = %q, want %q", tt.modelDir, tt.dataDir, got, tt.want)
 		}
 	}
 }

@@ -1,20 +1,15 @@
 package store
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/lexsona/lexsona/internal/datadir"
 )
 
-// DataDir is where LexSona keeps its data by default (datadir.Dir).
-func DataDir() string { return datadir.Dir() }
-
-// DefaultPath is the default database file: $LEXSONA_DB, else
-// DataDir()/lexsona.db.
+// DefaultPath is the database file opened when nothing names one — no
+// --db, no LEXSONA_DB, no data folder: lexsona.db in datadir.Fallback
+// (./lexsona-data/lexsona.db). It reads no environment; the command line
+// passes the configured file instead (config.Config.DBPath).
 func DefaultPath() string {
-	if p := os.Getenv("LEXSONA_DB"); p != "" {
-		return p
-	}
-	return filepath.Join(DataDir(), "lexsona.db")
+	return filepath.Join(datadir.Fallback, datadir.DBFile)
 }

@@ -9,16 +9,21 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/config"
 	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
 )
 
-// app holds the global flags and the resources a command opens lazily.
+// app holds the configuration, the global flags and the resources a
+// command opens lazily.
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// cfg is the configuration from the environment, read once at start
+	// (run): the flags' defaults, and the settings no flag gives.
+	cfg config.Config
 
 	dbPath   string
 	asJSON   bool

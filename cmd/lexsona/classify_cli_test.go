@@ -56,7 +56,7 @@ func TestClassifyRecordConfirmFlow(t *testing.T) {
 	t.Setenv("LEXSONA_DATA", data)
 	model := m["model"].(string)
 	cal := classifier.Calibration{Model: model, Embedder: "lexical", Thresholds: classifier.Thresholds{Auto: 1, Confirm: 0.05}}
-	if err := classifier.WriteCalibration(filepath.Join(datadir.Calibration(), classifier.CalibrationFileName(model)), cal); err != nil {
+	if err := classifier.WriteCalibration(filepath.Join(datadir.Calibration(data), classifier.CalibrationFileName(model)), cal); err != nil {
 		t.Fatal(err)
 	}
 	m = c.mustJSON("record", "--embedder", "lexical", "--text", "please stop editing my files with sed")

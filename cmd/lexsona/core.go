@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/lexsona/lexsona/internal/setup"
@@ -14,11 +15,27 @@ import (
 // cases over them (setup.Core).
 type core = setup.Core
 
-// setupConfig is the composition root's configuration from the global flags.
+// setupConfig is the composition root's configuration from the global
+// flags and the configuration: an empty --db is the configured database
+// (config.Config.DBPath), the calibration folder the data folder's.
 func (a *app) setupConfig() setup.Config {
+	o := a.embedderOptions()
+	o.Logger = a.logger()
 	return setup.Config{
-		DB: a.dbPath, Registry: a.registry, Progress: a.stderr, Logger: a.logger(),
-		Embedder: models.Options{Backend: a.embedder, ModelDir: a.modelDir, Variant: a.variant, OrtLib: a.ortLib, Logger: a.logger()},
+		DB: cmp.Or(a.dbPath, a.cfg.DBPath()), Registry: a.registry, Progress: a.stderr, Logger: a.logger(),
+		CalibrationDir: a.cfg.CalibrationDir(), Embedder: o,
+	}
+}
+
+// embedderOptions are the embedder's options from the global flags
+// (--embedder, --model-dir, --variant, --ort-lib) and the configuration: an
+// --embedder or --variant given empty is its variable's value, LEXSONA_ORT_LIB
+// is looked for after --ort-lib, and the installed data folder, the
+// Hugging Face cache and LEXSONA_ORT_FUSE=0 come from the environment.
+func (a *app) embedderOptions() models.Options {
+	return models.Options{
+		Backend: cmp.Or(a.embedder, a.cfg.Embedder), ModelDir: a.modelDir, Variant: cmp.Or(a.variant, a.cfg.ModelVariant),
+		OrtLib: a.ortLib, OrtLibEnv: a.cfg.ORTLib, InstallDir: a.cfg.UserDataDir(), HFHubDir: a.cfg.HFHubDir(), NoFuse: a.cfg.NoFuse,
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/internal/datadir"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/models/hub"
@@ -73,8 +72,9 @@ The exit code is 1 when the embedder asked for cannot open.`,
 
 // doctor makes the report for the global flags cmd was given.
 func (a *app) doctor(cmd *cobra.Command, hubURL string, offline bool) (*doctorReport, error) {
-	install := datadir.User()
-	c, err := auto.Choose(models.Options{Backend: a.embedder, ModelDir: a.modelDir, Variant: a.variant, OrtLib: a.ortLib, InstallDir: install})
+	o := a.embedderOptions()
+	install := o.InstallDir
+	c, err := auto.Choose(o)
 	if err != nil {
 		return nil, err
 	}

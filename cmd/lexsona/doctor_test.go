@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lexsona/lexsona/internal/config"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/ort"
@@ -19,7 +20,7 @@ import (
 func runDoctor(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
+	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, cfg: config.Load()}
 	root := newRoot(a)
 	if c, _, err := root.Find([]string{"doctor"}); err != nil || c == root {
 		root.AddCommand(newDoctorCmd(a))
@@ -41,9 +42,9 @@ func runDoctor(t *testing.T, args ...string) (int, string, string) {
 // place, and returns the model folder and the library's path.
 func installedLayout(t *testing.T) (model, lib string) {
 	t.Helper()
-	found, _, err := ort.Usable("")
+	found, _, err := ort.Usable("", testenv.ORTLib())
 	if err != nil {
-		testenv.Missing(t, "LEXSONA_REQUIRE_ORT", "ONNX Runtime is unusable (%v): run `make ort`", err)
+		testenv.Missing(t, testenv.RequireORTEnv, "ONNX Runtime is unusable (%v): run `make ort`", err)
 	}
 	tiny := filepath.Join(testenv.RepoRoot(t), ".cache", "models", "tiny")
 	if _, err := os.Stat(filepath.Join(tiny, "model.onnx")); err != nil {

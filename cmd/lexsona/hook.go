@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -137,7 +138,7 @@ the hook prints one line on stderr and exits 0.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&notes, "notes", envOr("LEXSONA_HOOK_NOTES", hooks.NotesSession),
+	c.Flags().StringVar(&notes, "notes", cmp.Or(a.cfg.HookNotes, hooks.NotesSession),
 		"what the hook tells the agent about corrections waiting for review: session (one line at session start), off, or ask (also a note mid-task for each possible correction) (env LEXSONA_HOOK_NOTES)")
 	return c
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/lexsona/lexsona/engine"
@@ -24,7 +23,7 @@ func newHooksCmd(a *app) *cobra.Command {
 				if args[0] != "claude-code" {
 					return usagef("lexsona hooks %s %q: the supported agent is claude-code", use, args[0])
 				}
-				path, err := claudeSettingsPath(dir, user)
+				path, err := claudeSettingsPath(dir, user, a.cfg.Home)
 				if err != nil {
 					return err
 				}
@@ -71,7 +70,7 @@ func newHooksCmd(a *app) *cobra.Command {
 		f.StringVar(&dir, "dir", "", "project folder: edit PROJECT/.claude/settings.json (default: the current folder)")
 		f.BoolVar(&user, "user", false, "edit ~/.claude/settings.json (every project)")
 		f.StringVar(&command, "command", hooks.DefaultHookCommand, "command hooks running this command (default: HTTP hooks when a service answers at --server, else command hooks running this binary by its absolute path)")
-		f.StringVar(&serverAddr, "server", defaultServiceAddr(), "where to look for a running LexSona service when neither --http nor --command is given (env LEXSONA_ADDR)")
+		f.StringVar(&serverAddr, "server", a.defaultServiceAddr(), "where to look for a running LexSona service when neither --http nor --command is given (env LEXSONA_ADDR)")
 		f.StringVar(&httpURL, "http", "", "HTTP hooks instead of command hooks: the `URL` of a running lexsona serve's hook route, e.g. http://127.0.0.1:8080"+hooks.HTTPRoute+
 			" (the hook sends Authorization: Bearer $"+hooks.HTTPKeyEnv+")")
 		return s
@@ -84,15 +83,15 @@ func newHooksCmd(a *app) *cobra.Command {
 }
 
 // claudeSettingsPath is PROJECT/.claude/settings.json, or with --user
-// ~/.claude/settings.json.
-func claudeSettingsPath(dir string, user bool) (string, error) {
+// <home>/.claude/settings.json, home being the configuration's home folder
+// (a usage error when there is none).
+func claudeSettingsPath(dir string, user bool, home string) (string, error) {
 	if user && dir != "" {
 		return "", usagef("give --dir or --user, not both")
 	}
 	if user {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", usagef("--user: no home folder: %v", err)
+		if home == "" {
+			return "", usagef("--user: no home folder: $HOME is not defined")
 		}
 		return filepath.Join(home, ".claude", "settings.json"), nil
 	}

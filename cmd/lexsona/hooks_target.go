@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -121,8 +122,8 @@ func quoteArg(p string) string {
 }
 
 // defaultServiceAddr is where `hooks install` looks for a running service:
-// $LEXSONA_ADDR, else the service's default address.
-func defaultServiceAddr() string { return envOr("LEXSONA_ADDR", server.DefaultAddr) }
+// $LEXSONA_ADDR (a.cfg.Addr), else the service's default address.
+func (a *app) defaultServiceAddr() string { return cmp.Or(a.cfg.Addr, server.DefaultAddr) }
 
 func (t hookTarget) describe() string {
 	kind := "command"

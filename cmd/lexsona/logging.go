@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 )
@@ -16,7 +15,7 @@ import (
 // long-running commands (serve, mcp) get the whole structured record.
 func (a *app) logger() *slog.Logger {
 	switch {
-	case a.verbose || strings.EqualFold(os.Getenv("LEXSONA_LOG"), "debug"):
+	case a.verbose || a.cfg.Debug:
 		return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	case a.fullLog:
 		return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))

@@ -17,11 +17,12 @@ func newModelCmd(a *app) *cobra.Command {
 	return c
 }
 
-// modelDir is --model-dir / LEXSONA_MODEL_DIR, else the default model folder.
+// modelDirOrDefault is --model-dir / LEXSONA_MODEL_DIR, else the installed
+// model folder (models.DefaultModelDir).
 func (a *app) modelDirOrDefault() (string, error) {
 	dir := a.modelDir
 	if dir == "" {
-		dir = models.DefaultModelDir()
+		dir = models.DefaultModelDir(a.cfg.ModelDir, a.cfg.UserDataDir())
 	}
 	return dir, models.ValidateModelDir(dir)
 }

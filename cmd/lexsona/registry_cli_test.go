@@ -60,9 +60,10 @@ func TestRegistrySyncSources(t *testing.T) {
 func TestConfirmSaysWhenActivated(t *testing.T) {
 	c := newCLI(t)
 	model := c.mustJSON("classify", "stop using sed")["model"].(string)
-	t.Setenv("LEXSONA_DATA", t.TempDir())
+	data := t.TempDir()
+	t.Setenv("LEXSONA_DATA", data)
 	cal := classifier.Calibration{Model: model, Embedder: "lexical", Thresholds: classifier.Thresholds{Auto: 1, Confirm: 0.05}}
-	if err := classifier.WriteCalibration(filepath.Join(datadir.Calibration(), classifier.CalibrationFileName(model)), cal); err != nil {
+	if err := classifier.WriteCalibration(filepath.Join(datadir.Calibration(data), classifier.CalibrationFileName(model)), cal); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string

@@ -3,20 +3,20 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/internal/config"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
 // run executes the CLI with args and returns the exit code. It is main
-// without the process: tests call it directly.
+// without the process: tests call it directly. It reads the environment
+// once (config.Load), for the flags' defaults and the settings no flag gives.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, cfg: config.Load()}
 	root := newRoot(a)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -33,6 +33,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return exitCode(err)
 }
 
+// newRoot is the root command with every subcommand; the flags' defaults
+// are a.cfg's values (a flag wins over its variable, which wins over the
+// built-in default).
 func newRoot(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "lexsona",
@@ -48,14 +51,14 @@ persona block to inject into the agent's prompt.`,
 	root.SetVersionTemplate("lexsona {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.dbPath, "db", store.DefaultPath(), "SQLite database file or postgres:// URL (env LEXSONA_DB; default a SQLite file under $LEXSONA_DATA or ~/.local/share/lexsona)")
+	pf.StringVar(&a.dbPath, "db", a.cfg.DBPath(), "SQLite database file or postgres:// URL (env LEXSONA_DB; default a SQLite file under $LEXSONA_DATA or ~/.local/share/lexsona)")
 	pf.BoolVar(&a.asJSON, "json", false, "print machine-readable JSON")
-	pf.StringVar(&a.embedder, "embedder", envOr("LEXSONA_EMBEDDER", "auto"), "embedding backend: auto, ort, go or lexical (env LEXSONA_EMBEDDER)")
-	pf.StringVar(&a.modelDir, "model-dir", os.Getenv("LEXSONA_MODEL_DIR"), "all-MiniLM-L6-v2 model folder (env LEXSONA_MODEL_DIR)")
-	pf.StringVar(&a.variant, "variant", os.Getenv("LEXSONA_MODEL_VARIANT"), "model graph: fp32, int8 (model_int8.onnx, written by model import / model quantize), auto (int8 only where measured to classify like fp32 and checked on this CPU), or a published file's suffix (env LEXSONA_MODEL_VARIANT)")
-	pf.StringVar(&a.ortLib, "ort-lib", os.Getenv("LEXSONA_ORT_LIB"), "path of libonnxruntime.so (env LEXSONA_ORT_LIB)")
+	pf.StringVar(&a.embedder, "embedder", a.cfg.Embedder, "embedding backend: auto, ort, go or lexical (env LEXSONA_EMBEDDER)")
+	pf.StringVar(&a.modelDir, "model-dir", a.cfg.ModelDir, "all-MiniLM-L6-v2 model folder (env LEXSONA_MODEL_DIR)")
+	pf.StringVar(&a.variant, "variant", a.cfg.ModelVariant, "model graph: fp32, int8 (model_int8.onnx, written by model import / model quantize), auto (int8 only where measured to classify like fp32 and checked on this CPU), or a published file's suffix (env LEXSONA_MODEL_VARIANT)")
+	pf.StringVar(&a.ortLib, "ort-lib", a.cfg.ORTLib, "path of libonnxruntime.so (env LEXSONA_ORT_LIB)")
 	pf.BoolVar(&a.verbose, "verbose", false, "log whole diagnostic records (env LEXSONA_LOG=debug); by default each is one short line")
-	pf.StringVar(&a.registry, "registry", os.Getenv("LEXSONA_REGISTRY"), "YAML rule registry to sync before classifying (env LEXSONA_REGISTRY)")
+	pf.StringVar(&a.registry, "registry", a.cfg.Registry, "YAML rule registry to sync before classifying (env LEXSONA_REGISTRY)")
 
 	root.AddCommand(
 		newMigrateCmd(a), newRulesCmd(a), newRecordCmd(a), newSnapshotCmd(a),
@@ -67,7 +70,24 @@ persona block to inject into the agent's prompt.`,
 	for _, c := range root.Commands() {
 		markUsage(c)
 	}
+	// serve's and mcp's --idempotency-ttl (addIdempotencyTTLFlag).
+	setFlagDefault(root, "idempotency-ttl", a.cfg.IdempotencyTTL)
 	return root
+}
+
+// setFlagDefault makes value the default of the flag named flag of c and
+// of every command under it, when value is not "": the configuration's
+// value for a flag registered without the app (addIdempotencyTTLFlag).
+func setFlagDefault(c *cobra.Command, flag, value string) {
+	if value == "" {
+		return
+	}
+	if f := c.Flags().Lookup(flag); f != nil && f.Value.Set(value) == nil {
+		f.DefValue = value
+	}
+	for _, s := range c.Commands() {
+		setFlagDefault(s, flag, value)
+	}
 }
 
 // markUsage makes flag-parsing errors of every subcommand usage errors.
@@ -104,25 +124,6 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-// splitList splits a comma-separated environment value into its trimmed,
-// non-empty items (nil for "").
-func splitList(v string) []string {
-	var out []string
-	for _, item := range strings.Split(v, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
-	}
-	return out
 }
 
 // scopeFlags are the flags that name a scope: --env, --project, --agent,

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,10 +92,10 @@ of its own beside --db, created on its first request.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&addr, "addr", envOr("LEXSONA_ADDR", server.DefaultAddr), "listen address (env LEXSONA_ADDR)")
-	f.StringVar(&apiKeysFile, "api-keys-file", os.Getenv("LEXSONA_API_KEYS_FILE"),
+	f.StringVar(&addr, "addr", cmp.Or(a.cfg.Addr, server.DefaultAddr), "listen address (env LEXSONA_ADDR)")
+	f.StringVar(&apiKeysFile, "api-keys-file", a.cfg.APIKeysFile,
 		"file of API keys, one read:KEY or write:KEY per line (a bare KEY is a write key), or TENANT:read:KEY, TENANT:write:KEY for a named tenant with a memory of its own; readable by its owner only (chmod 600) (env LEXSONA_API_KEYS_FILE)")
-	f.StringVar(&apiKeys, "api-keys", os.Getenv("LEXSONA_API_KEYS"),
+	f.StringVar(&apiKeys, "api-keys", a.cfg.APIKeys,
 		"API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); on the command line they show in the process list, so the flag is refused without --insecure-keys-on-command-line: use the variable or --api-keys-file; no keys: no auth")
 	f.BoolVar(&insecureKeys, "insecure-keys-on-command-line", false,
 		"accept --api-keys although every local user can read it in the process list (ps)")
@@ -101,13 +103,13 @@ of its own beside --db, created on its first request.`,
 		fmt.Sprintf("most open connections for any request; past them %d more answer only health probes (/healthz, /readyz; anything else 503), and the rest wait to be accepted", server.DefaultProbeConns))
 	f.IntVar(&maxTexts, "max-texts-in-flight", server.DefaultMaxTextsInFlight,
 		"most texts embedded at once across /v1/embeddings, classify and corrections; past it 429 with Retry-After")
-	f.StringSliceVar(&allowedHosts, "allowed-hosts", splitList(os.Getenv("LEXSONA_ALLOWED_HOSTS")),
+	f.StringSliceVar(&allowedHosts, "allowed-hosts", slices.Clone(a.cfg.AllowedHosts),
 		"extra Host names accepted on a loopback address, e.g. a reverse proxy's (env LEXSONA_ALLOWED_HOSTS, comma-separated)")
-	f.StringSliceVar(&hookRoots, "hook-root", splitList(os.Getenv("LEXSONA_HOOK_ROOTS")),
+	f.StringSliceVar(&hookRoots, "hook-root", slices.Clone(a.cfg.HookRoots),
 		"a folder under which the Claude Code hook route may read a project's files to find its scope, for callers on this machine only (repeatable; env LEXSONA_HOOK_ROOTS, comma-separated); without it the route reads no files and takes the scope from the hook URL's query and the event's cwd")
-	f.StringVar(&hookNotes, "hook-notes", envOr("LEXSONA_HOOK_NOTES", hooks.NotesSession),
+	f.StringVar(&hookNotes, "hook-notes", cmp.Or(a.cfg.HookNotes, hooks.NotesSession),
 		"what the Claude Code hook route tells the agent about corrections waiting for review: session (one line at session start), off, or ask (also a note mid-task for each possible correction) (env LEXSONA_HOOK_NOTES)")
-	f.StringSliceVar(&shares, "share-registry", splitList(os.Getenv("LEXSONA_SHARE_REGISTRY")),
+	f.StringSliceVar(&shares, "share-registry", slices.Clone(a.cfg.ShareRegistries),
 		"give tenants a read-only copy of another tenant's registry: OWNER/NAME=TENANT[+TENANT…], like default/team=alice+bob (repeatable; env LEXSONA_SHARE_REGISTRY, comma-separated)")
 	f.BoolVar(&metricsNeedKey, "metrics-need-key", false, "require an API key for /metrics too (always, and a default tenant's key, when keys name tenants)")
 	f.BoolVar(&noBatching, "no-batching", false, "embed every request on its own instead of coalescing them")
@@ -167,9 +169,11 @@ func parseShares(vals []string) ([]server.RegistryShare, error) {
 	return out, nil
 }
 
-// addIdempotencyTTLFlag adds --idempotency-ttl (serve and mcp).
+// addIdempotencyTTLFlag adds --idempotency-ttl (serve and mcp), defaulting
+// to server.DefaultIdempotencyTTL; newRoot makes LEXSONA_IDEMPOTENCY_TTL
+// its default when set (setFlagDefault).
 func addIdempotencyTTLFlag(c *cobra.Command, v *string) {
-	c.Flags().StringVar(v, "idempotency-ttl", envOr("LEXSONA_IDEMPOTENCY_TTL", server.DefaultIdempotencyTTL.String()),
+	c.Flags().StringVar(v, "idempotency-ttl", server.DefaultIdempotencyTTL.String(),
 		"how long an idempotency key is remembered; older keys are deleted hourly (\"never\": kept forever; env LEXSONA_IDEMPOTENCY_TTL)")
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lexsona/lexsona/internal/datadir"
 	"github.com/lexsona/lexsona/models/ort"
 )
 
@@ -88,7 +87,7 @@ func newVersionCmd(a *app) *cobra.Command {
 		Short: "Print the version, the commit it was built from, the Go version and the ONNX Runtime found",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := buildVersion()
-			if lib, _, err := ort.SearchLib(a.ortLib, datadir.User()); err != nil {
+			if lib, _, err := ort.SearchLib(a.ortLib, a.cfg.ORTLib, a.cfg.UserDataDir()); err != nil {
 				v.ORTError = err.Error()
 			} else if ver, err := ort.ProbeLib(lib); err != nil {
 				v.ORTLib, v.ORTVersion, v.ORTError = lib, ver, err.Error()

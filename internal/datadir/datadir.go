@@ -1,36 +1,41 @@
 // Package datadir names the folders where LexSona keeps its data by default,
 // so that the store, the classifier's calibration files, the model cache and
-// `make install` agree on them without depending on one another.
+// `make install` agree on them without depending on one another. It reads
+// no environment: the values come from the configuration (internal/config).
 package datadir
 
-import (
-	"os"
-	"path/filepath"
-)
+import "path/filepath"
 
-// Dir is where LexSona keeps its data by default: $LEXSONA_DATA, else
-// User() (./lexsona-data when there is no home directory).
-func Dir() string {
-	if d := os.Getenv("LEXSONA_DATA"); d != "" {
-		return d
+// Fallback is the data folder when neither LEXSONA_DATA nor a home folder
+// names one: ./lexsona-data.
+const Fallback = "lexsona-data"
+
+// DBFile is the name of the SQLite database file in a data folder.
+const DBFile = "lexsona.db"
+
+// Dir is where LexSona keeps its data by default: data (the value of
+// LEXSONA_DATA) when it is set, else user (User's answer), else Fallback.
+func Dir(data, user string) string {
+	if data != "" {
+		return data
 	}
-	if u := User(); u != "" {
-		return u
+	if user != "" {
+		return user
 	}
-	return "lexsona-data"
+	return Fallback
 }
 
-// User is the user's own LexSona data folder: $XDG_DATA_HOME/lexsona when
-// XDG_DATA_HOME is an absolute path, else ~/.local/share/lexsona; "" when
-// there is no home directory. `make install` copies the model and ONNX
-// Runtime into it, where an installed binary looks for them
-// whatever $LEXSONA_DATA says.
-func User() string {
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "lexsona")
+// User is the user's own LexSona data folder: <xdgDataHome>/lexsona when
+// xdgDataHome (the value of XDG_DATA_HOME) is an absolute path, else
+// <home>/.local/share/lexsona; "" when home is "" too. `make install`
+// copies the model and ONNX Runtime into it, where an installed binary looks
+// for them whatever LEXSONA_DATA says.
+func User(xdgDataHome, home string) string {
+	if xdgDataHome != "" && filepath.IsAbs(xdgDataHome) {
+		return filepath.Join(xdgDataHome, "lexsona")
 	}
-	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return filepath.Join(h, ".local", "share", "lexsona")
+	if home != "" {
+		return filepath.Join(home, ".local", "share", "lexsona")
 	}
 	return ""
 }
@@ -47,7 +52,8 @@ const (
 	CalibrationDir = "calibration"
 )
 
-// Calibration is the calibration folder under Dir().
-func Calibration() string {
-	return filepath.Join(Dir(), CalibrationDir)
+// Calibration is the calibration folder of the data folder dataDir:
+// <dataDir>/calibration.
+func Calibration(dataDir string) string {
+	return filepath.Join(dataDir, CalibrationDir)
 }

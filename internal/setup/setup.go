@@ -27,9 +27,12 @@ import (
 	_ "github.com/lexsona/lexsona/store/sqlite"
 )
 
-// Config says what to open. Zero fields take the defaults.
+// Config says what to open. Zero fields take the defaults. Nothing is read
+// from the environment: the command line fills the fields from its
+// configuration (internal/config).
 type Config struct {
-	// DB is a SQLite file path or a PostgreSQL URL (store.DefaultPath()).
+	// DB is a SQLite file path or a PostgreSQL URL; "" means
+	// store.DefaultPath() (the command line passes config.Config.DBPath()).
 	DB string
 	// Embedder chooses the backend and model (auto.Open's options).
 	Embedder models.Options
@@ -44,7 +47,9 @@ type Config struct {
 	// Logger gets the store's and the embedder's diagnostics.
 	Logger *slog.Logger
 	// CalibrationDir is the folder searched for the embedder's calibration
-	// file (datadir.Calibration(), where `lexsona eval calibrate` writes).
+	// file, where `lexsona eval calibrate` writes (the command line passes
+	// config.Config.CalibrationDir()); "" means the calibration folder of
+	// datadir.Fallback, where store.DefaultPath() is.
 	CalibrationDir string
 	// Now is the use cases' clock (time.Now when nil), the time of the
 	// registry sync's events included.
@@ -71,11 +76,11 @@ func OpenEmbedder(ctx context.Context, cfg Config) (models.Embedder, error) {
 }
 
 // ClassifierOptions are the classifier's options cfg gives: the
-// calibration folder cfg.CalibrationDir, else datadir.Calibration().
+// calibration folder cfg.CalibrationDir, else datadir.Fallback's.
 func ClassifierOptions(cfg Config) classifier.Options {
 	dir := cfg.CalibrationDir
 	if dir == "" {
-		dir = datadir.Calibration()
+		dir = datadir.Calibration(datadir.Fallback)
 	}
 	return classifier.Options{CalibrationDir: dir}
 }

@@ -6,17 +6,16 @@ import (
 )
 
 // TestClassifierOptions checks the calibration folder the classifier is
-// given: the configured one, else the data folder's, where
-// `lexsona eval calibrate` writes.
+// given: the configured one (the command line passes the data folder's,
+// where `lexsona eval calibrate` writes: config.Config.CalibrationDir), else
+// the fallback data folder's, beside store.DefaultPath().
 func TestClassifierOptions(t *testing.T) {
-	data := t.TempDir()
-	t.Setenv("LEXSONA_DATA", data)
 	tests := []struct {
 		name string
 		cfg  Config
 		want string
 	}{
-		{"default", Config{}, filepath.Join(data, "calibration")},
+		{"default", Config{}, filepath.Join("lexsona-data", "calibration")},
 		{"configured", Config{CalibrationDir: "/cal"}, "/cal"},
 	}
 	for _, tt := range tests {

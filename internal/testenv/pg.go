@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
@@ -36,7 +35,7 @@ func PGMissing(tb testing.TB, format string, args ...any) {
 // Tests that write should use PGSchemaURL, which gives each its own schema.
 func PGURL(tb testing.TB) string {
 	tb.Helper()
-	dsn := os.Getenv(PGEnv)
+	dsn := pgURLFromEnv()
 	if dsn == "" {
 		PGMissing(tb, "%s is not set: start a throwaway PostgreSQL with `export %s=$(bash scripts/pg.sh)`", PGEnv, PGEnv)
 	}

@@ -34,7 +34,7 @@ func RealModelMissing(tb testing.TB, format string, args ...any) {
 // LEXSONA_REQUIRE_REAL_MODEL=1.
 func RealModelDir(tb testing.TB) string {
 	tb.Helper()
-	dir := os.Getenv(RealModelDirEnv)
+	dir := realModelDirFromEnv()
 	if dir == "" {
 		dir = filepath.Join(RepoRoot(tb), ".cache", "models", "all-MiniLM-L6-v2")
 	}

@@ -1,5 +1,6 @@
 // Package testenv holds what several packages' tests need from their
-// environment: the repository root and the lexsona binary built once.
+// environment: the repository root, the lexsona binary built once, and the
+// variables that steer the tests, read in env.go alone.
 package testenv
 
 import (
@@ -11,10 +12,6 @@ import (
 	"sync"
 	"testing"
 )
-
-// Required reports whether the variable env is "1": a CI run sets it so that
-// a missing prerequisite fails the tests instead of skipping them.
-func Required(env string) bool { return os.Getenv(env) == "1" }
 
 // Missing ends the test because a prerequisite is absent: it skips with the
 // message, or fails with it when Required(requireEnv). The message should

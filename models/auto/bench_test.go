@@ -21,10 +21,10 @@ func BenchmarkEmbed(b *testing.B) {
 		o    models.Options
 	}
 	var backends []backend
-	if _, why := modeltest.ORTUsable(b, ortUsable); why != "" {
+	if lib, why := modeltest.ORTUsable(b, ortUsable); why != "" {
 		b.Logf("no ort benchmarks: %s", why)
 	} else {
-		backends = append(backends, backend{"ort", models.Options{Backend: "ort"}}, backend{"ort-unfused", models.Options{Backend: "ort", NoFuse: true}})
+		backends = append(backends, backend{"ort", models.Options{Backend: "ort", OrtLib: lib}}, backend{"ort-unfused", models.Options{Backend: "ort", OrtLib: lib, NoFuse: true}})
 	}
 	backends = append(backends, backend{"go", models.Options{Backend: "go"}}, backend{"lexical", models.Options{Backend: "lexical"}})
 	for _, set := range modeltest.BenchTextSets {

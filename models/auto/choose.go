@@ -47,7 +47,7 @@ type Choice struct {
 
 // Choose says what Open opens for o, and why, without loading a model or
 // changing anything: it resolves the model folder (o.ModelDir, else the
-// installed one, models.InstalledModelDir(o.DataDir())), looks in the
+// installed one, models.InstalledModelDir(o.InstallDir)), looks in the
 // Hugging Face cache when auto would import from it, and finds and probes
 // the ONNX Runtime library (ort.SearchLib, ort.ProbeLib) when the ort
 // backend could run. A model that is there but broken is found only by
@@ -63,9 +63,6 @@ func Choose(o models.Options) (*Choice, error) {
 // model will run (auto with no model).
 func choose(o models.Options, always bool) (*Choice, error) {
 	c := &Choice{Requested: o.Backend, Variant: models.RequestedVariant(o.Variant)}
-	if c.Requested == "" {
-		c.Requested = os.Getenv("LEXSONA_EMBEDDER")
-	}
 	if c.Requested == "" {
 		c.Requested = "auto"
 	}
@@ -97,7 +94,7 @@ func choose(o models.Options, always bool) (*Choice, error) {
 func (c *Choice) lookForModel(o models.Options) {
 	cand := models.Candidate{Source: "option", Path: o.ModelDir}
 	if cand.Path == "" {
-		cand = models.Candidate{Source: "installed", Path: models.InstalledModelDir(o.DataDir())}
+		cand = models.Candidate{Source: "installed", Path: models.InstalledModelDir(o.InstallDir)}
 	}
 	c.ModelDir = cand.Path
 	c.folder, c.modelErr = models.ResolveFolder(cand.Path, models.FileVariant(c.Variant))
@@ -109,14 +106,15 @@ func (c *Choice) lookForModel(o models.Options) {
 	}
 	c.ModelCandidates = append(c.ModelCandidates, cand)
 	if c.Requested == "auto" && errors.Is(c.modelErr, models.ErrNoModel) {
-		c.ModelCandidates = append(c.ModelCandidates, c.lookInHFCache(cand.Path))
+		c.ModelCandidates = append(c.ModelCandidates, c.lookInHFCache(o.HFHubDir, cand.Path))
 	}
 }
 
 // lookInHFCache is the Hugging Face cache candidate for dir: the snapshot
-// of all-MiniLM-L6-v2 auto imports into dir when dir is missing or empty.
-func (c *Choice) lookInHFCache(dir string) models.Candidate {
-	hf := models.Candidate{Source: "hf_cache", Path: modelimport.HubDir()}
+// of all-MiniLM-L6-v2 in the hub cache hub that auto imports into dir when
+// dir is missing or empty.
+func (c *Choice) lookInHFCache(hub, dir string) models.Candidate {
+	hf := models.Candidate{Source: "hf_cache", Path: hub}
 	switch {
 	case c.Variant != "" && c.Variant != models.VariantInt8 && c.Variant != models.VariantAuto:
 		hf.Why = "not looked in: an import writes model.onnx and model_int8.onnx, not the variant " + c.Variant
@@ -125,7 +123,7 @@ func (c *Choice) lookInHFCache(dir string) models.Candidate {
 		hf.Why = "no Hugging Face cache folder can be named (no HF_HUB_CACHE, HF_HOME or home folder)"
 		return hf
 	}
-	snap, ok := modelimport.FindInHFCache(modelimport.MiniLM)
+	snap, ok := modelimport.FindInHFCache(hub, modelimport.MiniLM)
 	if !ok {
 		hf.Why = "has no sentence-transformers/" + models.ModelName
 		return hf
@@ -143,7 +141,7 @@ func (c *Choice) lookInHFCache(dir string) models.Candidate {
 
 // lookForLib finds and probes the ONNX Runtime library.
 func (c *Choice) lookForLib(o models.Options) {
-	lib, tried, err := ort.SearchLib(o.OrtLib, o.DataDir())
+	lib, tried, err := ort.SearchLib(o.OrtLib, o.OrtLibEnv, o.InstallDir)
 	c.ORTCandidates = tried
 	if err == nil {
 		c.ORTLib = lib

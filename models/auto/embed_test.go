@@ -29,14 +29,14 @@ func modelBackends(t *testing.T, maxBatch int) []models.Embedder {
 	var out []models.Embedder
 	// A missing library leaves out (or, under LEXSONA_REQUIRE_ORT=1, fails)
 	// only the ort half.
-	if _, why := modeltest.ORTUsable(t, ortUsable); why != "" {
+	if lib, why := modeltest.ORTUsable(t, ortUsable); why != "" {
 		t.Logf("testing the go backend only: %s", why)
 	} else {
-		fused := mustOpen(t, models.Options{Backend: "ort", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1})
+		fused := mustOpen(t, models.Options{Backend: "ort", ModelDir: dir, OrtLib: lib, MaxBatch: maxBatch, CacheSize: -1})
 		if fused.(*ort.Embedder).Fused() == "" {
 			t.Fatal("the ort backend does not run the tiny model's fused graph")
 		}
-		out = append(out, fused, mustOpen(t, models.Options{Backend: "ort", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1, NoFuse: true}))
+		out = append(out, fused, mustOpen(t, models.Options{Backend: "ort", ModelDir: dir, OrtLib: lib, MaxBatch: maxBatch, CacheSize: -1, NoFuse: true}))
 	}
 	return append(out, mustOpen(t, models.Options{Backend: "go", ModelDir: dir, MaxBatch: maxBatch, CacheSize: -1}))
 }

@@ -5,13 +5,14 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/ort"
 )
 
 // ortUsable is the ONNX Runtime library the tests use, when it is usable.
 func ortUsable() (string, error) {
-	lib, _, err := ort.Usable("")
+	lib, _, err := ort.Usable("", testenv.ORTLib())
 	return lib, err
 }
 

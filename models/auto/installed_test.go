@@ -38,17 +38,16 @@ func installLayout(t *testing.T, data, lib string) (model, installedLib string) 
 
 // TestOpenFindsInstalled: outside a checkout, with no path given, auto runs
 // the model and ONNX Runtime `make install` put in the data folder
-// (XDG_DATA_HOME/lexsona), and Choose says so, candidate by candidate.
+// (InstallDir: the command line passes XDG_DATA_HOME/lexsona, see
+// internal/config and cmd/lexsona's TestDoctorReportsInstalled), and Choose
+// says so, candidate by candidate.
 func TestOpenFindsInstalled(t *testing.T) {
 	lib := modeltest.MustORTLib(t, ortUsable)
-	xdg := t.TempDir()
-	t.Setenv("XDG_DATA_HOME", xdg)
-	t.Setenv("LEXSONA_ORT_LIB", "")
-	t.Setenv("LEXSONA_EMBEDDER", "")
-	model, installedLib := installLayout(t, filepath.Join(xdg, "lexsona"), lib)
+	install := filepath.Join(t.TempDir(), "lexsona")
+	model, installedLib := installLayout(t, install, lib)
 	t.Chdir(t.TempDir()) // no checkout's .cache/ort on the way up
 
-	c, err := Choose(models.Options{})
+	c, err := Choose(models.Options{InstallDir: install})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func TestOpenFindsInstalled(t *testing.T) {
 	}
 
 	var logs bytes.Buffer
-	e := mustOpen(t, models.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	e := mustOpen(t, models.Options{InstallDir: install, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if e.Backend() != "ort" || !strings.Contains(logs.String(), filepath.Join(model, "model.onnx")) || !strings.Contains(logs.String(), installedLib) {
 		t.Errorf("backend %s, log %s: want ort on the installed model and library", e.Backend(), logs.String())
 	}
@@ -75,10 +74,8 @@ func TestOpenFindsInstalled(t *testing.T) {
 // the download as one that needs the hub.
 func TestLexicalFallbackSaysWhere(t *testing.T) {
 	data, hf := t.TempDir(), t.TempDir()
-	t.Setenv("HF_HUB_CACHE", filepath.Join(hf, "hub"))
-	t.Setenv("LEXSONA_EMBEDDER", "")
 	var logs bytes.Buffer
-	e := mustOpen(t, models.Options{InstallDir: data, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	e := mustOpen(t, models.Options{InstallDir: data, HFHubDir: filepath.Join(hf, "hub"), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if e.Backend() != "lexical" {
 		t.Fatalf("backend %s, want lexical", e.Backend())
 	}

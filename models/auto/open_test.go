@@ -136,9 +136,7 @@ func TestOpenAuto(t *testing.T) {
 	oldLib := fakeORTLib(t, "1.16.3")
 	// An empty Hugging Face cache, so "no model" holds on a machine whose own
 	// cache has the model (auto would import it from there).
-	hf := t.TempDir()
-	t.Setenv("HF_HUB_CACHE", filepath.Join(hf, "hub"))
-	t.Setenv("HF_HOME", hf)
+	hf := filepath.Join(t.TempDir(), "hub")
 	tests := []struct {
 		name      string
 		o         models.Options
@@ -155,6 +153,7 @@ func TestOpenAuto(t *testing.T) {
 			if tt.needsORT {
 				tt.o.OrtLib = modeltest.MustORTLib(t, ortUsable)
 			}
+			tt.o.HFHubDir = hf
 			var logs bytes.Buffer
 			tt.o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 			e := mustOpen(t, tt.o)

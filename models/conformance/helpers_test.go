@@ -59,14 +59,14 @@ func langchain4jDir(t *testing.T) string {
 // fails instead under LEXSONA_REQUIRE_ORT=1 or LEXSONA_REQUIRE_REAL_MODEL=1.
 func mustORT(t *testing.T) {
 	t.Helper()
-	lib, err := ort.FindLib("")
+	lib, err := ort.FindLib("", testenv.ORTLib())
 	if err == nil {
 		_, err = ort.ProbeLib(lib)
 	}
 	if err == nil {
 		return
 	}
-	if os.Getenv("LEXSONA_REQUIRE_ORT") == "1" {
+	if testenv.ORTRequired() {
 		t.Fatalf("LEXSONA_REQUIRE_ORT=1 but ONNX Runtime is unusable: %v; run `make ort`", err)
 	}
 	testenv.RealModelMissing(t, "ONNX Runtime is unusable (%v): run `make ort` or set LEXSONA_ORT_LIB", err)
@@ -79,12 +79,14 @@ func open(t *testing.T, backend, dir string, maxBatch int) models.Embedder {
 	return openWith(t, models.Options{Backend: backend, ModelDir: dir, MaxBatch: maxBatch})
 }
 
-// openWith opens the embedder o asks for (without a cache, logging nowhere)
+// openWith opens the embedder o asks for (without a cache, logging nowhere;
+// the ort backend with $LEXSONA_ORT_LIB as the command line would pass it)
 // once per process.
 func openWith(t *testing.T, o models.Options) models.Embedder {
 	t.Helper()
 	if o.Backend == "ort" {
 		mustORT(t)
+		o.OrtLibEnv = testenv.ORTLib()
 	}
 	o.CacheSize, o.Logger = -1, slog.New(slog.DiscardHandler)
 	key := fmt.Sprintf("%s|%s|%d|%v", o.Backend, o.ModelDir, o.MaxBatch, o.NoFuse)

@@ -32,9 +32,10 @@ var KnownVariants = []string{"O1", "O2", "O3", "O4", "qint8_arm64", "qint8_avx51
 
 // Options configure Pull. The zero value downloads onnx/model.onnx and
 // the tokenizer files of sentence-transformers/all-MiniLM-L6-v2 at main from
-// https://huggingface.co into models.DefaultModelDir().
+// https://huggingface.co into models.InstalledModelDir("")
+// (./.lexsona/models/all-MiniLM-L6-v2).
 type Options struct {
-	Dir            string          // target model folder; "" means models.DefaultModelDir()
+	Dir            string          // target model folder; "" means models.InstalledModelDir("") (the command line passes models.DefaultModelDir's)
 	Variant        string          // "" = onnx/model.onnx; "qint8_avx512_vnni" → onnx/model_qint8_avx512_vnni.onnx
 	BaseURL        string          // the hub; "" means DefaultHubURL
 	Repo           string          // "" means DefaultRepo
@@ -71,7 +72,7 @@ func Files(variant string) []string {
 // bad .part is removed), or when the folder cannot be written.
 func Pull(ctx context.Context, o Options) (*Result, error) {
 	if o.Dir == "" {
-		o.Dir = models.DefaultModelDir()
+		o.Dir = models.InstalledModelDir("")
 	}
 	res := &Result{Dir: o.Dir, Variant: o.Variant}
 	if err := models.ValidateModelDir(o.Dir); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/models/modeltest"
@@ -369,10 +370,11 @@ func TestPullThenOpen(t *testing.T) {
 	}
 }
 
-// mustOpen opens the embedder o asks for and closes it when the test ends.
+// mustOpen opens the embedder o asks for ($LEXSONA_ORT_LIB's library for
+// ort, as the command line would pass it) and closes it when the test ends.
 func mustOpen(tb testing.TB, o models.Options) models.Embedder {
 	tb.Helper()
-	o.Logger = slog.New(slog.DiscardHandler)
+	o.Logger, o.OrtLibEnv = slog.New(slog.DiscardHandler), testenv.ORTLib()
 	e, err := auto.Open(context.Background(), o)
 	if err != nil {
 		tb.Fatalf("Open(%+v): %v", o, err)
@@ -383,6 +385,6 @@ func mustOpen(tb testing.TB, o models.Options) models.Embedder {
 
 // ortUsable is ONNX Runtime's library when it is usable.
 func ortUsable() (string, error) {
-	lib, _, err := ort.Usable("")
+	lib, _, err := ort.Usable("", testenv.ORTLib())
 	return lib, err
 }

@@ -50,12 +50,12 @@ func mustTiny(tb testing.TB) string {
 // LEXSONA_REQUIRE_ORT=1.
 func mustORT(tb testing.TB) string {
 	tb.Helper()
-	lib, err := ort.FindLib("")
+	lib, err := ort.FindLib("", testenv.ORTLib())
 	if err == nil {
 		_, err = ort.ProbeLib(lib)
 	}
 	if err != nil {
-		if os.Getenv("LEXSONA_REQUIRE_ORT") == "1" {
+		if testenv.ORTRequired() {
 			tb.Fatalf("LEXSONA_REQUIRE_ORT=1 but ONNX Runtime is unusable: %v (run `make ort`)", err)
 		}
 		tb.Skipf("ONNX Runtime is unusable (%v): run `make ort` or set LEXSONA_ORT_LIB", err)

@@ -9,29 +9,11 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-// HubDir is the Hugging Face hub cache folder: $HF_HUB_CACHE, else
-// $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
-// ~/.cache/huggingface/hub ("" when none of these can be named).
-func HubDir() string {
-	if d := os.Getenv("HF_HUB_CACHE"); d != "" {
-		return d
-	}
-	if d := os.Getenv("HF_HOME"); d != "" {
-		return filepath.Join(d, "hub")
-	}
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "huggingface", "hub")
-	}
-	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return filepath.Join(h, ".cache", "huggingface", "hub")
-	}
-	return ""
-}
-
-// FindInHFCache returns the newest snapshot of spec's repository in the hub
-// cache (HubDir) that holds a model file, and whether there is one.
-func FindInHFCache(spec Spec) (string, bool) {
-	hub := HubDir()
+// FindInHFCache returns the newest snapshot of spec's repository in the
+// Hugging Face hub cache folder hub (config.Config.HFHubDir: $HF_HUB_CACHE,
+// else $HF_HOME/hub, …) that holds a model file, and whether there is one;
+// a hub of "" has none.
+func FindInHFCache(hub string, spec Spec) (string, bool) {
 	if hub == "" {
 		return "", false
 	}

@@ -101,14 +101,13 @@ func mustWheelModel(tb testing.TB, wheel string) stFolder {
 	return f
 }
 
-// autoOpen opens the auto embedder on dir with the HF cache at home,
-// returning its backend and log.
+// autoOpen opens the auto embedder on dir with the HF cache at home (its
+// hub/, as config.Config.HFHubDir names it for HF_HOME), returning its
+// backend and log.
 func autoOpen(t *testing.T, home, dir, lib string) (string, string) {
 	t.Helper()
-	t.Setenv("HF_HUB_CACHE", "")
-	t.Setenv("HF_HOME", home)
 	var log bytes.Buffer
-	e, err := auto.Open(context.Background(), models.Options{Backend: "auto", ModelDir: dir, OrtLib: lib, NoFuse: true, CacheSize: -1,
+	e, err := auto.Open(context.Background(), models.Options{Backend: "auto", ModelDir: dir, OrtLib: lib, NoFuse: true, CacheSize: -1, HFHubDir: filepath.Join(home, "hub"),
 		Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)

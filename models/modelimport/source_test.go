@@ -112,9 +112,7 @@ func TestImportHFCachePicksTheNewestSnapshot(t *testing.T) {
 			goodSnap := c.snapshot(t, "1111111111111111111111111111111111111111", good, goodTime, nil)
 			c.snapshot(t, "2222222222222222222222222222222222222222", bad, badTime, nil)
 
-			t.Setenv("HF_HUB_CACHE", "")
-			t.Setenv("HF_HOME", c.home)
-			snap, ok := modelimport.FindInHFCache(tinySpec)
+			snap, ok := modelimport.FindInHFCache(filepath.Join(c.home, "hub"), tinySpec)
 			if ok != true || (snap == goodSnap) != tt.newestGood {
 				t.Errorf("FindInHFCache = %s, %v; the good snapshot is %s", snap, ok, goodSnap)
 			}
@@ -170,8 +168,7 @@ func TestImportHFCacheWithoutTheModel(t *testing.T) {
 	_, err = modelimport.Import(context.Background(), modelimport.Options{Source: c.repo, Dest: filepath.Join(t.TempDir(), "m"), Spec: &tinySpec})
 	wantErr(t, err, engine.EINVALID, "no snapshot holding model.safetensors")
 
-	t.Setenv("HF_HUB_CACHE", filepath.Join(home, "hub"))
-	if snap, ok := modelimport.FindInHFCache(tinySpec); ok {
+	if snap, ok := modelimport.FindInHFCache(filepath.Join(home, "hub"), tinySpec); ok {
 		t.Errorf("FindInHFCache found %s", snap)
 	}
 }

@@ -63,7 +63,7 @@ func ORTUsable(tb testing.TB, find ORTLib) (lib, why string) {
 		return lib, ""
 	}
 	want := filepath.Join(testenv.RepoRoot(tb), ".cache", "ort", "libonnxruntime.so.1")
-	if os.Getenv("LEXSONA_REQUIRE_ORT") == "1" {
+	if testenv.ORTRequired() {
 		tb.Fatalf("LEXSONA_REQUIRE_ORT=1 but ONNX Runtime is unusable (%v); expected %s: run `make ort`", err, want)
 	}
 	return "", fmt.Sprintf("ONNX Runtime is unusable (%v); expected %s: run `make ort` (LEXSONA_REQUIRE_ORT=1 makes this a failure)", err, want)

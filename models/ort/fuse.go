@@ -155,10 +155,11 @@ func writeFileAtomic(path string, data []byte) error {
 	return err
 }
 
-// fuseWanted says whether to try fusing: not with models.Options.NoFuse or
-// LEXSONA_ORT_FUSE=0, and only for a model with the standard BERT inputs.
+// fuseWanted says whether to try fusing: not with models.Options.NoFuse
+// (which the command line sets for LEXSONA_ORT_FUSE=0), and only for a
+// model with the standard BERT inputs.
 func fuseWanted(noFuse bool, inputs []string) bool {
-	if noFuse || os.Getenv("LEXSONA_ORT_FUSE") == "0" {
+	if noFuse {
 		return false
 	}
 	return slices.Contains(inputs, "input_ids") && !slices.ContainsFunc(inputs, func(s string) bool {

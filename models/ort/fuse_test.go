@@ -107,11 +107,12 @@ func TestUnfusableModelRunsAsExported(t *testing.T) {
 	}
 }
 
-func TestFuseOffByEnvironment(t *testing.T) {
+// TestFuseOffByOption: Options.NoFuse, which the command line sets for
+// LEXSONA_ORT_FUSE=0 (internal/config), opens the graph as exported.
+func TestFuseOffByOption(t *testing.T) {
 	dir := modeltest.MustModelCopy(t)
-	t.Setenv("LEXSONA_ORT_FUSE", "0")
-	if e := mustOpenORT(t, dir, nil); e.fused != "" {
-		t.Errorf("LEXSONA_ORT_FUSE=0, yet fused %q", e.fused)
+	if e := mustOpen(t, models.Options{ModelDir: dir, NoFuse: true}); e.fused != "" {
+		t.Errorf("NoFuse, yet fused %q", e.fused)
 	}
 }
 

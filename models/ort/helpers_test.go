@@ -3,13 +3,14 @@ package ort
 import (
 	"testing"
 
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/modeltest"
 )
 
 // usable is the ONNX Runtime library the tests use, when it is usable.
 func usable() (string, error) {
-	lib, _, err := Usable("")
+	lib, _, err := Usable("", testenv.ORTLib())
 	return lib, err
 }
 
@@ -21,14 +22,14 @@ func mustLib(tb testing.TB) string {
 }
 
 // open opens dir's model as Open does for o (o.Variant as the user gives it,
-// the library found unless o.OrtLib names one).
+// the library found unless o.OrtLib or $LEXSONA_ORT_LIB names one).
 func open(dir string, o models.Options) (*Embedder, error) {
 	o.Variant = models.RequestedVariant(o.Variant)
 	folder, err := models.ResolveFolder(dir, models.FileVariant(o.Variant))
 	if err != nil {
 		return nil, err
 	}
-	lib, err := FindLib(o.OrtLib)
+	lib, err := FindLib(o.OrtLib, testenv.ORTLib())
 	if err != nil {
 		return nil, err
 	}

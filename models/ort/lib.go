@@ -63,14 +63,17 @@ const libName = "libonnxruntime.so.1"
 // libHint is what every "the library is missing or unusable" message says.
 const libHint = "run `make ort` (and `make install` for an installed lexsona) or set LEXSONA_ORT_LIB (--ort-lib) to a libonnxruntime.so.1 of version >= " + MinVersion
 
-// FindLib is SearchLib(explicit, datadir.User()) without its trace.
-func FindLib(explicit string) (string, error) {
-	lib, _, err := SearchLib(explicit, datadir.User())
+// FindLib is SearchLib(explicit, fromEnv, "") without its trace: no
+// installed data folder is looked in.
+func FindLib(explicit, fromEnv string) (string, error) {
+	lib, _, err := SearchLib(explicit, fromEnv, "")
 	return lib, err
 }
 
 // SearchLib picks the ONNX Runtime library: explicit (the option), else
-// $LEXSONA_ORT_LIB, else the first libonnxruntime.so.1 that exists in
+// fromEnv (the path LEXSONA_ORT_LIB names, which the caller read: the
+// candidate is reported under the variable's name), else the first
+// libonnxruntime.so.1 that exists in
 // .cache/ort of the current folder or one of its parents up to the
 // repository root (a checkout), in .cache/ort next to the executable (or
 // its parent), or in <installDir>/ort (where `make install` copies it; ""
@@ -79,9 +82,9 @@ func FindLib(explicit string) (string, error) {
 // library is not loaded (ProbeLib does that). An explicit or env path that
 // does not exist is an EUNAVAILABLE error naming it; the search never falls
 // back past a path it was given.
-func SearchLib(explicit, installDir string) (string, []models.Candidate, error) {
+func SearchLib(explicit, fromEnv, installDir string) (string, []models.Candidate, error) {
 	var tried []models.Candidate
-	for _, c := range []models.Candidate{{Source: "option", Path: explicit}, {Source: "LEXSONA_ORT_LIB", Path: os.Getenv("LEXSONA_ORT_LIB")}} {
+	for _, c := range []models.Candidate{{Source: "option", Path: explicit}, {Source: "LEXSONA_ORT_LIB", Path: fromEnv}} {
 		if c.Path == "" {
 			c.Why = "not set"
 			tried = append(tried, c)
@@ -192,8 +195,8 @@ func versionAtLeast(v, minimum string) bool {
 
 // Usable finds the library as FindLib does and probes it as ProbeLib does,
 // returning it and its version; the error is theirs.
-func Usable(explicit string) (lib, version string, err error) {
-	if lib, err = FindLib(explicit); err != nil {
+func Usable(explicit, fromEnv string) (lib, version string, err error) {
+	if lib, err = FindLib(explicit, fromEnv); err != nil {
 		return "", "", err
 	}
 	version, err = ProbeLib(lib)

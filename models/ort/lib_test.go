@@ -29,14 +29,13 @@ func TestFindLib(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("LEXSONA_ORT_LIB", tt.env)
-			got, err := FindLib(tt.explicit)
+			got, err := FindLib(tt.explicit, tt.env)
 			if tt.errFragment != "" {
 				modeltest.WantErr(t, err, engine.EUNAVAILABLE, tt.errFragment, "make ort")
 				return
 			}
 			if err != nil || got != tt.want {
-				t.Errorf("FindLib(%q) = %q, %v; want %q", tt.explicit, got, err, tt.want)
+				t.Errorf("FindLib(%q, %q) = %q, %v; want %q", tt.explicit, tt.env, got, err, tt.want)
 			}
 		})
 	}
@@ -46,7 +45,6 @@ func TestFindLib(t *testing.T) {
 // installed data folder, which wins over the system loader; every place
 // looked at is reported, the one taken last.
 func TestSearchLib(t *testing.T) {
-	t.Setenv("LEXSONA_ORT_LIB", "")
 	checkout, install := t.TempDir(), t.TempDir()
 	modeltest.MustWrite(t, filepath.Join(checkout, "go.mod"), []byte("module x\n"))
 	inCheckout := filepath.Join(checkout, ".cache", "ort", libName)
@@ -69,7 +67,7 @@ func TestSearchLib(t *testing.T) {
 				modeltest.MustWrite(t, f, nil)
 			}
 			t.Chdir(checkout)
-			got, tried, err := SearchLib("", install)
+			got, tried, err := SearchLib("", "", install)
 			if err != nil || got != tt.want {
 				t.Fatalf("SearchLib = %q, %v; want %q", got, err, tt.want)
 			}

@@ -114,7 +114,7 @@ func int8CPU() (bool, string) {
 // graph to run as models.RequestedVariant gives it: "" for model.onnx, a
 // variant name, or models.VariantAuto (see openAutoVariant); folder is the
 // one models.ResolveFolder found for models.FileVariant(o.Variant). Unless
-// o.NoFuse (or LEXSONA_ORT_FUSE=0), model.onnx runs as its fused rewrite
+// o.NoFuse, model.onnx runs as its fused rewrite
 // when one can be made (see fuse.go). An int8 graph runs one text per call
 // unless batchInvariant knows it scales activations per token. log (nil:
 // nowhere) is told which graph runs when it is not the one asked for;

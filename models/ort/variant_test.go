@@ -69,23 +69,22 @@ func withVerdict(t *testing.T, quantizer string, ok bool) {
 }
 
 // The variant is part of the identity: the int8 graph's vectors are keyed
-// apart from the float32 graph's. "fp32" and "" are model.onnx, and
-// LEXSONA_MODEL_VARIANT is read when Options.Variant is empty.
+// apart from the float32 graph's. "fp32" and "" are model.onnx (the command
+// line passes LEXSONA_MODEL_VARIANT as Options.Variant when --variant is
+// not given: cmd/lexsona's TestGlobalFlagsOverConfig).
 func TestVariantIdentity(t *testing.T) {
 	mustLib(t)
 	dir := mustInt8Folder(t, "")
 	fp32 := mustOpen(t, models.Options{ModelDir: dir, CacheSize: -1}).Identity()
 	for _, tc := range []struct {
-		name, variant, env string
-		want               string // "" the float32 identity, else the variant
+		name, variant string
+		want          string // "" the float32 identity, else the variant
 	}{
-		{"fp32 by name", models.VariantFP32, "", ""},
-		{"int8", models.VariantInt8, "", models.VariantInt8},
-		{"int8 from the environment", "", models.VariantInt8, models.VariantInt8},
-		{"the option wins over the environment", models.VariantFP32, models.VariantInt8, ""},
+		{"fp32 by name", models.VariantFP32, ""},
+		{"none named", "", ""},
+		{"int8", models.VariantInt8, models.VariantInt8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("LEXSONA_MODEL_VARIANT", tc.env)
 			id := mustOpen(t, models.Options{ModelDir: dir, Variant: tc.variant, CacheSize: -1}).Identity()
 			if tc.want == "" {
 				if id != fp32 {

@@ -17,11 +17,17 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/lexsona/lexsona/internal/testenv"
 )
+
+// RequireEnv names the variable that turns a fault test's skip into a
+// failure: CI sets it to 1.
+const RequireEnv = "LEXSONA_REQUIRE_FAULTS"
 
 // Required reports whether LEXSONA_REQUIRE_FAULTS=1: a fault test that
 // cannot set up its file system fails instead of skipping.
-func Required() bool { return os.Getenv("LEXSONA_REQUIRE_FAULTS") == "1" }
+func Required() bool { return testenv.Required(RequireEnv) }
 
 // Skip skips tb saying why, or fails it under LEXSONA_REQUIRE_FAULTS=1.
 func Skip(tb testing.TB, why string) {
