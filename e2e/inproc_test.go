@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/server"
 	"github.com/lexsona/lexsona/store"
 )
@@ -46,7 +46,7 @@ func MustStartInProc(tb testing.TB, edit func(*server.Config)) *InProc {
 		tb.Fatalf("models.Open lexical: %v", err)
 	}
 	tb.Cleanup(func() { emb.Close() })
-	if _, _, err = registry.EnsureInForce(ctx, db, emb, registry.SyncOptions{}); err != nil {
+	if _, _, err = memory.New(db, emb, memory.Options{}).SyncInForce(ctx, memory.SyncOptions{}); err != nil {
 		db.Close()
 		tb.Fatalf("syncing the default registry: %v", err)
 	}

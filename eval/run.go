@@ -101,7 +101,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		f.Fit(reg.Texts())
 	}
 	progress, endProgress := models.TermProgress(cfg.Progress)
-	_, err = registry.Sync(ctx, db, emb, reg, registry.SyncOptions{Progress: progress})
+	_, err = memory.Precompute(ctx, db, emb, reg, memory.SyncOptions{Progress: progress})
 	endProgress()
 	if err != nil {
 		return Report{}, err

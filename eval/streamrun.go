@@ -101,7 +101,7 @@ func RunStream(ctx context.Context, emb models.Embedder, reg *registry.Registry,
 		if err != nil {
 			return rep, err
 		}
-		if _, err := registry.Sync(ctx, db, emb, reg, registry.SyncOptions{}); err != nil {
+		if _, err := memory.Precompute(ctx, db, emb, reg, memory.SyncOptions{}); err != nil {
 			db.Close()
 			return rep, err
 		}

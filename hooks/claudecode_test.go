@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
-	"github.com/lexsona/lexsona/store"
 )
 
 // fakeBackend answers with fixed results and records what it was asked.
@@ -52,7 +51,7 @@ func captured(action, decision, rule, eventType string, score float64, pol engin
 		Candidates: []engine.Candidate{{RuleID: rule, Score: score}}}
 	switch action {
 	case memory.CaptureRecorded:
-		rec.RecordResult = &store.RecordResult{RuleID: rule, EventType: engine.EventType(eventType)}
+		rec.RecordResult = &memory.RecordResult{RuleID: rule, EventType: engine.EventType(eventType)}
 	case memory.CapturePending:
 		rec.PendingID = 7
 	}

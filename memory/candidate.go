@@ -36,10 +36,10 @@ func putVectors(tx *store.Tx, p classifier.TextVectors, id string) error {
 // id is engine.ProposedRuleID(text), suffixed -2 … -9 when taken (an archived
 // or out-of-scope proposal of the same text). Errors: ECONFLICT when all ten
 // ids are taken; the store's otherwise.
-func insertCandidate(tx *store.Tx, p classifier.TextVectors, text string, scope engine.Scope, ev engine.Event, at time.Time) (store.RecordResult, engine.Rule, error) {
+func insertCandidate(tx *store.Tx, p classifier.TextVectors, text string, scope engine.Scope, ev engine.Event, at time.Time) (RecordResult, engine.Rule, error) {
 	cfg, err := tx.Config()
 	if err != nil {
-		return store.RecordResult{}, engine.Rule{}, err
+		return RecordResult{}, engine.Rule{}, err
 	}
 	r := engine.NewCandidateRule(text, "", candidateScope(scope), cfg, at)
 	r.Text = p.Text
@@ -50,25 +50,25 @@ func insertCandidate(tx *store.Tx, p classifier.TextVectors, text string, scope 
 			break
 		}
 		if err != nil {
-			return store.RecordResult{}, engine.Rule{}, err
+			return RecordResult{}, engine.Rule{}, err
 		}
 		if i > 9 {
-			return store.RecordResult{}, engine.Rule{}, engine.Errorf(engine.ECONFLICT, "rule %s and its variants -2 to -9 already exist: merge or rename them first", base)
+			return RecordResult{}, engine.Rule{}, engine.Errorf(engine.ECONFLICT, "rule %s and its variants -2 to -9 already exist: merge or rename them first", base)
 		}
 		r.RuleID = fmt.Sprintf("%s-%d", base, i)
 	}
 	evID, err := tx.InsertRule(r, ev)
 	if err != nil {
-		return store.RecordResult{}, engine.Rule{}, err
+		return RecordResult{}, engine.Rule{}, err
 	}
 	if err := putVectors(tx, p, r.RuleID); err != nil {
-		return store.RecordResult{}, engine.Rule{}, err
+		return RecordResult{}, engine.Rule{}, err
 	}
 	saved, err := tx.GetRule(r.RuleID)
 	if err != nil {
-		return store.RecordResult{}, engine.Rule{}, err
+		return RecordResult{}, engine.Rule{}, err
 	}
 	a := engine.Assess(&saved, cfg, at)
-	return store.RecordResult{EventID: evID, RuleID: saved.RuleID, EventType: engine.EventCreation, Alpha: saved.Alpha,
+	return RecordResult{EventID: evID, RuleID: saved.RuleID, EventType: engine.EventCreation, Alpha: saved.Alpha,
 		Beta: saved.Beta, Confidence: a.ConfidenceFinal, Active: a.Active}, saved, nil
 }

@@ -22,7 +22,7 @@ const (
 // there for accept (a confirmation event) and new (the candidate's creation
 // event, plus created_rule); reject has only pending_id and status.
 type ConfirmResult struct {
-	*store.RecordResult
+	*RecordResult
 	PendingID   int64        `json:"pending_id"`
 	Status      string       `json:"status"` // accepted, rejected or new_rule
 	CreatedRule *engine.Rule `json:"created_rule,omitempty"`
@@ -166,16 +166,16 @@ func stillOpen(p engine.Pending) error {
 
 // accept applies p's evidence to ruleID (or its top candidate) with a
 // confirmation event, setting out's Promoted and Activated.
-func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *ConfirmResult) (store.RecordResult, error) {
+func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *ConfirmResult) (RecordResult, error) {
 	if ruleID == "" {
 		if len(p.Candidates) == 0 {
-			return store.RecordResult{}, engine.Errorf(engine.EINVALID, "confirmation %d has no candidate: name the rule to accept, or use new", p.ID)
+			return RecordResult{}, engine.Errorf(engine.EINVALID, "confirmation %d has no candidate: name the rule to accept, or use new", p.ID)
 		}
 		ruleID = p.Candidates[0].RuleID
 	}
 	wasActive, err := activeAt(tx, ruleID, at)
 	if err != nil {
-		return store.RecordResult{}, err
+		return RecordResult{}, err
 	}
 	pol := p.Polarity
 	if pol != engine.Counter {
@@ -189,7 +189,7 @@ func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *Co
 			break
 		}
 	}
-	res, promoted, err := applyEvidence(tx, engine.Correction{
+	res, promoted, err := ApplyCorrection(tx, engine.Correction{
 		RuleID: ruleID, Polarity: pol, UserText: p.Text, AgentOutput: p.AgentOutput, FrameID: p.FrameID,
 		Scope: p.Scope, At: at, Decision: classifier.DecisionConfirm, Score: score, Candidates: p.Candidates, Model: p.Model,
 		Confirmation: true, Detail: fmt.Sprintf("%s accepted from confirmation %d", pol.EventType(), p.ID),

@@ -6,7 +6,6 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -90,7 +89,7 @@ func (c corpus) RuleExists(ctx context.Context, id string) (bool, error) {
 // force, as the registry gives them or derives them from the template; the
 // classifier derives those of other rules (a user's, a candidate) itself.
 func (c corpus) Sides(ctx context.Context) (map[string]engine.Sides, error) {
-	reg, err := registry.InForce(ctx, c.db)
+	reg, err := InForce(ctx, c.db)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func fillMemory(t *testing.T, s *Service, db *store.DB) {
 	}
 	team := engine.Definition{Rule: engine.Rule{RuleID: "team.no-force-push", Category: "tool_preference",
 		Severity: engine.SeverityMust, Text: "Never force-push to main"}, Examples: []string{"don't force push"}}
-	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "team", Definitions: []engine.Definition{team},
+	if _, err := ApplyRegistry(ctx, db, RegistrySync{Name: "team", Definitions: []engine.Definition{team},
 		YAML: []byte(teamYAML)}); err != nil {
 		t.Fatal(err)
 	}

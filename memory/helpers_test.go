@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"context"
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -9,6 +11,8 @@ import (
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/classifier/classifiertest"
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/sqlite" // the driver MustOpenStore opens
 )
@@ -16,14 +20,38 @@ import (
 // t0 is the time of the tests' corrections unless they say otherwise.
 var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
-// Helpers shared with the classifier's and the evaluation's tests.
+// Helpers shared with the classifier's tests.
 var (
-	MustOpenStore = classifiertest.MustOpenStore
-	MustLexical   = classifiertest.MustLexical
-	MustSync      = classifiertest.MustSync
-	MustCount     = classifiertest.MustCount
-	MustCode      = classifiertest.MustCode
+	MustLexical = classifiertest.MustLexical
+	MustCount   = classifiertest.MustCount
+	MustCode    = classifiertest.MustCode
 )
+
+// MustOpenStore opens a fresh SQLite store in a temp dir, closed at cleanup.
+func MustOpenStore(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "lexsona.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			tb.Errorf("Close: %v", err)
+		}
+	})
+	return db
+}
+
+// MustSync runs the precompute job of reg (the default pack when nil) into
+// db with emb.
+func MustSync(tb testing.TB, db *store.DB, emb models.Embedder, reg *registry.Registry) Summary {
+	tb.Helper()
+	sum, err := Precompute(context.Background(), db, emb, reg, SyncOptions{})
+	if err != nil {
+		tb.Fatalf("Precompute: %v", err)
+	}
+	return sum
+}
 
 // counts are the rows a correction can write (what MustCount returns, as a
 // type of this package so tests may write its values positionally).

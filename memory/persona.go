@@ -29,7 +29,7 @@ func (s *Service) Persona(ctx context.Context, req PersonaRequest) (engine.Snaps
 	if req.Max < 0 || req.Max > MaxSnapshotRules {
 		return engine.Snapshot{}, engine.Errorf(engine.EINVALID, "max %d: want 1 to %d (0 for the configured default)", req.Max, MaxSnapshotRules)
 	}
-	return s.db.Snapshot(ctx, engine.SnapshotRequest{
+	return Snapshot(ctx, s.db, engine.SnapshotRequest{
 		Scope: req.Scope, Now: s.at(req.Now), Max: req.Max, IncludeDormant: req.IncludeDormant, Trace: req.Trace,
 	})
 }

@@ -19,7 +19,7 @@ import (
 // counterexample that matches no rule is new_rule with nothing stored at all
 // (Stored is false): no rule can be learned from it, and its reason says so.
 type RecordResponse struct {
-	*store.RecordResult
+	*RecordResult
 	Decision string  `json:"decision"`
 	Score    float64 `json:"score"`
 	// Polarity is the polarity recorded (auto_match, explicit) or kept with
@@ -144,7 +144,7 @@ func (s *Service) act(tx *store.Tx, c engine.Correction, cl *classifier.Classifi
 		if cl.Decision == classifier.DecisionAutoMatch {
 			rc.Model = cl.Model
 		}
-		res, promoted, err := applyEvidence(tx, rc)
+		res, promoted, err := ApplyCorrection(tx, rc)
 		if err != nil {
 			return err
 		}

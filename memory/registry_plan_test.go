@@ -76,7 +76,7 @@ func TestPlanRegistryIsTheSync(t *testing.T) {
 				tc.before(t)
 			}
 			src := registry.Source{YAML: tc.yaml}
-			opts := registry.SyncOptions{AllowEmpty: tc.allowEmpty, Now: t0}
+			opts := SyncOptions{AllowEmpty: tc.allowEmpty, Now: t0}
 			statsBefore, filesBefore := mustState(t, db)
 			_, plan, perr := s.PlanRegistry(ctx, src, opts)
 			statsAfter, filesAfter := mustState(t, db)

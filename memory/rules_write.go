@@ -76,11 +76,11 @@ func (s *Service) ReviewCandidate(ctx context.Context, id string, accept bool, a
 		return engine.RuleView{}, err
 	}
 	at = s.at(at)
-	review := s.db.RejectCandidate
+	review := RejectCandidate
 	if accept {
-		review = s.db.AcceptCandidate
+		review = AcceptCandidate
 	}
-	r, err := review(ctx, id, at)
+	r, err := review(ctx, s.db, id, at)
 	if err != nil {
 		return engine.RuleView{}, err
 	}

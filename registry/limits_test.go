@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/registry/registrytest"
 )
 
 // billionLaughs is the classic YAML bomb: nine levels of nine aliases expand
@@ -113,23 +114,8 @@ func TestTooLarge(t *testing.T) {
 	})
 }
 
-// generate writes a valid registry of n rules, each with a scope, a topic and
-// three examples, the shape of a large real registry.
-func generate(n int) []byte {
-	var b strings.Builder
-	b.Grow(n * 420)
-	b.WriteString("version: 1\nrules:\n")
-	for i := range n {
-		fmt.Fprintf(&b, "  - rule_id: gen.rule-%05d\n    category: code_style\n    severity: should\n", i)
-		fmt.Fprintf(&b, "    template: \"Rule %d: prefer the project's helper number %d over hand-written loops in module %d\"\n", i, i, i%97)
-		fmt.Fprintf(&b, "    examples:\n      - \"use helper %d\"\n      - \"why did you hand-roll loop %d again?\"\n      - \"Please call helper %d in module %d\"\n", i, i, i, i%97)
-		fmt.Fprintf(&b, "    scope: {project: p%d, context_tags: [go, t%d]}\n    topic: topic-%d\n", i%13, i%7, i%101)
-	}
-	return []byte(b.String())
-}
-
 func TestTenThousandRules(t *testing.T) {
-	data := generate(10_000)
+	data := registrytest.Generate(10_000)
 	reg, err := Parse(data, "big.yaml")
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
@@ -144,7 +130,7 @@ func TestTenThousandRules(t *testing.T) {
 }
 
 func BenchmarkParse10000(b *testing.B) {
-	data := generate(10_000)
+	data := registrytest.Generate(10_000)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -176,7 +162,7 @@ func BenchmarkParseYAMLBomb(b *testing.B) {
 // BenchmarkYAMLNodes10000 is the floor under BenchmarkParse10000: yaml.v3
 // building the node tree of the same file, with no validation.
 func BenchmarkYAMLNodes10000(b *testing.B) {
-	data := generate(10_000)
+	data := registrytest.Generate(10_000)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -101,3 +101,19 @@ func (r *Registry) Texts() []string {
 	}
 	return out
 }
+
+// ContraryTexts maps every rule of r, but those in kept (a user's own rule
+// with a registry rule's id), to its contrary phrasings (none included).
+func (r *Registry) ContraryTexts(kept []string) map[string][]string {
+	skip := make(map[string]bool, len(kept))
+	for _, id := range kept {
+		skip[id] = true
+	}
+	out := make(map[string][]string, len(r.defs))
+	for i, d := range r.defs {
+		if !skip[d.Rule.RuleID] {
+			out[d.Rule.RuleID] = r.contrary[i]
+		}
+	}
+	return out
+}

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/memory"
-	"github.com/lexsona/lexsona/registry"
 )
 
 // TestRegistrySyncDryRun: POST /v1/registry/sync?dry_run=true answers the
@@ -44,7 +43,7 @@ func TestRegistrySyncDryRun(t *testing.T) {
 
 	r = post("", v2)
 	mustStatus(t, r, http.StatusOK)
-	var sum registry.Summary
+	var sum memory.Summary
 	r.json(t, &sum)
 	if got := [4]int{sum.Added, sum.Updated, sum.Archived, sum.Kept}; got != [4]int{1, 1, 1, 0} {
 		t.Errorf("the sync added, updated, archived, kept %v; the plan said 1, 1, 1, 0", got)

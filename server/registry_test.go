@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -23,9 +23,9 @@ func TestRegistrySyncRoute(t *testing.T) {
 	rules := "rules:\n  - rule_id: tool.use-just\n    category: tool_preference\n    severity: should\n    template: \"Run tasks with just, not make\"\n    examples: [\"use just not make\"]\n"
 	unnamed := "version: 1\n" + rules
 	named := "version: 1\nname: team\n" + rules
-	summary := func(want registry.Summary) func(*testing.T, response) {
+	summary := func(want memory.Summary) func(*testing.T, response) {
 		return func(t *testing.T, r response) {
-			var got registry.Summary
+			var got memory.Summary
 			r.json(t, &got)
 			if got.Registry != want.Registry || got.Added != want.Added || got.Archived != want.Archived || got.Updated != want.Updated ||
 				(want.Embedded > 0) != (got.Embedded > 0) {
@@ -36,9 +36,9 @@ func TestRegistrySyncRoute(t *testing.T) {
 	runCases(t, e, []routeCase{
 		{"no name", yaml("", unnamed), rt, 400, "invalid", "the registry has no name: add a top-level name:", nil},
 		// A second source archives none of the default pack's rules.
-		{"named by the query", yaml("?name=team", unnamed), rt, 200, "", "", summary(registry.Summary{Registry: "team", Added: 1, Embedded: 1})},
-		{"named by the YAML, again: a no-op", yaml("", named), rt, 200, "", "", summary(registry.Summary{Registry: "team"})},
-		{"both names, the same", yaml("?name=team", named), rt, 200, "", "", summary(registry.Summary{Registry: "team"})},
+		{"named by the query", yaml("?name=team", unnamed), rt, 200, "", "", summary(memory.Summary{Registry: "team", Added: 1, Embedded: 1})},
+		{"named by the YAML, again: a no-op", yaml("", named), rt, 200, "", "", summary(memory.Summary{Registry: "team"})},
+		{"both names, the same", yaml("?name=team", named), rt, 200, "", "", summary(memory.Summary{Registry: "team"})},
 		{"names that differ", yaml("?name=other", named), rt, 400, "invalid", `names itself "team" (name:) but the sync names it "other"`, nil},
 		{"malformed name", yaml("?name=Team%20Rules", unnamed), rt, 400, "invalid", `malformed registry name "Team Rules"`, nil},
 		{"invalid registry", yaml("?name=team", "version: 1\nrules:\n  - rule_id: Bad Id\n    category: x\n    severty: must\n"), rt, 400, "invalid", "", func(t *testing.T, r response) {
@@ -64,7 +64,7 @@ func TestRegistrySyncRoute(t *testing.T) {
 		{"empty refused", yaml("", empty), rt, 400, "invalid", "allow_empty=true", nil},
 		// The lexical vocabulary loses team's words: the union is embedded
 		// again under the new fit (and the old fit's vectors pruned).
-		{"empty allowed", yaml("?allow_empty=true", empty), rt, 200, "", "", summary(registry.Summary{Registry: "team", Archived: 1, Embedded: 1})},
+		{"empty allowed", yaml("?allow_empty=true", empty), rt, 200, "", "", summary(memory.Summary{Registry: "team", Archived: 1, Embedded: 1})},
 	})
 	if r := e.get("/v1/rules/tool.use-just"); !strings.Contains(string(r.body), `"status":"archived"`) {
 		t.Errorf("team's rule after emptying team: %s", r.body)

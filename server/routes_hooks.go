@@ -11,7 +11,6 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/memory"
-	"github.com/lexsona/lexsona/registry"
 )
 
 // hookBackend is hooks.Backend over the server's store and classifier: the
@@ -57,7 +56,7 @@ func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, e
 }
 
 func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
-	reg, err := registry.InForce(ctx, b.t.db)
+	reg, err := memory.InForce(ctx, b.t.db)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // hookProject is a project folder named billing-api holding a go.mod.
@@ -62,7 +63,7 @@ func TestClaudeCodeHookRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := env.db.Snapshot(context.Background(), engine.SnapshotRequest{Scope: scope, Now: testNow})
+	snap, err := memory.Snapshot(context.Background(), env.db, engine.SnapshotRequest{Scope: scope, Now: testNow})
 	if err != nil || !strings.Contains(snap.Prompt, "billing-api") {
 		t.Fatalf("persona of %v: %v\n%s", scope, err, snap.Prompt)
 	}

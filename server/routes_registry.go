@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -22,7 +23,7 @@ var registryMediaTypes = []string{"application/yaml", "application/x-yaml", "tex
 func (s *Server) handleRegistrySync(c echo.Context) error {
 	q := newQuery(c.QueryParams())
 	src := registry.Source{Name: q.str("name")}
-	opts := registry.SyncOptions{AllowEmpty: q.bool("allow_empty")}
+	opts := memory.SyncOptions{AllowEmpty: q.bool("allow_empty")}
 	dryRun := q.bool("dry_run")
 	if err := q.done(); err != nil {
 		return err

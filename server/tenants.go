@@ -11,7 +11,6 @@ import (
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -170,7 +169,7 @@ func (s *Server) openTenant(ctx context.Context, name string) (*tenantMem, error
 		t.emb, bulk = s.admit.over(t.own), t.own
 	}
 	t.mem = memory.New(db, t.emb, memory.Options{Classifier: s.cfg.ClassifierOptions, Now: s.cfg.Now, Bulk: bulk})
-	if _, _, err := t.mem.SyncInForce(ctx, registry.SyncOptions{}); err != nil {
+	if _, _, err := t.mem.SyncInForce(ctx, memory.SyncOptions{}); err != nil {
 		t.close()
 		return nil, err
 	}

@@ -41,7 +41,7 @@ func TestSharedRegistryChangedOutsideTheServer(t *testing.T) {
 			}
 			defer other.Close()
 			src := registry.Source{Name: "team", YAML: []byte(team("Run every task with just"))}
-			if _, _, err := memory.New(other, MustLexical(t, other), memory.Options{}).SyncRegistry(context.Background(), src, registry.SyncOptions{}); err != nil {
+			if _, _, err := memory.New(other, MustLexical(t, other), memory.Options{}).SyncRegistry(context.Background(), src, memory.SyncOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			deadline := time.Now().Add(10 * time.Second)
@@ -82,7 +82,7 @@ func TestSharedRegistryRefusedOnce(t *testing.T) {
 	outside := memory.New(other, MustLexical(t, other), memory.Options{})
 	syncOutside := func(yaml string) {
 		t.Helper()
-		if _, _, err := outside.SyncRegistry(context.Background(), registry.Source{Name: "team", YAML: []byte(yaml)}, registry.SyncOptions{}); err != nil {
+		if _, _, err := outside.SyncRegistry(context.Background(), registry.Source{Name: "team", YAML: []byte(yaml)}, memory.SyncOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -133,7 +133,7 @@ func (s *Server) pullShare(ctx context.Context, sh RegistryShare, t *tenantMem) 
 
 // syncShare syncs yaml, the owner's copy of sh's registry, into t.
 func syncShare(ctx context.Context, sh RegistryShare, t *tenantMem, yaml []byte) error {
-	_, _, err := t.mem.SyncRegistry(ctx, registry.Source{Name: sh.Name, YAML: yaml}, registry.SyncOptions{AllowEmpty: true})
+	_, _, err := t.mem.SyncRegistry(ctx, registry.Source{Name: sh.Name, YAML: yaml}, memory.SyncOptions{AllowEmpty: true})
 	return err
 }
 

@@ -43,11 +43,6 @@ func (t *Tx) AppendEvent(ev engine.Event) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if ev.Score != nil {
-		if err := validateFloat("score", *ev.Score, -1); err != nil {
-			return 0, err
-		}
-	}
 	if ev.Alpha == 0 && ev.Beta == 0 {
 		r, err := t.GetRule(ev.RuleID)
 		if err != nil {
@@ -58,13 +53,20 @@ func (t *Tx) AppendEvent(ev engine.Event) (int64, error) {
 		return 0, err
 	}
 	ev.Scope = s
-	return t.insertEvent(&ev)
+	return t.InsertEvent(&ev)
 }
 
-// insertEvent writes a checked event (normalised scope, existing rule): a
-// zero At is now, the polarity follows the event type (a confirmation
-// keeps its own, which must be 1 or -1).
-func (t *Tx) insertEvent(ev *engine.Event) (int64, error) {
+// InsertEvent writes an event of a rule read in the transaction, with a
+// normalised scope, and sets ev.EventID: a zero At is now, the polarity
+// follows the event type (a confirmation keeps its own, which must be 1 or
+// -1). Errors: EINVALID for a bad polarity of a confirmation or a score that
+// is not a finite number ≥ -1.
+func (t *Tx) InsertEvent(ev *engine.Event) (int64, error) {
+	if ev.Score != nil {
+		if err := validateFloat("score", *ev.Score, -1); err != nil {
+			return 0, err
+		}
+	}
 	if ev.At.IsZero() {
 		ev.At = time.Now()
 	}

@@ -27,7 +27,7 @@ var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // registry that defines it and its definition digest. Errors: EINVALID or
 // ETOOLARGE naming the first bad field.
 func CheckImportRule(row *RuleRow) error {
-	if err := checkRule(&row.Rule); err != nil {
+	if err := CheckRule(&row.Rule); err != nil {
 		return err
 	}
 	switch row.ArchivedBy {
@@ -213,7 +213,7 @@ func (t *Tx) ImportRule(row RuleRow, texts []RuleText, events []engine.Event) (b
 		if err := CheckImportEvent(row.RuleID, &ev); err != nil {
 			return false, err
 		}
-		if _, err := t.insertEvent(&ev); err != nil {
+		if _, err := t.InsertEvent(&ev); err != nil {
 			return false, err
 		}
 	}
@@ -351,7 +351,7 @@ func (t *Tx) MergeImportedEvents(id string, events []engine.Event, at time.Time)
 			r.ApplyEvidence(ev.Polarity, ev.At)
 		}
 		ev.Alpha, ev.Beta = r.Alpha, r.Beta
-		if _, err := t.insertEvent(&ev); err != nil {
+		if _, err := t.InsertEvent(&ev); err != nil {
 			return engine.Rule{}, err
 		}
 	}
@@ -360,7 +360,7 @@ func (t *Tx) MergeImportedEvents(id string, events []engine.Event, at time.Time)
 	}
 	detail := fmt.Sprintf("merged %d events of an import: +%d reinforcements, +%d counterexamples (alpha %g → %g, beta %g → %g)",
 		len(events), plus, minus, alpha, r.Alpha, beta, r.Beta)
-	if _, err := t.insertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride, Detail: detail,
+	if _, err := t.InsertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride, Detail: detail,
 		Alpha: r.Alpha, Beta: r.Beta, At: nowIfZero(at)}); err != nil {
 		return engine.Rule{}, err
 	}

@@ -24,10 +24,10 @@ func (db *DB) recorded(ctx context.Context, name string, yaml []byte) (bool, err
 	return i >= 0 && bytes.Equal(files[i].YAML, yaml), nil
 }
 
-// checkTextsOf validates texts of kind before anything is written: EINVALID
+// CheckTextsOf validates texts of kind before anything is written: EINVALID
 // for an unknown kind or an empty text, ETOOLARGE for one over the limit,
 // each naming its rule.
-func checkTextsOf(kind string, texts map[string][]string) error {
+func CheckTextsOf(kind string, texts map[string][]string) error {
 	if err := checkText(kind, "x"); err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func checkTextsOf(kind string, texts map[string][]string) error {
 }
 
 // replaceTextsOf is ReplaceRuleTexts in tx, for texts already checked
-// (checkTextsOf): ENOTFOUND naming an unknown rule.
+// (CheckTextsOf): ENOTFOUND naming an unknown rule.
 func (tx *Tx) replaceTextsOf(kind string, texts map[string][]string) error {
 	ids := make([]string, 0, len(texts))
 	for id := range texts {
@@ -53,9 +53,9 @@ func (tx *Tx) replaceTextsOf(kind string, texts map[string][]string) error {
 		if err := mustExist(tx.dt, id); err != nil {
 			return err
 		}
-		list := make([]ruleText, len(texts[id]))
+		list := make([]KindText, len(texts[id]))
 		for i, x := range texts[id] {
-			list[i] = ruleText{kind, x}
+			list[i] = KindText{kind, x}
 		}
 		if err := tx.replaceTexts(id, []string{kind}, list); err != nil {
 			return err

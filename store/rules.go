@@ -35,9 +35,9 @@ func mustExist(r Reader, id string) error {
 
 var sourcePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-// checkRule normalises r (scope, UTC times, default source) and validates
+// CheckRule normalises r (scope, UTC times, default source) and validates
 // every field, returning an EINVALID (or ETOOLARGE) error naming the first bad one.
-func checkRule(r *engine.Rule) error {
+func CheckRule(r *engine.Rule) error {
 	s, err := engine.ParseScope(r.Scope)
 	if err != nil {
 		return err
@@ -128,7 +128,7 @@ func (t *Tx) InsertRule(r engine.Rule, ev engine.Event) (int64, error) {
 	if r.Status == "" {
 		r.Status = engine.StatusActiveEligible
 	}
-	if err := checkRule(&r); err != nil {
+	if err := CheckRule(&r); err != nil {
 		return 0, err
 	}
 	if ok, err := t.dt.RuleExists(r.RuleID); err != nil || ok {
@@ -169,7 +169,7 @@ func (t *Tx) InsertRule(r engine.Rule, ev engine.Event) (int64, error) {
 // was archived). It writes no event: append one with AppendEvent. Errors:
 // EINVALID or ETOOLARGE for a bad field, ENOTFOUND for an unknown id.
 func (t *Tx) SaveRule(r engine.Rule) error {
-	if err := checkRule(&r); err != nil {
+	if err := CheckRule(&r); err != nil {
 		return err
 	}
 	old, ok, err := t.dt.Rule(r.RuleID)

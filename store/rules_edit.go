@@ -129,7 +129,7 @@ func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.T
 			r.RuleID = *u.RenameTo
 			changes = append(changes, fmt.Sprintf("renamed from %s to %s", old.RuleID, r.RuleID))
 		}
-		if err := checkRule(&r); err != nil {
+		if err := CheckRule(&r); err != nil {
 			return err
 		}
 		if len(changes) == 0 {
@@ -145,7 +145,7 @@ func (db *DB) UpdateRule(ctx context.Context, id string, u RuleUpdate, at time.T
 			return err
 		}
 		if r.Text != old.Text && r.ExceptionOf == "" {
-			if err := tx.replaceTexts(r.RuleID, []string{KindTemplate}, []ruleText{{KindTemplate, r.Text}}); err != nil {
+			if err := tx.replaceTexts(r.RuleID, []string{KindTemplate}, []KindText{{KindTemplate, r.Text}}); err != nil {
 				return err
 			}
 		}

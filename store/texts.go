@@ -46,7 +46,8 @@ type RuleText struct {
 	SHA256 string `json:"sha256"`
 }
 
-type ruleText struct{ kind, text string }
+// KindText is a text with its kind, as given to ReplaceTexts.
+type KindText struct{ Kind, Text string }
 
 func checkText(kind, text string) error {
 	if kindRank(kind) == 0 {
@@ -89,7 +90,7 @@ func (t *Tx) AddRuleText(ruleID, kind, text string) error {
 // texts the rule has under another kind take the new kind when it is one of
 // kinds or stronger, and the rest are inserted. Unchanged texts keep their
 // embeddings. texts are checked by the caller.
-func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error {
+func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []KindText) error {
 	replaced := func(k string) bool {
 		for _, x := range kinds {
 			if x == k {
@@ -108,9 +109,9 @@ func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error
 	}
 	want := map[string]string{} // sha → kind, strongest wins
 	for _, x := range texts {
-		sum := TextSHA256(x.text)
-		if k, ok := want[sum]; !ok || kindRank(x.kind) > kindRank(k) {
-			want[sum] = x.kind
+		sum := TextSHA256(x.Text)
+		if k, ok := want[sum]; !ok || kindRank(x.Kind) > kindRank(k) {
+			want[sum] = x.Kind
 		}
 	}
 	for sum, kind := range have {
@@ -122,15 +123,15 @@ func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error
 	}
 	now := time.Now()
 	for _, x := range texts {
-		sum := TextSHA256(x.text)
+		sum := TextSHA256(x.Text)
 		kind, ok := want[sum]
-		if !ok || kind != x.kind {
+		if !ok || kind != x.Kind {
 			continue // a duplicate, or a weaker duplicate of a stronger text
 		}
 		delete(want, sum)
 		var err error
 		if old, exists := have[sum]; !exists {
-			_, err = t.dt.InsertRuleText(RuleText{RuleID: ruleID, Kind: kind, Text: x.text, SHA256: sum}, now)
+			_, err = t.dt.InsertRuleText(RuleText{RuleID: ruleID, Kind: kind, Text: x.Text, SHA256: sum}, now)
 		} else if old != kind && (replaced(old) || kindRank(kind) > kindRank(old)) {
 			err = t.dt.SetRuleTextKind(ruleID, sum, kind)
 		}
@@ -150,7 +151,7 @@ func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []ruleText) error
 // for an unknown kind or an empty text, ETOOLARGE for a text over 1 MiB,
 // ENOTFOUND naming an unknown rule; nothing is written then.
 func (db *DB) ReplaceRuleTexts(ctx context.Context, kind string, texts map[string][]string) error {
-	if err := checkTextsOf(kind, texts); err != nil {
+	if err := CheckTextsOf(kind, texts); err != nil {
 		return err
 	}
 	return db.Write(ctx, func(t *Tx) error { return t.replaceTextsOf(kind, texts) })

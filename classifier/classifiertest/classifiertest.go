@@ -1,9 +1,8 @@
-// Package classifiertest holds the test helpers the classifier's, the
-// use-case layer's and the evaluation's tests share: a fresh store, the
-// lexical embedder fitted as the service fits it, a registry sync, row
-// counts straight from the database file, error-code checks and an embedder
-// of hand-set vectors. It imports neither classifier nor memory, so the
-// internal tests of both can use it.
+// Package classifiertest holds the test helpers the classifier's and the
+// use-case layer's tests share: the lexical embedder fitted as the service
+// fits it, row counts straight from the database file, error-code checks
+// and an embedder of hand-set vectors. It imports neither classifier nor
+// memory, so the internal tests of both can use it.
 package classifiertest
 
 import (
@@ -17,12 +16,8 @@ import (
 	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
-	_ "github.com/lexsona/lexsona/store/sqlite" // the driver MustOpenStore opens
-	"github.com/lexsona/lexsona/store/storetest"
+	_ "github.com/lexsona/lexsona/store/sqlite" // the driver whose file MustCount reads
 )
-
-// MustOpenStore opens a fresh store in a temp dir, closed at cleanup.
-func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
 
 // MustLexical returns the lexical embedder fitted on reg's texts (the
 // default pack when reg is nil), as the service fits it before a sync.
@@ -34,16 +29,6 @@ func MustLexical(tb testing.TB, reg *registry.Registry) *lexical.Embedder {
 	l := lexical.New(0)
 	l.Fit(reg.Texts())
 	return l
-}
-
-// MustSync syncs reg (the default pack when nil) into db with emb.
-func MustSync(tb testing.TB, db *store.DB, emb models.Embedder, reg *registry.Registry) registry.Summary {
-	tb.Helper()
-	sum, err := registry.Sync(context.Background(), db, emb, reg, registry.SyncOptions{})
-	if err != nil {
-		tb.Fatalf("registry.Sync: %v", err)
-	}
-	return sum
 }
 
 // Counts are the rows a correction can write.

@@ -77,7 +77,7 @@ func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
 			return nil, err
 		}
 	}
-	union, err := registry.InForceWith(ctx, db, file)
+	union, err := memory.InForceWith(ctx, db, file)
 	if err != nil {
 		return nil, err
 	}

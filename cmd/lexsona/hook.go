@@ -12,7 +12,6 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/memory"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/spf13/cobra"
 )
 
@@ -45,7 +44,7 @@ func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 	if err != nil {
 		return nil, err
 	}
-	reg, err := registry.InForce(ctx, db)
+	reg, err := memory.InForce(ctx, db)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
-	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
 )
 
@@ -73,7 +72,7 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 	return c
 }
 
-func printRecord(w io.Writer, res *store.RecordResult) {
+func printRecord(w io.Writer, res *memory.RecordResult) {
 	fmt.Fprintf(w, "%s %s: alpha %g beta %g confidence %.4f active %v (event %d)\n",
 		res.EventType, res.RuleID, res.Alpha, res.Beta, res.Confidence, res.Active, res.EventID)
 	if res.Exception != nil {

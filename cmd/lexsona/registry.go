@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -78,7 +79,7 @@ func (a *app) planRegistry(ctx context.Context, allowEmpty bool) error {
 	if err != nil {
 		return err
 	}
-	_, plan, err := mem.PlanRegistry(ctx, registry.Source{File: a.registry, YAML: data}, registry.SyncOptions{AllowEmpty: allowEmpty})
+	_, plan, err := mem.PlanRegistry(ctx, registry.Source{File: a.registry, YAML: data}, memory.SyncOptions{AllowEmpty: allowEmpty})
 	if err != nil {
 		return err
 	}

@@ -110,7 +110,7 @@ type Core struct {
 	DB       *store.DB
 	Embedder models.Embedder
 	Registry *registry.Registry
-	Sync     registry.Summary
+	Sync     memory.Summary
 	Memory   *memory.Service
 }
 
@@ -127,9 +127,9 @@ func Assemble(ctx context.Context, db *store.DB, emb models.Embedder, cfg Config
 	mem := memory.New(db, emb, memory.Options{Classifier: ClassifierOptions(cfg), Now: cfg.Now})
 	progress, end := models.TermProgress(cfg.Progress)
 	defer end()
-	opts := registry.SyncOptions{Progress: progress, AllowEmpty: cfg.AllowEmpty}
+	opts := memory.SyncOptions{Progress: progress, AllowEmpty: cfg.AllowEmpty}
 	var reg *registry.Registry
-	var sum registry.Summary
+	var sum memory.Summary
 	var err error
 	if cfg.Registry != "" {
 		var data []byte

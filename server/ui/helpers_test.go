@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/server"
 	"github.com/lexsona/lexsona/store/storetest"
 )
@@ -52,7 +52,7 @@ func newEnv(t *testing.T, keys server.APIKeys, tls bool) *env {
 		t.Fatalf("lexical embedder: %v", err)
 	}
 	t.Cleanup(func() { emb.Close() })
-	if _, _, err := registry.EnsureInForce(ctx, db, emb, registry.SyncOptions{Now: testNow.Add(-24 * time.Hour)}); err != nil {
+	if _, _, err := memory.New(db, emb, memory.Options{}).SyncInForce(ctx, memory.SyncOptions{Now: testNow.Add(-24 * time.Hour)}); err != nil {
 		t.Fatalf("registry: %v", err)
 	}
 	srv, err := server.New(server.Config{DB: db, Embedder: emb, APIKeys: keys, Logger: discard(),

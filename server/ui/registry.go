@@ -32,7 +32,7 @@ type registryPage struct {
 	YAML     string
 	Problems []engine.Problem
 	Message  string
-	Summary  *registry.Summary
+	Summary  *memory.Summary
 }
 
 func (p *registryPage) title() (string, string) { return "Registry", "registry" }
@@ -135,7 +135,7 @@ func (u *UI) registryPreview(rc *reqCtx) error {
 		return err
 	}
 	p := &registryPage{Sources: src, File: up.File}
-	reg, plan, err := rc.mem.PlanRegistry(rc.ctx(), up, registry.SyncOptions{})
+	reg, plan, err := rc.mem.PlanRegistry(rc.ctx(), up, memory.SyncOptions{})
 	if err != nil {
 		p.Problems = registry.Problems(err)
 		switch engine.ErrorCode(err) {
@@ -162,7 +162,7 @@ func (u *UI) registrySync(rc *reqCtx) error {
 	if err := u.refuseShared(rc, up); err != nil {
 		return err
 	}
-	reg, sum, err := rc.mem.SyncRegistry(rc.ctx(), up, registry.SyncOptions{})
+	reg, sum, err := rc.mem.SyncRegistry(rc.ctx(), up, memory.SyncOptions{})
 	if err != nil {
 		return err
 	}

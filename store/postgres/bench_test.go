@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/sqlite"
 	"github.com/lexsona/lexsona/store/storetest"
@@ -103,12 +104,12 @@ func BenchmarkPersona(b *testing.B) {
 				b.Fatal(err)
 			}
 			req := engine.SnapshotRequest{Now: t0, Max: 50}
-			if s, err := db.Snapshot(ctx, req); err != nil || len(s.Rules) == 0 {
+			if s, err := memory.Snapshot(ctx, db, req); err != nil || len(s.Rules) == 0 {
 				b.Fatalf("Snapshot: %d rules, %v", len(s.Rules), err)
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := db.Snapshot(ctx, req); err != nil {
+				if _, err := memory.Snapshot(ctx, db, req); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -139,7 +140,7 @@ func BenchmarkVisibility(b *testing.B) {
 				}
 				written := time.Now()
 				for {
-					s, err := dbs[1].Snapshot(ctx, req)
+					s, err := memory.Snapshot(ctx, dbs[1], req)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -213,7 +214,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 				var db *store.DB
 				if mode == "unchanged" {
 					db = benchStores(b, k.kind, 1)[0]
-					if _, err := db.SyncDefinitions(ctx, defs, t0); err != nil {
+					if _, err := memory.SyncDefinitions(ctx, db, defs, t0); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -223,7 +224,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 						db = benchStores(b, k.kind, 1)[0]
 						b.StartTimer()
 					}
-					res, err := db.SyncDefinitions(ctx, defs, t0)
+					res, err := memory.SyncDefinitions(ctx, db, defs, t0)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -58,14 +59,11 @@ func mustCreate(tb testing.TB, db *store.DB, id string) engine.Rule {
 }
 
 // record applies one correction in its own write transaction.
-func record(ctx context.Context, db *store.DB, c engine.Correction) (store.RecordResult, error) {
-	var res store.RecordResult
+func record(ctx context.Context, db *store.DB, c engine.Correction) (memory.RecordResult, error) {
+	var res memory.RecordResult
 	err := db.Write(ctx, func(tx *store.Tx) error {
-		cfg, err := tx.Config()
-		if err != nil {
-			return err
-		}
-		res, err = tx.ApplyCorrection(c, cfg)
+		var err error
+		res, _, err = memory.ApplyCorrection(tx, c)
 		return err
 	})
 	return res, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/internal/sqldriver"
@@ -130,7 +131,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	} {
 		b.Run(size.name, func(b *testing.B) {
 			db, d := size.open(b)
-			snap, err := db.Snapshot(ctx, req)
+			snap, err := memory.Snapshot(ctx, db, req)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -159,7 +160,7 @@ func BenchmarkSnapshot(b *testing.B) {
 							b.StartTimer()
 						}
 						c0 := cpuNow()
-						if _, err := h.Snapshot(ctx, req); err != nil {
+						if _, err := memory.Snapshot(ctx, h, req); err != nil {
 							b.Fatal(err)
 						}
 						cpu += cpuNow() - c0
@@ -226,7 +227,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 			var cpu time.Duration
 			db, _ := mustOpen(b)
 			if mode == "unchanged" {
-				if _, err := db.SyncDefinitions(ctx, defs, t0); err != nil {
+				if _, err := memory.SyncDefinitions(ctx, db, defs, t0); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -241,7 +242,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 					b.StartTimer()
 				}
 				c0 := cpuNow()
-				res, err := db.SyncDefinitions(ctx, defs, t0)
+				res, err := memory.SyncDefinitions(ctx, db, defs, t0)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/storetest"
 )
@@ -60,7 +61,7 @@ func recordLoad(tb testing.TB, db *store.DB, n int) (maxWAL int64) {
 				return
 			default:
 			}
-			if _, err := db.Snapshot(ctx, engine.SnapshotRequest{Now: t0}); err != nil {
+			if _, err := memory.Snapshot(ctx, db, engine.SnapshotRequest{Now: t0}); err != nil {
 				tb.Error(err)
 				return
 			}
@@ -229,7 +230,7 @@ func TestCheckpointErrorsAreLoggedNotFatal(t *testing.T) {
 		t.Errorf("checkpoint failure not logged as a warning:\n%s", logs.String())
 	}
 	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)}) // writes go on
-	if _, err := db.Snapshot(context.Background(), engine.SnapshotRequest{Now: t0}); err != nil {
+	if _, err := memory.Snapshot(context.Background(), db, engine.SnapshotRequest{Now: t0}); err != nil {
 		t.Errorf("Snapshot after checkpoint failures: %v", err)
 	}
 	if err := db.Close(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/storetest"
 )
@@ -68,7 +69,7 @@ func TestOpenReadOnly(t *testing.T) {
 	}
 	storetest.MustCreate(t, db, "tool.a", "tool_preference", engine.Scope{})
 	yaml := []byte("version: 1\n")
-	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "reg.yaml", YAML: yaml}); err != nil {
+	if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "reg.yaml", YAML: yaml}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -94,7 +95,7 @@ func TestOpenReadOnly(t *testing.T) {
 			return err
 		}(),
 		"SyncRegistry": func() error {
-			_, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "other.yaml", YAML: yaml})
+			_, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "other.yaml", YAML: yaml})
 			return err
 		}(),
 	} {
@@ -102,7 +103,7 @@ func TestOpenReadOnly(t *testing.T) {
 			t.Errorf("%s on a read-only database: %v, want EUNAVAILABLE saying read-only", name, err)
 		}
 	}
-	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "reg.yaml", YAML: yaml}); err != nil {
+	if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "reg.yaml", YAML: yaml}); err != nil {
 		t.Errorf("a sync of the registry in force on a read-only database: %v", err)
 	}
 	if files, err := db.Registries(ctx); err != nil || len(files) != 1 || files[0].Name != "reg.yaml" || string(files[0].YAML) != string(yaml) {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/internal/sqldriver"
@@ -122,10 +123,10 @@ func TestMigrateNamedRegistries(t *testing.T) {
 		t.Fatalf("Registries after migrating = %+v, %v", files, err)
 	}
 	// team.yaml owns reg.a: the default pack cannot define it, team.yaml archives it.
-	if _, err := db.SyncDefinitions(ctx, []engine.Definition{storetest.Def("reg.a", "Use pnpm")}, t0); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, err := memory.SyncDefinitions(ctx, db, []engine.Definition{storetest.Def("reg.a", "Use pnpm")}, t0); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Errorf("the default pack defining team.yaml's reg.a: %v, want ECONFLICT", err)
 	}
-	if res, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "team.yaml", At: t0}); err != nil || !cmp.Equal(res.Archived, []string{"reg.a"}) {
+	if res, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "team.yaml", At: t0}); err != nil || !cmp.Equal(res.Archived, []string{"reg.a"}) {
 		t.Errorf("an empty team.yaml = %+v, %v: want reg.a archived", res, err)
 	}
 }
@@ -157,8 +158,8 @@ func TestMigrateWithoutRegistryInForce(t *testing.T) {
 	}
 	defer db.Close()
 	var got string
-	if err := d.read.QueryRow(`SELECT registry FROM persona_rules WHERE rule_id = 'reg.a'`).Scan(&got); err != nil || got != store.DefaultRegistry {
-		t.Errorf("registry %q (%v), want %q", got, err, store.DefaultRegistry)
+	if err := d.read.QueryRow(`SELECT registry FROM persona_rules WHERE rule_id = 'reg.a'`).Scan(&got); err != nil || got != memory.DefaultRegistry {
+		t.Errorf("registry %q (%v), want %q", got, err, memory.DefaultRegistry)
 	}
 	if files, err := db.Registries(ctx); err != nil || len(files) != 0 {
 		t.Errorf("Registries = %+v, %v: want none", files, err)

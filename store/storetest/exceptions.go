@@ -9,11 +9,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
 // counter records a counterexample on id in a context with the given tags.
-func counter(t *testing.T, db *store.DB, id string, i int, tags ...string) store.RecordResult {
+func counter(t *testing.T, db *store.DB, id string, i int, tags ...string) memory.RecordResult {
 	t.Helper()
 	return MustRecord(t, db, engine.Correction{RuleID: id, Polarity: engine.Counter, UserText: "sed is fine here",
 		Scope: engine.Scope{ContextTags: tags}, At: t0.Add(time.Duration(i) * time.Hour)})
@@ -60,7 +61,7 @@ func testExceptionProposal(t *testing.T, open Opener) {
 	}
 
 	before, _ := db.GetRule(ctx, parent.RuleID)
-	gotParent, gotExc, err := db.AcceptException(ctx, wantID, t0.Add(7*time.Hour))
+	gotParent, gotExc, err := memory.AcceptException(ctx, db, wantID, t0.Add(7*time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +82,11 @@ func testExceptionProposal(t *testing.T, open Opener) {
 			t.Errorf("%s: last event %+v, want manual_override", id, last)
 		}
 	}
-	_, _, err = db.AcceptException(ctx, wantID, t0)
+	_, _, err = memory.AcceptException(ctx, db, wantID, t0)
 	WantCode(t, err, engine.ECONFLICT) // not a candidate any more
-	_, _, err = db.AcceptException(ctx, parent.RuleID, t0)
+	_, _, err = memory.AcceptException(ctx, db, parent.RuleID, t0)
 	WantCode(t, err, engine.EINVALID) // not an exception proposal
-	_, _, err = db.AcceptException(ctx, "tool.none", t0)
+	_, _, err = memory.AcceptException(ctx, db, "tool.none", t0)
 	WantCode(t, err, engine.ENOTFOUND)
 }
 
@@ -95,7 +96,7 @@ func testRejectException(t *testing.T, open Opener) {
 	parent, id := mustExceptionProposal(t, db)
 	p0, _ := db.GetRule(ctx, parent.RuleID)
 	e0, _ := db.GetRule(ctx, id)
-	if err := db.RejectException(ctx, id, t0.Add(time.Hour)); err != nil {
+	if err := memory.RejectException(ctx, db, id, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	p1, _ := db.GetRule(ctx, parent.RuleID)
@@ -105,7 +106,7 @@ func testRejectException(t *testing.T, open Opener) {
 		t.Errorf("reject did more than archive the proposal (-want +got):\n%s", diff)
 	}
 	n := MustCount(t, db)
-	WantCode(t, db.RejectException(ctx, id, t0), engine.ECONFLICT) // reviewed already
+	WantCode(t, memory.RejectException(ctx, db, id, t0), engine.ECONFLICT) // reviewed already
 	if MustCount(t, db) != n {
 		t.Errorf("second reject wrote")
 	}
@@ -113,7 +114,7 @@ func testRejectException(t *testing.T, open Opener) {
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
-	WantCode(t, db.RejectException(ctx, parent.RuleID, t0), engine.EINVALID)
+	WantCode(t, memory.RejectException(ctx, db, parent.RuleID, t0), engine.EINVALID)
 }
 
 // TestExceptionStatusOnlyByReview: UpdateRule refuses to set the status of
@@ -145,7 +146,7 @@ func testExceptionStatusOnlyByReview(t *testing.T, open Opener) {
 	if e, err := db.UpdateRule(ctx, id, store.RuleUpdate{Status: ptr(engine.StatusCandidate), Topic: ptr("sed")}, t0); err != nil || e.Topic != "sed" {
 		t.Errorf("editing another field: %v %+v", err, e)
 	}
-	if _, _, err := db.AcceptException(ctx, id, t0); err != nil {
+	if _, _, err := memory.AcceptException(ctx, db, id, t0); err != nil {
 		t.Fatal(err)
 	}
 	if e, err := db.UpdateRule(ctx, id, store.RuleUpdate{Status: ptr(engine.StatusArchived)}, t0); err != nil || e.Status != engine.StatusArchived {
@@ -162,7 +163,7 @@ func testRejectCandidateArchivesException(t *testing.T, open Opener) {
 	ctx := context.Background()
 	parent, id := mustExceptionProposal(t, db)
 	p0, _ := db.GetRule(ctx, parent.RuleID)
-	got, err := db.RejectCandidate(ctx, id, t0.Add(time.Hour))
+	got, err := memory.RejectCandidate(ctx, db, id, t0.Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func testRejectCandidateArchivesException(t *testing.T, open Opener) {
 			t.Errorf("rejected exception %s still listed among candidates", id)
 		}
 	}
-	_, err = db.RejectCandidate(ctx, id, t0)
+	_, err = memory.RejectCandidate(ctx, db, id, t0)
 	WantCode(t, err, engine.ECONFLICT)
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
@@ -197,7 +198,7 @@ func testRejectCandidateArchivesException(t *testing.T, open Opener) {
 func mustExceptionProposal(t *testing.T, db *store.DB) (parent engine.Rule, id string) {
 	t.Helper()
 	parent = MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
-	var res store.RecordResult
+	var res memory.RecordResult
 	for i := range 3 {
 		res = counter(t, db, parent.RuleID, i, "migration")
 	}
@@ -242,8 +243,7 @@ func testPendingConfirmations(t *testing.T, open Opener) {
 		if err := tx.ResolvePending(id, engine.PendingAccepted, "tool.x", t0.Add(1)); err != nil {
 			return err
 		}
-		cfg, _ := tx.Config()
-		_, err := tx.ApplyCorrection(engine.Correction{RuleID: "tool.x", Polarity: got.Polarity, UserText: got.Text, At: t0.Add(1)}, cfg)
+		_, _, err := memory.ApplyCorrection(tx, engine.Correction{RuleID: "tool.x", Polarity: got.Polarity, UserText: got.Text, At: t0.Add(1)})
 		return err
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -38,9 +39,9 @@ func Def(id, text string, examples ...string) engine.Definition {
 }
 
 // MustSync syncs defs as the default registry at T0 or fails the test.
-func MustSync(t *testing.T, db *store.DB, defs ...engine.Definition) store.SyncResult {
+func MustSync(t *testing.T, db *store.DB, defs ...engine.Definition) memory.SyncResult {
 	t.Helper()
-	res, err := db.SyncDefinitions(context.Background(), defs, t0)
+	res, err := memory.SyncDefinitions(context.Background(), db, defs, t0)
 	if err != nil {
 		t.Fatalf("SyncDefinitions: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -47,7 +48,7 @@ func testInstancesReplayIdempotency(t *testing.T, open Opener) {
 	// records it, every other answer is its replay.
 	const clients = 16
 	c2 := engine.Correction{RuleID: "tool.x", Polarity: engine.Counter, UserText: "sed is fine", At: t0, IdempotencyKey: "req-2"}
-	results := make([]store.RecordResult, clients)
+	results := make([]memory.RecordResult, clients)
 	replays := make([]bool, clients)
 	errs := make([]error, clients)
 	var wg sync.WaitGroup
@@ -173,7 +174,7 @@ func testInstancesSeeChanges(t *testing.T, open Opener) {
 	req := engine.SnapshotRequest{Now: t0}
 	texts := func() map[string]string {
 		t.Helper()
-		s, err := b.Snapshot(ctx, req)
+		s, err := memory.Snapshot(ctx, b, req)
 		if err != nil {
 			t.Fatal(err)
 		}

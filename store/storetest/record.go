@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -21,7 +22,7 @@ func testRecordMath(t *testing.T, open Opener) {
 	for k := 1; k <= 12; k++ {
 		res := MustRecord(t, db, engine.Correction{RuleID: "style.x", At: t0.Add(time.Duration(k) * time.Minute)})
 		wantConf := (2 + float64(k)) / (7 + float64(k))
-		want := store.RecordResult{EventID: res.EventID, RuleID: "style.x", EventType: engine.EventReinforcement,
+		want := memory.RecordResult{EventID: res.EventID, RuleID: "style.x", EventType: engine.EventReinforcement,
 			Alpha: 2 + float64(k), Beta: 5, Confidence: wantConf, Active: k >= 10}
 		if diff := cmp.Diff(want, res, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-12 })); diff != "" {
 			t.Errorf("k=%d (-want +got):\n%s", k, diff)
@@ -269,7 +270,7 @@ func testDoneContextStopsStatements(t *testing.T, open Opener) {
 	if _, err := db.GetRule(ctx, "tool.x"); !errors.Is(err, context.Canceled) {
 		t.Errorf("GetRule: %v, want context.Canceled", err)
 	}
-	if _, err := db.Snapshot(ctx, engine.SnapshotRequest{Now: t0}); !errors.Is(err, context.Canceled) {
+	if _, err := memory.Snapshot(ctx, db, engine.SnapshotRequest{Now: t0}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Snapshot: %v, want context.Canceled", err)
 	}
 	if _, _, err := Record(ctx, db, engine.Correction{RuleID: "tool.x", UserText: "x", Polarity: engine.Reinforce, At: t0}); !errors.Is(err, context.Canceled) {
@@ -279,7 +280,7 @@ func testDoneContextStopsStatements(t *testing.T, open Opener) {
 	// and the transaction rolls back.
 	ctx, cancel = context.WithCancel(context.Background())
 	err := db.Write(ctx, func(tx *store.Tx) error {
-		if _, err := tx.ApplyCorrection(engine.Correction{RuleID: "tool.x", UserText: "x", Polarity: engine.Reinforce, At: t0}, engine.DefaultConfig()); err != nil {
+		if _, _, err := memory.ApplyCorrection(tx, engine.Correction{RuleID: "tool.x", UserText: "x", Polarity: engine.Reinforce, At: t0}); err != nil {
 			return err
 		}
 		cancel()

@@ -8,12 +8,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
-func syncNamed(t *testing.T, db *store.DB, name string, defs ...engine.Definition) store.SyncResult {
+func syncNamed(t *testing.T, db *store.DB, name string, defs ...engine.Definition) memory.SyncResult {
 	t.Helper()
-	res, err := db.SyncRegistry(context.Background(), store.RegistrySync{Name: name, Definitions: defs, At: t0})
+	res, err := memory.ApplyRegistry(context.Background(), db, memory.RegistrySync{Name: name, Definitions: defs, At: t0})
 	if err != nil {
 		t.Fatalf("SyncRegistry(%s): %v", name, err)
 	}
@@ -38,18 +39,18 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 	ctx := context.Background()
 	MustSync(t, db, Def("pack.a", "Pack A"), Def("pack.b", "Pack B")) // the default pack
 	res := syncNamed(t, db, "team.yaml", Def("team.x", "Team X"), Def("team.y", "Team Y"))
-	if diff := cmp.Diff(store.SyncResult{Added: []string{"team.x", "team.y"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(memory.SyncResult{Added: []string{"team.x", "team.y"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("first sync of team.yaml (-want +got):\n%s", diff)
 	}
 	if h, _ := db.History(ctx, "team.x", 0, 0); len(h) != 1 || !strings.Contains(h[0].Detail, "team.yaml") {
 		t.Errorf("creation event %+v does not name the registry", h)
 	}
 	res = syncNamed(t, db, "team.yaml", Def("team.y", "Team Y"))
-	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{"team.x"}, Kept: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{"team.x"}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("team.yaml without team.x (-want +got):\n%s", diff)
 	}
 	res = syncNamed(t, db, "team.yaml")
-	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{"team.y"}, Kept: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{"team.y"}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("empty team.yaml (-want +got):\n%s", diff)
 	}
 	for id, want := range map[string]engine.Status{"pack.a": engine.StatusActiveEligible, "pack.b": engine.StatusActiveEligible,
@@ -59,12 +60,12 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 		}
 	}
 	// The default pack's own sync archives only its rules; team.yaml's come back with team.yaml.
-	res = syncNamed(t, db, store.DefaultRegistry, Def("pack.a", "Pack A"))
+	res = syncNamed(t, db, memory.DefaultRegistry, Def("pack.a", "Pack A"))
 	if diff := cmp.Diff([]string{"pack.b"}, res.Archived); diff != "" {
 		t.Errorf("default pack without pack.b archived (-want +got):\n%s", diff)
 	}
 	res = syncNamed(t, db, "team.yaml", Def("team.x", "Team X"))
-	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"team.x"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{"team.x"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("team.x back in team.yaml (-want +got):\n%s", diff)
 	}
 	if status(t, db, "team.x") != engine.StatusActiveEligible || status(t, db, "pack.a") != engine.StatusActiveEligible {
@@ -72,7 +73,7 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 	}
 	// A rule that left its registry may be defined by another one, which takes it over.
 	res = syncNamed(t, db, "other.yaml", Def("team.y", "Team Y, elsewhere"))
-	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"team.y"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{"team.y"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("other.yaml taking team.y over (-want +got):\n%s", diff)
 	}
 	if r, _ := db.GetRule(ctx, "team.y"); r.Status != engine.StatusActiveEligible || r.Text != "Team Y, elsewhere" || r.Registry != "other.yaml" {
@@ -83,7 +84,7 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"pack.a": store.DefaultRegistry, "pack.b": store.DefaultRegistry, "team.x": "team.yaml", "team.y": "other.yaml"}
+	want := map[string]string{"pack.a": memory.DefaultRegistry, "pack.b": memory.DefaultRegistry, "team.x": "team.yaml", "team.y": "other.yaml"}
 	got := map[string]string{}
 	for _, r := range rules {
 		got[r.RuleID] = r.Registry
@@ -103,7 +104,7 @@ func testSyncRegistryConflict(t *testing.T, open Opener) {
 	ctx := context.Background()
 	syncNamed(t, db, "team.yaml", Def("team.x", "Team X"))
 	before := MustCount(t, db)
-	_, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "mine.yaml", YAML: []byte("v1"),
+	_, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "mine.yaml", YAML: []byte("v1"),
 		Definitions: []engine.Definition{Def("mine.a", "Mine A"), Def("team.x", "My X")}, At: t0})
 	WantCode(t, err, engine.ECONFLICT)
 	for _, want := range []string{"team.x", `"team.yaml"`, `"mine.yaml"`} {
@@ -118,7 +119,7 @@ func testSyncRegistryConflict(t *testing.T, open Opener) {
 		t.Errorf("a refused sync recorded %+v", files)
 	}
 	for _, name := range []string{strings.Repeat("n", 257), "bad\nname"} {
-		_, err := db.SyncRegistry(ctx, store.RegistrySync{Name: name, Definitions: []engine.Definition{Def("mine.a", "A")}})
+		_, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: name, Definitions: []engine.Definition{Def("mine.a", "A")}})
 		WantCode(t, err, engine.EINVALID)
 	}
 	if r, _ := db.GetRule(ctx, "team.x"); r.Text != "Team X" || r.Status != engine.StatusActiveEligible {
@@ -134,12 +135,12 @@ func testRegistries(t *testing.T, open Opener) {
 	if files, err := db.Registries(ctx); err != nil || len(files) != 0 {
 		t.Fatalf("Registries of a new store = %+v, %v", files, err)
 	}
-	for _, s := range []store.RegistrySync{
+	for _, s := range []memory.RegistrySync{
 		{Name: "team.yaml", YAML: []byte("team v1"), Definitions: []engine.Definition{Def("team.x", "X")}},
 		{YAML: []byte("pack v1"), Definitions: []engine.Definition{Def("pack.a", "A")}},
 		{Name: "team.yaml", YAML: []byte("team v2"), Definitions: []engine.Definition{Def("team.x", "X2")}},
 	} {
-		if _, err := db.SyncRegistry(ctx, s); err != nil {
+		if _, err := memory.ApplyRegistry(ctx, db, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -158,7 +159,7 @@ func testRegistries(t *testing.T, open Opener) {
 		t.Errorf("Registries (-want +got):\n%s", diff)
 	}
 	v := mustVersion(t, db)
-	if _, err := db.SyncRegistry(ctx, store.RegistrySync{Name: "team.yaml", YAML: []byte("team v2"),
+	if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "team.yaml", YAML: []byte("team v2"),
 		Definitions: []engine.Definition{Def("team.x", "X2")}}); err != nil {
 		t.Fatal(err)
 	}
@@ -209,13 +210,13 @@ func testPlanRegistry(t *testing.T, open Opener) {
 	ctx := context.Background()
 	syncNamed(t, db, "team.yaml", Def("team.x", "Team X"), Def("team.y", "Team Y"))
 	MustCreate(t, db, "mine.z", "tool_preference", engine.Scope{})
-	next := store.RegistrySync{Name: "team.yaml", At: t0, Definitions: []engine.Definition{
+	next := memory.RegistrySync{Name: "team.yaml", At: t0, Definitions: []engine.Definition{
 		Def("team.x", "Team X, changed"), Def("team.w", "Team W"), Def("mine.z", "Mine Z")}}
 	before, err := db.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := db.PlanRegistry(ctx, next)
+	plan, err := memory.PlanRegistrySyncs(ctx, db, next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,16 +226,16 @@ func testPlanRegistry(t *testing.T, open Opener) {
 	if r, _ := db.GetRule(ctx, "team.x"); r.Text != "Team X" {
 		t.Errorf("team.x after the plan: %q", r.Text)
 	}
-	res, err := db.SyncRegistry(ctx, next)
+	res, err := memory.ApplyRegistry(ctx, db, next)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]store.SyncResult{res}, plan); diff != "" {
+	if diff := cmp.Diff([]memory.SyncResult{res}, plan); diff != "" {
 		t.Errorf("plan and sync differ (-sync +plan):\n%s", diff)
 	}
 	if len(res.Added) != 1 || len(res.Updated) != 1 || len(res.Archived) != 1 || len(res.Kept) != 1 {
 		t.Errorf("sync %+v: want team.w added, team.x updated, team.y archived, mine.z kept", res)
 	}
-	_, err = db.PlanRegistry(ctx, store.RegistrySync{Name: "other.yaml", At: t0, Definitions: []engine.Definition{Def("team.x", "X")}})
+	_, err = memory.PlanRegistrySyncs(ctx, db, memory.RegistrySync{Name: "other.yaml", At: t0, Definitions: []engine.Definition{Def("team.x", "X")}})
 	WantCode(t, err, engine.ECONFLICT)
 }

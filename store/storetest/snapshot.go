@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -60,7 +61,7 @@ func testSnapshotMatchesEngine(t *testing.T, open Opener) {
 		for _, max := range []int{0, 3} {
 			t.Run(fmt.Sprintf("%s/max%d", s, max), func(t *testing.T) {
 				req := engine.SnapshotRequest{Scope: s, Now: t0.Add(60 * 24 * time.Hour), Max: max}
-				got, err := db.Snapshot(ctx, req)
+				got, err := memory.Snapshot(ctx, db, req)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -71,7 +72,7 @@ func testSnapshotMatchesEngine(t *testing.T, open Opener) {
 				if len(got.Rules) == 0 && s.Environment == "work" {
 					t.Error("empty snapshot: the fixture should activate some rules")
 				}
-				rules, err := db.RulesForScope(ctx, s)
+				rules, err := memory.RulesForScope(ctx, db, s)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -87,9 +88,9 @@ func testSnapshotMatchesEngine(t *testing.T, open Opener) {
 			})
 		}
 	}
-	_, err = db.Snapshot(ctx, engine.SnapshotRequest{Scope: engine.Scope{Project: "A B"}})
+	_, err = memory.Snapshot(ctx, db, engine.SnapshotRequest{Scope: engine.Scope{Project: "A B"}})
 	WantCode(t, err, engine.EINVALID)
-	_, err = db.Snapshot(ctx, engine.SnapshotRequest{Max: -1})
+	_, err = memory.Snapshot(ctx, db, engine.SnapshotRequest{Max: -1})
 	WantCode(t, err, engine.EINVALID)
 }
 
@@ -102,7 +103,7 @@ func testSnapshotCacheFollowsWrites(t *testing.T, open Opener) {
 	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{Environment: "work"})
 	req := engine.SnapshotRequest{Scope: engine.Scope{Environment: "work"}, Now: t0}
 	ids := func() []string {
-		s, err := db.Snapshot(ctx, req)
+		s, err := memory.Snapshot(ctx, db, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +205,7 @@ func testRulesCacheStaysConsistent(t *testing.T, open Opener) {
 				defs = append(defs, engine.Definition{Rule: engine.Rule{RuleID: fmt.Sprintf("reg.r%d", rng.IntN(5)), Category: "code_style",
 					Severity: engine.SeverityStyle, Text: fmt.Sprintf("v%d", rng.IntN(2)), Scope: scopes[rng.IntN(len(scopes))]}})
 			}
-			_, err = h.SyncDefinitions(ctx, dedupe(defs), t0)
+			_, err = memory.SyncDefinitions(ctx, h, dedupe(defs), t0)
 		}
 		if code := engine.ErrorCode(err); code != "" && code != engine.EINVALID && code != engine.ENOTFOUND && code != engine.ECONFLICT {
 			t.Fatalf("step %d %s: %v", step, what, err)
@@ -216,7 +217,7 @@ func testRulesCacheStaysConsistent(t *testing.T, open Opener) {
 			continue // let changes pile up between refreshes too
 		}
 		for _, v := range views {
-			got, err := db.RulesForScope(ctx, v)
+			got, err := memory.RulesForScope(ctx, db, v)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -102,20 +103,20 @@ func mustOpen(tb testing.TB, dsn string) *store.DB {
 	return db
 }
 
-// Record records one correction the way a use case does, in one write
+// Record normalises and records one correction the way a use case does, in one write
 // transaction: with an idempotency key, a retry of the same correction
 // (whatever its time) returns the first result with replayed=true and
-// writes nothing. Errors: ApplyCorrection's, LookupIdempotency's.
-func Record(ctx context.Context, db *store.DB, c engine.Correction) (res store.RecordResult, replayed bool, err error) {
-	if err := c.Validate(); err != nil {
-		return store.RecordResult{}, false, err
+// writes nothing. Errors: memory.ApplyCorrection's, LookupIdempotency's.
+func Record(ctx context.Context, db *store.DB, c engine.Correction) (res memory.RecordResult, replayed bool, err error) {
+	if err := c.Normalize(); err != nil {
+		return memory.RecordResult{}, false, err
 	}
 	var sum string
 	if c.IdempotencyKey != "" {
 		fp := c
 		fp.At, fp.IdempotencyKey = time.Time{}, ""
 		if sum, err = store.RequestSHA256(fp); err != nil {
-			return store.RecordResult{}, false, err
+			return memory.RecordResult{}, false, err
 		}
 	}
 	err = db.Write(ctx, func(tx *store.Tx) error {
@@ -126,11 +127,7 @@ func Record(ctx context.Context, db *store.DB, c engine.Correction) (res store.R
 				return err
 			}
 		}
-		cfg, err := tx.Config()
-		if err != nil {
-			return err
-		}
-		if res, err = tx.ApplyCorrection(c, cfg); err != nil {
+		if res, _, err = memory.ApplyCorrection(tx, c); err != nil {
 			return err
 		}
 		if sum != "" {
@@ -139,14 +136,14 @@ func Record(ctx context.Context, db *store.DB, c engine.Correction) (res store.R
 		return nil
 	})
 	if err != nil {
-		return store.RecordResult{}, false, err
+		return memory.RecordResult{}, false, err
 	}
 	return res, replayed, nil
 }
 
 // MustRecord records one correction (a reinforcement with text
 // "correction" at T0 unless c says otherwise) and fails the test on error.
-func MustRecord(tb testing.TB, db *store.DB, c engine.Correction) store.RecordResult {
+func MustRecord(tb testing.TB, db *store.DB, c engine.Correction) memory.RecordResult {
 	tb.Helper()
 	if c.UserText == "" {
 		c.UserText = "correction"

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -17,7 +18,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	ctx := context.Background()
 	a, b, c := Def("reg.a", "Rule A", "say a", "A!"), Def("reg.b", "Rule B"), Def("reg.c", "Rule C", "Rule C")
 	res := MustSync(t, db, a, b, c)
-	if diff := cmp.Diff(store.SyncResult{Added: []string{"reg.a", "reg.b", "reg.c"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(memory.SyncResult{Added: []string{"reg.a", "reg.b", "reg.c"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("first sync (-want +got):\n%s", diff)
 	}
 	ra, _ := db.GetRule(ctx, "reg.a")
@@ -55,7 +56,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	a2 := Def("reg.a", "Rule A, reworded", "say a")
 	a2.Rule.Scope = engine.Scope{Project: "api"}
 	res = MustSync(t, db, a2, c)
-	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"reg.a"}, Archived: []string{"reg.b"}, Kept: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{"reg.a"}, Archived: []string{"reg.b"}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("second sync (-want +got):\n%s", diff)
 	}
 	got, _ := db.GetRule(ctx, "reg.a")
@@ -92,7 +93,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	res = MustSync(t, db, a2, b, c)
-	if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{"reg.b"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
+	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{"reg.b"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("third sync (-want +got):\n%s", diff)
 	}
 	if rb, _ := db.GetRule(ctx, "reg.b"); rb.Status != engine.StatusActiveEligible {
@@ -119,7 +120,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	// rule as it is, every time.
 	for range 2 {
 		res = MustSync(t, db, a2, b, c, Def("user.x", "The registry's wording"))
-		if diff := cmp.Diff(store.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{"user.x"}}, res); diff != "" {
+		if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{"user.x"}}, res); diff != "" {
 			t.Errorf("sync over a user rule (-want +got):\n%s", diff)
 		}
 		if ux, _ := db.GetRule(ctx, "user.x"); ux.Text != "Text of user.x" || ux.Source != engine.SourceUser {
@@ -143,7 +144,7 @@ func testSyncBadDefinitionWritesNothing(t *testing.T, open Opener) {
 		{"bad id", []engine.Definition{Def("Reg OK", "ok")}, "malformed rule id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := db.SyncDefinitions(context.Background(), tc.defs, t0)
+			_, err := memory.SyncDefinitions(context.Background(), db, tc.defs, t0)
 			WantCode(t, err, engine.EINVALID)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)
@@ -187,11 +188,11 @@ func testSyncRegistryAllOrNothing(t *testing.T, open Opener) {
 	ctx := context.Background()
 	db := open(t)
 	defs := []engine.Definition{Def("reg.a", "Rule A"), Def("reg.b", "Rule B")}
-	bad := store.RegistrySync{Definitions: defs, Name: "r.yaml", YAML: []byte("v2"),
+	bad := memory.RegistrySync{Definitions: defs, Name: "r.yaml", YAML: []byte("v2"),
 		Contrary: func([]string) map[string][]string {
 			return map[string][]string{"reg.a": {"A is fine"}, "reg.zzz": {"no such rule"}}
 		}}
-	if _, err := db.SyncRegistry(ctx, bad); engine.ErrorCode(err) != engine.ENOTFOUND {
+	if _, err := memory.ApplyRegistry(ctx, db, bad); engine.ErrorCode(err) != engine.ENOTFOUND {
 		t.Fatalf("a sync whose contrary texts name an unknown rule: %v, want ENOTFOUND", err)
 	}
 	if _, err := db.GetRule(ctx, "reg.a"); engine.ErrorCode(err) != engine.ENOTFOUND {
@@ -202,7 +203,7 @@ func testSyncRegistryAllOrNothing(t *testing.T, open Opener) {
 	}
 	good := bad
 	good.Contrary = func(kept []string) map[string][]string { return map[string][]string{"reg.a": {"A is fine"}} }
-	res, err := db.SyncRegistry(ctx, good)
+	res, err := memory.ApplyRegistry(ctx, db, good)
 	if err != nil || len(res.Added) != 2 {
 		t.Fatalf("SyncRegistry = %+v, %v", res, err)
 	}

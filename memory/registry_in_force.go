@@ -1,4 +1,4 @@
-package registry
+package memory
 
 import (
 	"context"
@@ -7,39 +7,11 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
-// Source is a registry to sync: its YAML and what names it. Its source name
-// is the YAML's top-level name:, else Name, else File's base name; an
-// upload (no File) must have name: or Name.
-type Source struct {
-	YAML []byte
-	// File is the file the YAML was read from (a path, "default" for the
-	// default pack, "" for an upload): problems are reported under it.
-	File string
-	// Name is the source name the caller gives; the YAML's name:, when it
-	// has one, must be the same.
-	Name string
-}
-
-// DefaultSource is the default pack (source "default") as a Source.
-func DefaultSource() Source { return Source{File: "default", YAML: DefaultYAML()} }
-
-// parse parses src, accepting a registry without rules when allowEmpty.
-// Errors: ParseWith's; EINVALID when the YAML's name: differs from src.Name.
-func (src Source) parse(allowEmpty bool) (*Registry, error) {
-	reg, err := ParseWith(src.YAML, ParseOptions{File: src.File, Name: src.Name, AllowEmpty: allowEmpty})
-	if err != nil {
-		return nil, err
-	}
-	if src.Name != "" && reg.Name() != src.Name {
-		return nil, engine.Errorf(engine.EINVALID, "the registry names itself %q (name:) but the sync names it %q: give one name, or the same in both", reg.Name(), src.Name)
-	}
-	return reg, nil
-}
-
-// SyncInForce makes src one of the registries in force: it parses it
+// syncInForce makes src one of the registries in force: it parses it
 // (opts.AllowEmpty accepts one without rules, which archives every rule of
 // its source), syncs the default pack first into a store that has no
 // registry in force yet (defaultFirst), syncs src's definitions into the store as the source
@@ -54,8 +26,8 @@ func (src Source) parse(allowEmpty bool) (*Registry, error) {
 //
 // Errors: src's parse errors (EINVALID with every problem, ETOOLARGE;
 // nothing changes then), Sync's, InForce's.
-func SyncInForce(ctx context.Context, db *store.DB, emb models.Embedder, src Source, opts SyncOptions) (*Registry, Summary, error) {
-	reg, err := src.parse(opts.AllowEmpty)
+func syncInForce(ctx context.Context, db *store.DB, emb models.Embedder, src registry.Source, opts SyncOptions) (*registry.Registry, Summary, error) {
+	reg, err := src.Parse(opts.AllowEmpty)
 	if err != nil {
 		return nil, Summary{}, err
 	}
@@ -63,7 +35,7 @@ func SyncInForce(ctx context.Context, db *store.DB, emb models.Embedder, src Sou
 	if err := defaultFirst(ctx, db, emb, reg, opts); err != nil {
 		return reg, Summary{}, err
 	}
-	sum, err := syncDefinitions(ctx, db, emb, reg, src.YAML, opts)
+	sum, err := syncSource(ctx, db, emb, reg, src.YAML, opts)
 	if err != nil {
 		return reg, sum, err
 	}
@@ -78,38 +50,38 @@ func SyncInForce(ctx context.Context, db *store.DB, emb models.Embedder, src Sou
 // another source: the default pack is in force in every store until its own
 // source is synced (an empty registry named "default" removes it). Errors:
 // store.SyncRegistry's.
-func defaultFirst(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry, opts SyncOptions) error {
+func defaultFirst(ctx context.Context, db *store.DB, emb models.Embedder, reg *registry.Registry, opts SyncOptions) error {
 	first, err := needsDefaultFirst(ctx, db, reg)
 	if err != nil || !first {
 		return err
 	}
-	_, err = syncDefinitions(ctx, db, emb, Default(), DefaultYAML(), opts)
+	_, err = syncSource(ctx, db, emb, registry.Default(), registry.DefaultYAML(), opts)
 	return err
 }
 
 // needsDefaultFirst reports whether syncing reg must sync the default pack
 // first: reg is another source and the store has no registry in force.
-func needsDefaultFirst(ctx context.Context, db *store.DB, reg *Registry) (bool, error) {
-	if reg.Name() == store.DefaultRegistry {
+func needsDefaultFirst(ctx context.Context, db *store.DB, reg *registry.Registry) (bool, error) {
+	if reg.Name() == DefaultRegistry {
 		return false, nil
 	}
 	files, err := db.Registries(ctx)
 	return err == nil && len(files) == 0, err
 }
 
-// EnsureInForce readies the registries in force for emb at start-up: with
+// ensureInForce readies the registries in force for emb at start-up: with
 // none recorded it syncs the default pack (SyncInForce of DefaultSource);
 // otherwise it fits a corpus-dependent embedder on their union and embeds
 // the texts still missing a vector (a run interrupted earlier resumes; with
 // nothing missing it writes nothing). It returns the union (InForce).
 // Errors: SyncInForce's, InForce's, Sync's embedding errors.
-func EnsureInForce(ctx context.Context, db *store.DB, emb models.Embedder, opts SyncOptions) (*Registry, Summary, error) {
+func ensureInForce(ctx context.Context, db *store.DB, emb models.Embedder, opts SyncOptions) (*registry.Registry, Summary, error) {
 	files, err := db.Registries(ctx)
 	if err != nil {
 		return nil, Summary{}, err
 	}
 	if len(files) == 0 {
-		return SyncInForce(ctx, db, emb, DefaultSource(), opts)
+		return syncInForce(ctx, db, emb, registry.DefaultSource(), opts)
 	}
 	union, err := fitInForce(ctx, db, emb)
 	if err != nil {
@@ -138,7 +110,7 @@ func embedFitted(ctx context.Context, db *store.DB, emb models.Embedder, opts Sy
 
 // fitInForce fits emb, when it is a models.Fitter, on the texts of the
 // registries in force, and returns them merged. Errors: InForce's.
-func fitInForce(ctx context.Context, db *store.DB, emb models.Embedder) (*Registry, error) {
+func fitInForce(ctx context.Context, db *store.DB, emb models.Embedder) (*registry.Registry, error) {
 	union, err := InForce(ctx, db)
 	if err != nil {
 		return nil, err
@@ -153,24 +125,24 @@ func fitInForce(ctx context.Context, db *store.DB, emb models.Embedder) (*Regist
 // source recorded by SyncInForce (store.DB.Registries), by name; the
 // default pack when none is recorded. Errors: the store's; EINVALID naming
 // a recorded registry this build cannot parse.
-func InForce(ctx context.Context, db *store.DB) (*Registry, error) {
+func InForce(ctx context.Context, db *store.DB) (*registry.Registry, error) {
 	return InForceWith(ctx, db, nil)
 }
 
 // InForceWith is InForce with reg in force too, in place of the recorded
 // source of the same name: the registries that would be in force once reg
 // is synced. A nil reg is InForce. Errors: InForce's.
-func InForceWith(ctx context.Context, db *store.DB, reg *Registry) (*Registry, error) {
+func InForceWith(ctx context.Context, db *store.DB, reg *registry.Registry) (*registry.Registry, error) {
 	files, err := db.Registries(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var regs []*Registry
+	var regs []*registry.Registry
 	for _, f := range files {
 		if reg != nil && f.Name == reg.Name() {
 			continue
 		}
-		r, err := ParseWith(f.YAML, ParseOptions{File: f.Name, Name: f.Name, AllowEmpty: true})
+		r, err := registry.ParseWith(f.YAML, registry.ParseOptions{File: f.Name, Name: f.Name, AllowEmpty: true})
 		if err != nil {
 			return nil, engine.Errorf(engine.EINVALID, "registry %s in force no longer parses: sync it again: %s", f.Name, engine.ErrorMessage(err))
 		}
@@ -180,8 +152,8 @@ func InForceWith(ctx context.Context, db *store.DB, reg *Registry) (*Registry, e
 		regs = append(regs, reg)
 	}
 	if len(regs) == 0 {
-		return Default(), nil
+		return registry.Default(), nil
 	}
-	slices.SortFunc(regs, func(a, b *Registry) int { return strings.Compare(a.Name(), b.Name()) })
-	return Merge(regs...), nil
+	slices.SortFunc(regs, func(a, b *registry.Registry) int { return strings.Compare(a.Name(), b.Name()) })
+	return registry.Merge(regs...), nil
 }

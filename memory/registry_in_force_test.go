@@ -1,4 +1,4 @@
-package registry
+package memory
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/lexical"
+	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
-// teamYAML is a second source: two rules, four texts.
-const teamYAML = `version: 1
+// teamSourceYAML is a second source: two rules, four texts.
+const teamSourceYAML = `version: 1
 name: team
 rules:
   - rule_id: team.use-just
@@ -28,14 +29,16 @@ rules:
     examples: ["commit subject is too long"]
 `
 
-func team() Source { return Source{File: "rules/team.yaml", YAML: []byte(teamYAML)} }
+func team() registry.Source {
+	return registry.Source{File: "rules/team.yaml", YAML: []byte(teamSourceYAML)}
+}
 
 // mustSyncInForce syncs src in force or fails t.
-func mustSyncInForce(t *testing.T, db *store.DB, emb models.Embedder, src Source, opts SyncOptions) Summary {
+func mustSyncInForce(t *testing.T, db *store.DB, emb models.Embedder, src registry.Source, opts SyncOptions) Summary {
 	t.Helper()
-	_, sum, err := SyncInForce(context.Background(), db, emb, src, opts)
+	_, sum, err := syncInForce(context.Background(), db, emb, src, opts)
 	if err != nil {
-		t.Fatalf("SyncInForce(%s): %v", src.File, err)
+		t.Fatalf("syncInForce(%s): %v", src.File, err)
 	}
 	return sum
 }
@@ -55,23 +58,23 @@ func (f *fitter) Fit(texts []string) { f.lex.Fit(texts) }
 // at the next start.
 func TestSyncInForceUnion(t *testing.T) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
-	lex := MustLexical(t, nil)
+	db := MustOpenStore(t)
+	lex := mustLexicalOn(t, nil)
 	emb := &fitter{hooked{Embedder: lex}, lex}
-	if _, _, err := SyncInForce(ctx, db, emb, DefaultSource(), SyncOptions{}); err != nil {
+	if _, _, err := syncInForce(ctx, db, emb, registry.DefaultSource(), SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	before := lex.Identity().ID()
-	_, sum, err := SyncInForce(ctx, db, emb, team(), SyncOptions{})
+	_, sum, err := syncInForce(ctx, db, emb, team(), SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	union := Merge(Default(), MustParse(t, teamYAML, "team"))
+	union := registry.Merge(registry.Default(), MustParse(t, teamSourceYAML, "team"))
 	// The default pack's fit is no longer in force: its vectors are gone.
 	if old, err := db.LoadEmbeddings(ctx, before); err != nil || len(old) != 0 || sum.Pruned == 0 {
 		t.Errorf("%d vectors left under the earlier fit %s (%v); summary pruned %d, want them deleted", len(old), before, err, sum.Pruned)
 	}
-	if want := MustLexical(t, union.Texts()).Identity().ID(); sum.Model != want || lex.Identity().ID() != want {
+	if want := mustLexicalOn(t, union.Texts()).Identity().ID(); sum.Model != want || lex.Identity().ID() != want {
 		t.Errorf("fitted as %s (summary %s), want the union's fit %s", lex.Identity().ID(), sum.Model, want)
 	}
 	if sum.Registry != "team" || sum.Added != 2 || sum.Archived != 0 || sum.Embedded != len(union.Texts()) {
@@ -82,17 +85,17 @@ func TestSyncInForceUnion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Name() != "default+team" || got.Len() != Default().Len()+2 {
-		t.Errorf("in force: %s with %d rules, want default+team with %d", got.Name(), got.Len(), Default().Len()+2)
+	if got.Name() != "default+team" || got.Len() != registry.Default().Len()+2 {
+		t.Errorf("in force: %s with %d rules, want default+team with %d", got.Name(), got.Len(), registry.Default().Len()+2)
 	}
 	if len(got.Checks("tool.no-sed-for-file-editing")) == 0 {
 		t.Errorf("the default pack's enforce checks are not in force next to team")
 	}
 
 	// A restart: a fresh embedder, fitted on the same union, embeds nothing.
-	lex2 := MustLexical(t, nil)
+	lex2 := mustLexicalOn(t, nil)
 	emb2 := &fitter{hooked{Embedder: lex2}, lex2}
-	reg, sum, err := EnsureInForce(ctx, db, emb2, SyncOptions{})
+	reg, sum, err := ensureInForce(ctx, db, emb2, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,9 +112,9 @@ func TestSyncInForceUnion(t *testing.T) {
 // depend on the registries (the neural ones), syncing a second source
 // embeds its texts only, never the first source's again.
 func TestSyncInForceKeepsOtherVectors(t *testing.T) {
-	db := MustOpenDB(t)
-	emb := &hooked{Embedder: MustLexical(t, Default().Texts())}
-	first := mustSyncInForce(t, db, emb, DefaultSource(), SyncOptions{})
+	db := MustOpenStore(t)
+	emb := &hooked{Embedder: mustLexicalOn(t, registry.Default().Texts())}
+	first := mustSyncInForce(t, db, emb, registry.DefaultSource(), SyncOptions{})
 	emb.texts = 0
 	sum := mustSyncInForce(t, db, emb, team(), SyncOptions{})
 	if sum.Embedded != 4 || emb.texts != 4 || sum.Skipped != first.Embedded {
@@ -125,12 +128,12 @@ func TestSyncInForceKeepsOtherVectors(t *testing.T) {
 // empty registry stays in force.
 func TestSyncInForceEmpty(t *testing.T) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
-	emb := &hooked{Embedder: MustLexical(t, Default().Texts())}
-	mustSyncInForce(t, db, emb, DefaultSource(), SyncOptions{})
+	db := MustOpenStore(t)
+	emb := &hooked{Embedder: mustLexicalOn(t, registry.Default().Texts())}
+	mustSyncInForce(t, db, emb, registry.DefaultSource(), SyncOptions{})
 	mustSyncInForce(t, db, emb, team(), SyncOptions{})
-	empty := Source{File: "rules/team.yaml", YAML: []byte("version: 1\nrules: []\n")}
-	if _, _, err := SyncInForce(ctx, db, emb, empty, SyncOptions{}); engine.ErrorCode(err) != engine.EINVALID ||
+	empty := registry.Source{File: "rules/team.yaml", YAML: []byte("version: 1\nrules: []\n")}
+	if _, _, err := syncInForce(ctx, db, emb, empty, SyncOptions{}); engine.ErrorCode(err) != engine.EINVALID ||
 		!strings.Contains(err.Error(), "--allow-empty") {
 		t.Fatalf("empty registry: %v, want EINVALID saying how to allow it", err)
 	}
@@ -145,32 +148,32 @@ func TestSyncInForceEmpty(t *testing.T) {
 		t.Errorf("the default pack's rule is %s after emptying team", r.Status)
 	}
 	got, err := InForce(ctx, db)
-	if err != nil || got.Len() != Default().Len() {
-		t.Errorf("in force after emptying team: %v, %v: want the default pack's %d rules", got, err, Default().Len())
+	if err != nil || got.Len() != registry.Default().Len() {
+		t.Errorf("in force after emptying team: %v, %v: want the default pack's %d rules", got, err, registry.Default().Len())
 	}
 }
 
 // TestSyncInForceNames: an upload names its source with name: or the name
 // given with it; with neither it is refused, as when the two disagree.
 func TestSyncInForceNames(t *testing.T) {
-	noName := strings.Replace(teamYAML, "name: team\n", "", 1)
+	noName := strings.Replace(teamSourceYAML, "name: team\n", "", 1)
 	tests := []struct {
 		name string
-		src  Source
+		src  registry.Source
 		want string // the source synced, or the error's text
 		code string
 	}{
-		{"name: in the YAML", Source{YAML: []byte(teamYAML)}, "team", ""},
-		{"the name given", Source{YAML: []byte(noName), Name: "team"}, "team", ""},
-		{"both, agreeing", Source{YAML: []byte(teamYAML), Name: "team"}, "team", ""},
-		{"neither", Source{YAML: []byte(noName)}, "the registry has no name", engine.EINVALID},
-		{"both, disagreeing", Source{YAML: []byte(teamYAML), Name: "other"}, `names itself "team" (name:) but the sync names it "other"`, engine.EINVALID},
-		{"a file's base name", Source{YAML: []byte(noName), File: "rules/Team.yaml"}, "team", ""},
+		{"name: in the YAML", registry.Source{YAML: []byte(teamSourceYAML)}, "team", ""},
+		{"the name given", registry.Source{YAML: []byte(noName), Name: "team"}, "team", ""},
+		{"both, agreeing", registry.Source{YAML: []byte(teamSourceYAML), Name: "team"}, "team", ""},
+		{"neither", registry.Source{YAML: []byte(noName)}, "the registry has no name", engine.EINVALID},
+		{"both, disagreeing", registry.Source{YAML: []byte(teamSourceYAML), Name: "other"}, `names itself "team" (name:) but the sync names it "other"`, engine.EINVALID},
+		{"a file's base name", registry.Source{YAML: []byte(noName), File: "rules/Team.yaml"}, "team", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db := MustOpenDB(t)
-			_, sum, err := SyncInForce(context.Background(), db, &hooked{Embedder: MustLexical(t, nil)}, tt.src, SyncOptions{})
+			db := MustOpenStore(t)
+			_, sum, err := syncInForce(context.Background(), db, &hooked{Embedder: mustLexicalOn(t, nil)}, tt.src, SyncOptions{})
 			if tt.code != "" {
 				if engine.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
 					t.Fatalf("got %v, want %s with %q", err, tt.code, tt.want)
@@ -208,14 +211,14 @@ func inForceNames(tb testing.TB, db *store.DB) []string {
 // none in force comes next to the default pack, not instead of it; a first
 // registry named "default" replaces the pack.
 func TestSyncInForceDefaultFirst(t *testing.T) {
-	db := MustOpenDB(t)
-	sum := mustSyncInForce(t, db, MustLexical(t, nil), team(), SyncOptions{})
-	if got := inForceNames(t, db); !slices.Equal(got, []string{"default", "team"}) || sum.Embedded != len(Default().Texts())+4 {
+	db := MustOpenStore(t)
+	sum := mustSyncInForce(t, db, mustLexicalOn(t, nil), team(), SyncOptions{})
+	if got := inForceNames(t, db); !slices.Equal(got, []string{"default", "team"}) || sum.Embedded != len(registry.Default().Texts())+4 {
 		t.Errorf("in force %v, summary %+v: want default and team, every text embedded once", got, sum)
 	}
-	db = MustOpenDB(t)
-	own := Source{File: "mine.yaml", Name: "default", YAML: []byte(strings.Replace(teamYAML, "name: team\n", "", 1))}
-	mustSyncInForce(t, db, MustLexical(t, nil), own, SyncOptions{})
+	db = MustOpenStore(t)
+	own := registry.Source{File: "mine.yaml", Name: "default", YAML: []byte(strings.Replace(teamSourceYAML, "name: team\n", "", 1))}
+	mustSyncInForce(t, db, mustLexicalOn(t, nil), own, SyncOptions{})
 	if got := inForceNames(t, db); !slices.Equal(got, []string{"default"}) {
 		t.Errorf("in force %v, want the own default alone", got)
 	}

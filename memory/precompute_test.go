@@ -1,10 +1,9 @@
-package registry
+package memory
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,24 +14,16 @@ import (
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/models/lexical"
+	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/registry/registrytest"
 	"github.com/lexsona/lexsona/store"
 )
 
-var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+// tSync is the time of the registry tests' syncs.
+var tSync = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// MustOpenDB opens a store in a temp dir, closed when tb ends.
-func MustOpenDB(tb testing.TB) *store.DB {
-	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "t.db"))
-	if err != nil {
-		tb.Fatalf("store.Open: %v", err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
-
-// MustLexical opens the lexical embedder through auto.Open, fitted on texts.
-func MustLexical(tb testing.TB, texts []string) *lexical.Embedder {
+// mustLexicalOn opens the lexical embedder through auto.Open, fitted on texts.
+func mustLexicalOn(tb testing.TB, texts []string) *lexical.Embedder {
 	tb.Helper()
 	e, err := auto.Open(context.Background(), models.Options{Backend: "lexical", CacheSize: -1})
 	if err != nil {
@@ -47,11 +38,11 @@ func MustLexical(tb testing.TB, texts []string) *lexical.Embedder {
 }
 
 // MustParse parses a registry or fails tb.
-func MustParse(tb testing.TB, data, name string) *Registry {
+func MustParse(tb testing.TB, data, name string) *registry.Registry {
 	tb.Helper()
-	reg, err := Parse([]byte(data), name)
+	reg, err := registry.Parse([]byte(data), name)
 	if err != nil {
-		tb.Fatalf("Parse(%s): %v", name, err)
+		tb.Fatalf("registry.Parse(%s): %v", name, err)
 	}
 	return reg
 }
@@ -80,9 +71,9 @@ func (h *hooked) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	return vecs, err
 }
 
-func mustSync(t *testing.T, db *store.DB, emb models.Embedder, reg *Registry, want Summary) {
+func mustSync(t *testing.T, db *store.DB, emb models.Embedder, reg *registry.Registry, want Summary) {
 	t.Helper()
-	got, err := Sync(context.Background(), db, emb, reg, SyncOptions{Now: t0})
+	got, err := Precompute(context.Background(), db, emb, reg, SyncOptions{Now: tSync})
 	if err != nil {
 		t.Fatalf("Sync: %v", err)
 	}
@@ -94,8 +85,8 @@ func mustSync(t *testing.T, db *store.DB, emb models.Embedder, reg *Registry, wa
 
 // edited is the default pack with tool.use-ripgrep's template changed,
 // style.no-emoji removed and code.new (a template and two examples) added.
-func edited(t *testing.T) *Registry {
-	src := string(defaultYAML)
+func edited(t *testing.T) *registry.Registry {
+	src := string(registry.DefaultYAML())
 	start := strings.Index(src, "  - rule_id: style.no-emoji\n")
 	end := start + strings.Index(src[start:], "\n\n") + 2
 	src = src[:start] + src[end:]
@@ -109,21 +100,17 @@ func edited(t *testing.T) *Registry {
 // no-op again, then restore.
 func TestSyncLifecycle(t *testing.T) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
-	reg := Default()
-	emb := MustLexical(t, reg.Texts())
+	db := MustOpenStore(t)
+	reg := registry.Default()
+	emb := mustLexicalOn(t, reg.Texts())
 	n := len(reg.Texts())
 
 	mustSync(t, db, emb, reg, Summary{Added: reg.Len(), Embedded: n})
 	mustSync(t, db, emb, reg, Summary{Skipped: n})
 
 	if err := db.Write(ctx, func(tx *store.Tx) error {
-		cfg, err := tx.Config()
-		if err != nil {
-			return err
-		}
-		_, err = tx.ApplyCorrection(engine.Correction{RuleID: "tool.use-ripgrep", Polarity: engine.Reinforce,
-			UserText: "rg please", At: t0}, cfg)
+		_, _, err := ApplyCorrection(tx, engine.Correction{RuleID: "tool.use-ripgrep", Polarity: engine.Reinforce,
+			UserText: "rg please", At: tSync})
 		return err
 	}); err != nil {
 		t.Fatalf("ApplyCorrection: %v", err)
@@ -161,15 +148,15 @@ func TestSyncLifecycle(t *testing.T) {
 // TestSyncResume cancels the job after its first batch: that batch is kept,
 // and the next run embeds only the rest.
 func TestSyncResume(t *testing.T) {
-	db := MustOpenDB(t)
-	reg := Default()
-	lex := MustLexical(t, reg.Texts())
+	db := MustOpenStore(t)
+	reg := registry.Default()
+	lex := mustLexicalOn(t, reg.Texts())
 	n := len(reg.Texts())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Cancelled once the first batch is embedded: that batch is still stored.
 	emb := &hooked{Embedder: lex, after: func(int) { cancel() }}
-	sum, err := Sync(ctx, db, emb, reg, SyncOptions{BatchSize: 8, Now: t0})
+	sum, err := Precompute(ctx, db, emb, reg, SyncOptions{BatchSize: 8, Now: tSync})
 	if engine.ErrorCode(err) != engine.EUNAVAILABLE || !errors.Is(err, context.Canceled) {
 		t.Fatalf("Sync: %v: want EUNAVAILABLE wrapping context.Canceled", err)
 	}
@@ -186,9 +173,9 @@ func TestSyncResume(t *testing.T) {
 // TestSyncEmbedderFailure: a failing embedder stops the job with its error,
 // keeping the batches before it.
 func TestSyncEmbedderFailure(t *testing.T) {
-	db := MustOpenDB(t)
-	reg := Default()
-	lex := MustLexical(t, reg.Texts())
+	db := MustOpenStore(t)
+	reg := registry.Default()
+	lex := mustLexicalOn(t, reg.Texts())
 	boom := engine.Errorf(engine.EUNAVAILABLE, "model crashed")
 	emb := &hooked{Embedder: lex, hook: func(call int) error {
 		if call == 3 {
@@ -196,7 +183,7 @@ func TestSyncEmbedderFailure(t *testing.T) {
 		}
 		return nil
 	}}
-	sum, err := Sync(context.Background(), db, emb, reg, SyncOptions{BatchSize: 10, Now: t0})
+	sum, err := Precompute(context.Background(), db, emb, reg, SyncOptions{BatchSize: 10, Now: tSync})
 	if !errors.Is(err, boom) || engine.ErrorCode(err) != engine.EUNAVAILABLE {
 		t.Fatalf("Sync: %v: want the embedder's error", err)
 	}
@@ -209,14 +196,14 @@ func TestSyncEmbedderFailure(t *testing.T) {
 // TestSyncSharedText: a phrasing two rules share is embedded once and
 // stored for both.
 func TestSyncSharedText(t *testing.T) {
-	db := MustOpenDB(t)
+	db := MustOpenStore(t)
 	reg := MustParse(t, `version: 1
 rules:
   - {rule_id: a.one, category: c, severity: must, template: Use pnpm, examples: [not like that]}
   - {rule_id: a.two, category: c, severity: must, template: Use uv, examples: [not like that]}
 `, "shared.yaml")
-	emb := &hooked{Embedder: MustLexical(t, reg.Texts())}
-	sum, err := Sync(context.Background(), db, emb, reg, SyncOptions{})
+	emb := &hooked{Embedder: mustLexicalOn(t, reg.Texts())}
+	sum, err := Precompute(context.Background(), db, emb, reg, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,18 +217,18 @@ rules:
 // own rule with a registry rule's id gets none.
 func TestSyncContrary(t *testing.T) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := MustOpenStore(t)
 	if _, err := db.CreateRule(ctx, engine.Rule{RuleID: "a.mine", Category: "c", Severity: engine.SeverityMust, Text: "My rule"}); err != nil {
 		t.Fatal(err)
 	}
 	var emb models.Embedder
-	sync := func(src string) (*Registry, Summary) {
+	sync := func(src string) (*registry.Registry, Summary) {
 		t.Helper()
 		reg := MustParse(t, src, "contrary.yaml")
 		if emb == nil { // one fit for both syncs, so vectors carry over
-			emb = MustLexical(t, reg.Texts())
+			emb = mustLexicalOn(t, reg.Texts())
 		}
-		sum, err := Sync(ctx, db, emb, reg, SyncOptions{Now: t0})
+		sum, err := Precompute(ctx, db, emb, reg, SyncOptions{Now: tSync})
 		if err != nil {
 			t.Fatalf("Sync: %v", err)
 		}
@@ -290,12 +277,12 @@ rules:
 // TestSyncProgress: the job reports one step counting the texts it embeds,
 // from 0 to all of them, and a second run (nothing to embed) reports nothing.
 func TestSyncProgress(t *testing.T) {
-	reg := Default()
-	lex := MustLexical(t, reg.Texts())
-	db := MustOpenDB(t)
+	reg := registry.Default()
+	lex := mustLexicalOn(t, reg.Texts())
+	db := MustOpenStore(t)
 	var steps []models.Step
 	progress := func(s models.Step) { steps = append(steps, s) }
-	sum, err := Sync(context.Background(), db, lex, reg, SyncOptions{BatchSize: 100, Progress: progress})
+	sum, err := Precompute(context.Background(), db, lex, reg, SyncOptions{BatchSize: 100, Progress: progress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,17 +297,17 @@ func TestSyncProgress(t *testing.T) {
 		}
 	}
 	steps = nil
-	if _, err := Sync(context.Background(), db, lex, reg, SyncOptions{Progress: progress}); err != nil || len(steps) != 0 {
+	if _, err := Precompute(context.Background(), db, lex, reg, SyncOptions{Progress: progress}); err != nil || len(steps) != 0 {
 		t.Errorf("second run: %v, steps %+v: want none", err, steps)
 	}
 }
 
 // TestSyncNilRegistry syncs the default pack.
 func TestSyncNilRegistry(t *testing.T) {
-	reg := Default()
-	sum, err := Sync(context.Background(), MustOpenDB(t), MustLexical(t, reg.Texts()), nil, SyncOptions{})
+	reg := registry.Default()
+	sum, err := Precompute(context.Background(), MustOpenStore(t), mustLexicalOn(t, reg.Texts()), nil, SyncOptions{})
 	if err != nil || sum.Added != reg.Len() {
-		t.Errorf("Sync(nil registry) = %+v, %v: want the default pack added", sum, err)
+		t.Errorf("Precompute(nil registry) = %+v, %v: want the default pack added", sum, err)
 	}
 }
 
@@ -328,7 +315,7 @@ func TestSyncNilRegistry(t *testing.T) {
 // fresh store, with the lexical embedder at its default 4,096 dimensions and
 // at 384 (MiniLM's size, so the store's share is comparable to the real model's).
 func BenchmarkSync10000(b *testing.B) {
-	reg, err := Parse(generate(10_000), "big.yaml")
+	reg, err := registry.Parse(registrytest.Generate(10_000), "big.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -339,9 +326,9 @@ func BenchmarkSync10000(b *testing.B) {
 			ctx := context.Background()
 			for b.Loop() {
 				b.StopTimer()
-				db := MustOpenDB(b)
+				db := MustOpenStore(b)
 				b.StartTimer()
-				sum, err := Sync(ctx, db, lex, reg, SyncOptions{})
+				sum, err := Precompute(ctx, db, lex, reg, SyncOptions{})
 				if err != nil || sum.Embedded != 40_000 {
 					b.Fatalf("Sync: %+v, %v", sum, err)
 				}
@@ -357,18 +344,18 @@ func BenchmarkSync10000(b *testing.B) {
 // BenchmarkSyncNoop10000 is what every command given --registry pays when
 // nothing changed.
 func BenchmarkSyncNoop10000(b *testing.B) {
-	reg, err := Parse(generate(10_000), "big.yaml")
+	reg, err := registry.Parse(registrytest.Generate(10_000), "big.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
-	lex := MustLexical(b, reg.Texts())
+	lex := mustLexicalOn(b, reg.Texts())
 	ctx := context.Background()
-	db := MustOpenDB(b)
-	if _, err := Sync(ctx, db, lex, reg, SyncOptions{}); err != nil {
+	db := MustOpenStore(b)
+	if _, err := Precompute(ctx, db, lex, reg, SyncOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		sum, err := Sync(ctx, db, lex, reg, SyncOptions{})
+		sum, err := Precompute(ctx, db, lex, reg, SyncOptions{})
 		if err != nil || sum.Embedded+sum.Added+sum.Updated != 0 {
 			b.Fatalf("Sync: %+v, %v", sum, err)
 		}
@@ -377,15 +364,15 @@ func BenchmarkSyncNoop10000(b *testing.B) {
 
 // BenchmarkSyncNoopDefault is the same for the default pack: the common case.
 func BenchmarkSyncNoopDefault(b *testing.B) {
-	reg := Default()
-	lex := MustLexical(b, reg.Texts())
+	reg := registry.Default()
+	lex := mustLexicalOn(b, reg.Texts())
 	ctx := context.Background()
-	db := MustOpenDB(b)
-	if _, err := Sync(ctx, db, lex, reg, SyncOptions{}); err != nil {
+	db := MustOpenStore(b)
+	if _, err := Precompute(ctx, db, lex, reg, SyncOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if sum, err := Sync(ctx, db, lex, reg, SyncOptions{}); err != nil || sum.Embedded+sum.Added+sum.Updated != 0 {
+		if sum, err := Precompute(ctx, db, lex, reg, SyncOptions{}); err != nil || sum.Embedded+sum.Added+sum.Updated != 0 {
 			b.Fatalf("Sync: %+v, %v", sum, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package registry
+package memory
 
 import "github.com/lexsona/lexsona/store"
 
@@ -10,10 +10,10 @@ type batch struct {
 	of    []int // of[i] is the index in texts of items[i]
 }
 
-// plan groups the missing texts into batches of at most size distinct texts,
+// embedBatches groups the missing texts into batches of at most size distinct texts,
 // in the order the store listed them, so a text shared by several rules is
 // embedded once and all of its rows land in the same transaction.
-func plan(missing []store.RuleText, size int) []batch {
+func embedBatches(missing []store.RuleText, size int) []batch {
 	order := make([]string, 0, len(missing))
 	rows := make(map[string][]store.RuleText, len(missing))
 	for _, m := range missing {

@@ -1,4 +1,4 @@
-package store
+package memory
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
 )
 
 // DefaultRegistry is the name of the registry a sync without a name is
@@ -52,8 +53,8 @@ type RegistrySync struct {
 
 // SyncDefinitions is SyncRegistry of the default registry's definitions,
 // recording no YAML. Its errors are SyncRegistry's.
-func (db *DB) SyncDefinitions(ctx context.Context, defs []engine.Definition, at time.Time) (SyncResult, error) {
-	return db.SyncRegistry(ctx, RegistrySync{Definitions: defs, At: at})
+func SyncDefinitions(ctx context.Context, db *store.DB, defs []engine.Definition, at time.Time) (SyncResult, error) {
+	return ApplyRegistry(ctx, db, RegistrySync{Definitions: defs, At: at})
 }
 
 // SyncRegistry makes the store agree with the registry s.Name in one
@@ -79,42 +80,42 @@ func (db *DB) SyncDefinitions(ctx context.Context, defs []engine.Definition, at 
 // that has not left it; ReplaceRuleTexts' for the contrary texts; on a
 // read-only database whose recorded registry differs, the read-only fault
 // (EUNAVAILABLE).
-func (db *DB) SyncRegistry(ctx context.Context, s RegistrySync) (SyncResult, error) {
+func ApplyRegistry(ctx context.Context, db *store.DB, s RegistrySync) (SyncResult, error) {
 	name, err := registryName(s.Name)
 	if err != nil {
 		return SyncResult{}, err
 	}
-	at := nowIfZero(s.At)
+	at := atOrNow(s.At)
 	checked, err := checkDefinitions(s.Definitions, at)
 	if err != nil {
 		return SyncResult{}, err
 	}
 	if s.Contrary != nil {
-		if err := checkTextsOf(KindContrary, s.Contrary(nil)); err != nil {
+		if err := store.CheckTextsOf(store.KindContrary, s.Contrary(nil)); err != nil {
 			return SyncResult{}, err
 		}
 	}
 	res := SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{}}
 	if db.ReadOnly() {
 		if s.YAML != nil {
-			if same, err := db.recorded(ctx, name, s.YAML); err != nil || same {
+			if same, err := db.Recorded(ctx, name, s.YAML); err != nil || same {
 				return res, err
 			}
 		}
-		return res, db.drv.Write(ctx, func(DriverTx) error { return nil })
+		return res, db.Write(ctx, func(*store.Tx) error { return nil })
 	}
-	err = db.Write(ctx, func(tx *Tx) error {
-		if err := tx.syncDefinitions(name, checked, at, &res); err != nil {
+	err = db.Write(ctx, func(tx *store.Tx) error {
+		if err := applyDefinitions(tx, name, checked, at, &res); err != nil {
 			return err
 		}
 		if s.Contrary != nil {
-			if err := tx.replaceTextsOf(KindContrary, s.Contrary(res.Kept)); err != nil {
+			if err := tx.ReplaceTextsOf(store.KindContrary, s.Contrary(res.Kept)); err != nil {
 				return err
 			}
 		}
 		if s.YAML != nil {
 			sum := sha256.Sum256(s.YAML)
-			return tx.dt.PutRegistryFile(RegistryFile{Name: name, YAML: s.YAML, SHA256: hex.EncodeToString(sum[:]), SyncedAt: time.Now().UTC()})
+			return tx.PutRegistryFile(store.RegistryFile{Name: name, YAML: s.YAML, SHA256: hex.EncodeToString(sum[:]), SyncedAt: time.Now().UTC()})
 		}
 		return nil
 	})
@@ -143,7 +144,7 @@ func registryName(name string) (string, error) {
 type syncDef struct {
 	rule  engine.Rule
 	sha   string
-	texts []ruleText
+	texts []store.KindText
 }
 
 // definitionSHA256 fingerprints what a registry defines about a rule.
@@ -165,14 +166,14 @@ func checkDefinitions(defs []engine.Definition, at time.Time) ([]syncDef, error)
 		r := engine.Rule{RuleID: d.Rule.RuleID, Category: d.Rule.Category, Severity: d.Rule.Severity, Text: d.Rule.Text,
 			Scope: d.Rule.Scope, Topic: d.Rule.Topic, Alpha: 1, Beta: 1, FirstSeen: at, LastCorrection: at,
 			Status: engine.StatusActiveEligible, Source: engine.SourceRegistry}
-		if err := checkRule(&r); err != nil {
+		if err := store.CheckRule(&r); err != nil {
 			return nil, engine.Errorf(engine.ErrorCode(err), "definition %d (%s): %s", i+1, d.Rule.RuleID, engine.ErrorMessage(err))
 		}
 		if seen[r.RuleID] {
 			return nil, engine.Errorf(engine.EINVALID, "definition %d: duplicate rule id %s", i+1, r.RuleID)
 		}
 		seen[r.RuleID] = true
-		sd := syncDef{rule: r, texts: []ruleText{{KindTemplate, r.Text}}}
+		sd := syncDef{rule: r, texts: []store.KindText{{Kind: store.KindTemplate, Text: r.Text}}}
 		examples := make([]string, 0, len(d.Examples))
 		for j, ex := range d.Examples {
 			ex = strings.TrimSpace(ex)
@@ -180,7 +181,7 @@ func checkDefinitions(defs []engine.Definition, at time.Time) ([]syncDef, error)
 				return nil, err
 			}
 			examples = append(examples, ex)
-			sd.texts = append(sd.texts, ruleText{KindExample, ex})
+			sd.texts = append(sd.texts, store.KindText{Kind: store.KindExample, Text: ex})
 		}
 		sd.sha = definitionSHA256(&r, examples)
 		out = append(out, sd)

@@ -1,4 +1,4 @@
-package registry
+package memory
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
-// DefaultBatchSize is how many distinct texts Sync embeds and stores per
+// DefaultBatchSize is how many distinct texts Precompute embeds and stores per
 // transaction when SyncOptions.BatchSize is not set.
 const DefaultBatchSize = 32
 
-// SyncOptions tune Sync. The zero value is ready to use.
+// SyncOptions tune a registry sync and the precompute job. The zero value is ready to use.
 type SyncOptions struct {
 	// BatchSize is the number of distinct texts embedded and stored at once;
 	// <= 0 means DefaultBatchSize.
@@ -41,7 +42,7 @@ func (o SyncOptions) withDefaults() SyncOptions {
 	return o
 }
 
-// Summary is what a Sync did. Embedded + Skipped is the number of texts of
+// Summary is what a registry sync or the precompute job did. Embedded + Skipped is the number of texts of
 // rules that are not archived (registry, user and candidate rules alike).
 type Summary struct {
 	Registry string `json:"registry"` // the source synced, or the sources in force joined by "+"
@@ -56,7 +57,7 @@ type Summary struct {
 	Model    string `json:"model"`    // the model identity vectors are stored under
 }
 
-// Sync is the registry embedding precompute job. In one transaction it makes
+// Precompute is the registry embedding precompute job. In one transaction it makes
 // the store's definitions agree with reg, a source of its own named
 // reg.Name() (new rules added at the prior, changed definitions updated
 // without touching evidence, rules of that source missing from reg
@@ -71,23 +72,23 @@ type Summary struct {
 // ECONFLICT for an id of another source; nothing is written then; the
 // read-only fault on a database that cannot be written), then
 // embedMissing's. The Summary is valid up to the failure in every case.
-func Sync(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry, opts SyncOptions) (Summary, error) {
+func Precompute(ctx context.Context, db *store.DB, emb models.Embedder, reg *registry.Registry, opts SyncOptions) (Summary, error) {
 	if reg == nil {
-		reg = Default()
+		reg = registry.Default()
 	}
 	opts = opts.withDefaults()
-	sum, err := syncDefinitions(ctx, db, emb, reg, nil, opts)
+	sum, err := syncSource(ctx, db, emb, reg, nil, opts)
 	if err != nil {
 		return sum, err
 	}
 	return sum, embedMissing(ctx, db, emb, opts, &sum)
 }
 
-// syncDefinitions is store.SyncRegistry of reg (and yaml, recorded as in
+// syncDefinitions is ApplyRegistry of reg (and yaml, recorded as in
 // force when not nil) at opts.Now, counted in a Summary of emb.
-func syncDefinitions(ctx context.Context, db *store.DB, emb models.Embedder, reg *Registry, yaml []byte, opts SyncOptions) (Summary, error) {
+func syncSource(ctx context.Context, db *store.DB, emb models.Embedder, reg *registry.Registry, yaml []byte, opts SyncOptions) (Summary, error) {
 	sum := Summary{Registry: reg.Name(), Embedder: emb.Backend(), Model: emb.Identity().ID()}
-	res, err := db.SyncRegistry(ctx, reg.storeSync(yaml, opts.Now.UTC()))
+	res, err := ApplyRegistry(ctx, db, registrySync(reg, yaml, opts.Now.UTC()))
 	if err != nil {
 		return sum, err
 	}
@@ -123,7 +124,7 @@ func embedMissing(ctx context.Context, db *store.DB, emb models.Embedder, opts S
 		return nil
 	}
 	done := models.Count(opts.Progress, "embedding rule texts", len(missing))
-	for _, b := range plan(missing, opts.BatchSize) {
+	for _, b := range embedBatches(missing, opts.BatchSize) {
 		if err := ctx.Err(); err != nil {
 			return interrupted(sum.Embedded, len(missing), err)
 		}
@@ -147,22 +148,6 @@ func embedMissing(ctx context.Context, db *store.DB, emb models.Embedder, opts S
 		done.Add(len(items))
 	}
 	return nil
-}
-
-// contraryTexts maps every rule of r, but those in kept (a user's own rule
-// with a registry rule's id), to its contrary phrasings (none included).
-func (r *Registry) contraryTexts(kept []string) map[string][]string {
-	skip := make(map[string]bool, len(kept))
-	for _, id := range kept {
-		skip[id] = true
-	}
-	out := make(map[string][]string, len(r.defs))
-	for i, d := range r.defs {
-		if !skip[d.Rule.RuleID] {
-			out[d.Rule.RuleID] = r.contrary[i]
-		}
-	}
-	return out
 }
 
 // interrupted is the error of a job stopped by its context: an EUNAVAILABLE

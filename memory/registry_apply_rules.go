@@ -1,4 +1,4 @@
-package store
+package memory
 
 import (
 	"slices"
@@ -6,21 +6,22 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
 )
 
 // syncDefinitions is SyncRegistry's work on the rules in tx, recorded in
 // res: each definition is added, kept, updated or refused (another
 // registry's rule), then the rules of registry name it omits are archived.
-func (tx *Tx) syncDefinitions(name string, checked []syncDef, at time.Time, res *SyncResult) error {
+func applyDefinitions(tx *store.Tx, name string, checked []syncDef, at time.Time, res *SyncResult) error {
 	cfg, err := tx.Config()
 	if err != nil {
 		return err
 	}
-	states, err := tx.dt.RuleStates()
+	states, err := tx.RuleStates()
 	if err != nil {
 		return err
 	}
-	state := make(map[string]RuleState, len(states))
+	state := make(map[string]store.RuleState, len(states))
 	for _, st := range states {
 		state[st.RuleID] = st
 	}
@@ -31,7 +32,7 @@ func (tx *Tx) syncDefinitions(name string, checked []syncDef, at time.Time, res 
 		inDefs[id] = true
 		st, exists := state[id]
 		if !exists {
-			if err := tx.syncInsert(name, d, cfg, at); err != nil {
+			if err := syncInsert(tx, name, d, cfg, at); err != nil {
 				return err
 			}
 			res.Added = append(res.Added, id)
@@ -41,7 +42,7 @@ func (tx *Tx) syncDefinitions(name string, checked []syncDef, at time.Time, res 
 			res.Kept = append(res.Kept, id)
 			continue
 		}
-		restore := st.Status == engine.StatusArchived && st.ArchivedBy == ArchivedByRegistry
+		restore := st.Status == engine.StatusArchived && st.ArchivedBy == store.ArchivedByRegistry
 		if st.Registry != "" && st.Registry != name && !restore {
 			return engine.Errorf(engine.ECONFLICT,
 				"definition %d (%s): rule %s belongs to registry %q, so registry %q cannot define it: remove it from one of them or give it another id",
@@ -51,7 +52,7 @@ func (tx *Tx) syncDefinitions(name string, checked []syncDef, at time.Time, res 
 		if !changed && !restore && st.Registry == name {
 			continue
 		}
-		if err := tx.syncUpdate(name, d, changed, restore, at); err != nil {
+		if err := syncUpdate(tx, name, d, changed, restore, at); err != nil {
 			return err
 		}
 		res.Updated = append(res.Updated, id)
@@ -65,10 +66,10 @@ func (tx *Tx) syncDefinitions(name string, checked []syncDef, at time.Time, res 
 	slices.Sort(ids)
 	for _, id := range ids {
 		st := state[id]
-		if err := tx.dt.SetStatus(id, engine.StatusArchived, ArchivedByRegistry); err != nil {
+		if err := tx.SetStatus(id, engine.StatusArchived, store.ArchivedByRegistry); err != nil {
 			return err
 		}
-		if _, err := tx.insertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride,
+		if _, err := tx.InsertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride,
 			Detail: "archived: no longer in registry " + name, Alpha: st.Alpha, Beta: st.Beta, At: at}); err != nil {
 			return err
 		}
@@ -80,25 +81,25 @@ func (tx *Tx) syncDefinitions(name string, checked []syncDef, at time.Time, res 
 // syncInsert adds a new rule of registry name at the prior, with its
 // creation event and texts (a text given twice is stored once, under the
 // first kind: the template comes first).
-func (tx *Tx) syncInsert(name string, d *syncDef, cfg engine.Config, at time.Time) error {
+func syncInsert(tx *store.Tx, name string, d *syncDef, cfg engine.Config, at time.Time) error {
 	r := d.rule
 	r.Alpha, r.Beta = cfg.AlphaPrior, cfg.BetaPrior
-	if err := tx.insertRuleRow(RuleRow{Rule: r, DefinitionSHA256: d.sha, Registry: name}); err != nil {
+	if err := tx.InsertRuleRow(store.RuleRow{Rule: r, DefinitionSHA256: d.sha, Registry: name}); err != nil {
 		return err
 	}
-	if _, err := tx.insertEvent(&engine.Event{RuleID: r.RuleID, EventType: engine.EventCreation,
+	if _, err := tx.InsertEvent(&engine.Event{RuleID: r.RuleID, EventType: engine.EventCreation,
 		Detail: "created from registry " + name, Alpha: r.Alpha, Beta: r.Beta, At: at}); err != nil {
 		return err
 	}
 	now := time.Now()
 	seen := make(map[string]bool, len(d.texts))
 	for _, x := range d.texts {
-		sum := TextSHA256(x.text)
+		sum := store.TextSHA256(x.Text)
 		if seen[sum] {
 			continue
 		}
 		seen[sum] = true
-		if _, err := tx.dt.InsertRuleText(RuleText{RuleID: r.RuleID, Kind: x.kind, Text: x.text, SHA256: sum}, now); err != nil {
+		if _, err := tx.InsertRuleText(store.RuleText{RuleID: r.RuleID, Kind: x.Kind, Text: x.Text, SHA256: sum}, now); err != nil {
 			return err
 		}
 	}
@@ -108,8 +109,8 @@ func (tx *Tx) syncInsert(name string, d *syncDef, cfg engine.Config, at time.Tim
 // syncUpdate applies a changed definition (changed), restores a rule that
 // had left its registry (restore), or gives a rule its registry's name,
 // with one manual_override event saying what it did.
-func (tx *Tx) syncUpdate(name string, d *syncDef, changed, restore bool, at time.Time) error {
-	old, err := getRule(tx.dt, d.rule.RuleID)
+func syncUpdate(tx *store.Tx, name string, d *syncDef, changed, restore bool, at time.Time) error {
+	old, err := tx.GetRuleRow(d.rule.RuleID)
 	if err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func (tx *Tx) syncUpdate(name string, d *syncDef, changed, restore bool, at time
 			from, to string
 		}{
 			{"category", old.Category, d.rule.Category}, {"severity", string(old.Severity), string(d.rule.Severity)},
-			{"text", old.Text, d.rule.Text}, {"scope", scopeText(old.Scope), scopeText(d.rule.Scope)}, {"topic", old.Topic, d.rule.Topic},
+			{"text", old.Text, d.rule.Text}, {"scope", old.Scope.String(), d.rule.Scope.String()}, {"topic", old.Topic, d.rule.Topic},
 		} {
 			if f.from != f.to {
 				fields = append(fields, f.name)
@@ -148,15 +149,15 @@ func (tx *Tx) syncUpdate(name string, d *syncDef, changed, restore bool, at time
 	}
 	r.Source = engine.SourceRegistry
 	row.Registry, row.DefinitionSHA256 = name, d.sha
-	if err := tx.saveRow(row); err != nil {
+	if err := tx.SaveRuleRow(row); err != nil {
 		return err
 	}
 	if changed {
-		if err := tx.replaceTexts(r.RuleID, []string{KindTemplate, KindExample}, d.texts); err != nil {
+		if err := tx.ReplaceTexts(r.RuleID, []string{store.KindTemplate, store.KindExample}, d.texts); err != nil {
 			return err
 		}
 	}
-	_, err = tx.insertEvent(&engine.Event{RuleID: r.RuleID, EventType: engine.EventManualOverride,
+	_, err = tx.InsertEvent(&engine.Event{RuleID: r.RuleID, EventType: engine.EventManualOverride,
 		Detail: strings.Join(notes, "; "), Alpha: r.Alpha, Beta: r.Beta, At: at})
 	return err
 }

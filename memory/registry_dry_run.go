@@ -1,13 +1,14 @@
-package registry
+package memory
 
 import (
 	"context"
 	"time"
 
+	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
-// Plan is what SyncInForce of a source would do to the store's rules: the
+// RegistryPlan is what a registry sync of a source would do to the store's rules: the
 // rule ids it would add, update (a definition changed, restored from the
 // archive, or taken over from a registry that dropped it), archive (its
 // source's rules it no longer defines), keep (ids it defines that name a
@@ -15,7 +16,7 @@ import (
 // (the rest of its rules, already in force as defined). DefaultFirst is true
 // when the store has no registry in force yet, so the sync would first sync
 // the default pack (whose own changes are not listed).
-type Plan struct {
+type RegistryPlan struct {
 	Registry     string   `json:"registry"`
 	DryRun       bool     `json:"dry_run"`
 	Added        []string `json:"added"`
@@ -26,7 +27,7 @@ type Plan struct {
 	DefaultFirst bool     `json:"default_first,omitempty"`
 }
 
-// PlanInForce is SyncInForce's dry run: it parses src as SyncInForce does
+// planInForce is syncInForce's dry run: it parses src as SyncInForce does
 // and runs the store's sync of its definitions (after the default pack's
 // when defaultFirst would) through store.PlanRegistry, a write transaction
 // that is rolled back, so the plan comes from the very decisions a sync
@@ -36,23 +37,23 @@ type Plan struct {
 // Errors: those of SyncInForce for a registry a sync would refuse
 // (EINVALID with every problem, ETOOLARGE, ECONFLICT for a rule id of
 // another source); on a database opened read-only, EUNAVAILABLE.
-func PlanInForce(ctx context.Context, db *store.DB, src Source, opts SyncOptions) (*Registry, Plan, error) {
-	reg, err := src.parse(opts.AllowEmpty)
+func planInForce(ctx context.Context, db *store.DB, src registry.Source, opts SyncOptions) (*registry.Registry, RegistryPlan, error) {
+	reg, err := src.Parse(opts.AllowEmpty)
 	if err != nil {
-		return nil, Plan{}, err
+		return nil, RegistryPlan{}, err
 	}
 	at := opts.withDefaults().Now.UTC()
-	plan := Plan{Registry: reg.Name(), DryRun: true}
-	var syncs []store.RegistrySync
+	plan := RegistryPlan{Registry: reg.Name(), DryRun: true}
+	var syncs []RegistrySync
 	first, err := needsDefaultFirst(ctx, db, reg)
 	if err != nil {
 		return reg, plan, err
 	}
 	if first {
 		plan.DefaultFirst = true
-		syncs = append(syncs, Default().storeSync(nil, at))
+		syncs = append(syncs, registrySync(registry.Default(), nil, at))
 	}
-	res, err := db.PlanRegistry(ctx, append(syncs, reg.storeSync(nil, at))...)
+	res, err := PlanRegistrySyncs(ctx, db, append(syncs, registrySync(reg, nil, at))...)
 	if err != nil {
 		return reg, plan, err
 	}
@@ -64,7 +65,7 @@ func PlanInForce(ctx context.Context, db *store.DB, src Source, opts SyncOptions
 
 // unchanged lists, in file order, reg's rule ids the plan neither adds,
 // updates nor keeps.
-func unchanged(reg *Registry, plan Plan) []string {
+func unchanged(reg *registry.Registry, plan RegistryPlan) []string {
 	listed := map[string]bool{}
 	for _, ids := range [][]string{plan.Added, plan.Updated, plan.Kept} {
 		for _, id := range ids {
@@ -82,6 +83,6 @@ func unchanged(reg *Registry, plan Plan) []string {
 
 // storeSync is the store's sync of r's definitions and contrary texts at
 // at, recording yaml as the source's registry in force when not nil.
-func (r *Registry) storeSync(yaml []byte, at time.Time) store.RegistrySync {
-	return store.RegistrySync{Name: r.Name(), Definitions: r.Definitions(), Contrary: r.contraryTexts, YAML: yaml, At: at}
+func registrySync(r *registry.Registry, yaml []byte, at time.Time) RegistrySync {
+	return RegistrySync{Name: r.Name(), Definitions: r.Definitions(), Contrary: r.ContraryTexts, YAML: yaml, At: at}
 }

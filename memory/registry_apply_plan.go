@@ -1,8 +1,10 @@
-package store
+package memory
 
 import (
 	"context"
 	"errors"
+
+	"github.com/lexsona/lexsona/store"
 )
 
 // errPlanned ends PlanRegistry's transaction so that it rolls back.
@@ -18,7 +20,7 @@ var errPlanned = errors.New("registry sync planned: rolled back")
 // Errors: SyncRegistry's (EINVALID, ETOOLARGE, ECONFLICT, for the first
 // sync that would fail); on a database opened read-only, the read-only
 // fault (EUNAVAILABLE): a plan needs a transaction it can roll back.
-func (db *DB) PlanRegistry(ctx context.Context, syncs ...RegistrySync) ([]SyncResult, error) {
+func PlanRegistrySyncs(ctx context.Context, db *store.DB, syncs ...RegistrySync) ([]SyncResult, error) {
 	type prepared struct {
 		name    string
 		checked []syncDef
@@ -30,27 +32,27 @@ func (db *DB) PlanRegistry(ctx context.Context, syncs ...RegistrySync) ([]SyncRe
 		if err != nil {
 			return nil, err
 		}
-		s.At = nowIfZero(s.At)
+		s.At = atOrNow(s.At)
 		checked, err := checkDefinitions(s.Definitions, s.At)
 		if err != nil {
 			return nil, err
 		}
 		if s.Contrary != nil {
-			if err := checkTextsOf(KindContrary, s.Contrary(nil)); err != nil {
+			if err := store.CheckTextsOf(store.KindContrary, s.Contrary(nil)); err != nil {
 				return nil, err
 			}
 		}
 		preps = append(preps, prepared{name, checked, s})
 	}
 	out := make([]SyncResult, len(preps))
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.Write(ctx, func(tx *store.Tx) error {
 		for i, p := range preps {
 			res := SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{}}
-			if err := tx.syncDefinitions(p.name, p.checked, p.s.At, &res); err != nil {
+			if err := applyDefinitions(tx, p.name, p.checked, p.s.At, &res); err != nil {
 				return err
 			}
 			if p.s.Contrary != nil {
-				if err := tx.replaceTextsOf(KindContrary, p.s.Contrary(res.Kept)); err != nil {
+				if err := tx.ReplaceTextsOf(store.KindContrary, p.s.Contrary(res.Kept)); err != nil {
 					return err
 				}
 			}

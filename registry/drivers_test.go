@@ -1,3 +1,0 @@
-package registry
-
-import _ "github.com/lexsona/lexsona/store/sqlite"

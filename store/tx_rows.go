@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/lexsona/lexsona/engine"
+)
+
+// The row operations of a write transaction that memory's decisions build
+// on. Each writes or reads exactly what it says and decides nothing; the
+// callers have validated what they pass (a rule read in the same
+// transaction, a checked definition). Their errors are the driver's.
+
+// GetRuleRow loads a rule row with the columns engine.Rule does not carry:
+// EINVALID for a malformed id, ENOTFOUND naming an unknown one.
+func (t *Tx) GetRuleRow(id string) (RuleRow, error) { return getRule(t.dt, id) }
+
+// InsertRuleRow inserts a checked rule row (see CheckRule) whose id is free;
+// an archived one is archived by the user unless row says otherwise.
+func (t *Tx) InsertRuleRow(row RuleRow) error { return t.insertRuleRow(row) }
+
+// SaveRuleRow overwrites a checked rule row: an archived rule keeps who
+// archived it (the user when it was not archived), any other has no one.
+// ENOTFOUND when there is no such rule.
+func (t *Tx) SaveRuleRow(row RuleRow) error { return t.saveRow(row) }
+
+// UpdateEvidence writes r's alpha, beta, counts, first_seen and
+// last_correction.
+func (t *Tx) UpdateEvidence(r engine.Rule) error { return t.dt.UpdateEvidence(r) }
+
+// SetStatus sets a rule's status and who archived it ("" unless archived).
+func (t *Tx) SetStatus(id string, status engine.Status, archivedBy string) error {
+	return t.dt.SetStatus(id, status, archivedBy)
+}
+
+// RuleStates returns what a registry sync needs of every stored rule, in
+// any order.
+func (t *Tx) RuleStates() ([]RuleState, error) { return t.dt.RuleStates() }
+
+// CounterexampleTags counts, per context tag, the counterexamples of a rule
+// that carried it.
+func (t *Tx) CounterexampleTags(ruleID string) (map[string]int, error) {
+	return t.dt.CounterexampleTags(ruleID)
+}
+
+// ExceptionTags returns the tags for which an exception to parentID was
+// proposed (whatever became of it) or rejected, in any order.
+func (t *Tx) ExceptionTags(parentID string) ([]string, error) { return t.dt.ExceptionTags(parentID) }
+
+// PutRejection records (parentID, tag) as rejected, so that the exception
+// is never proposed again; DeleteRejection forgets it.
+func (t *Tx) PutRejection(parentID, tag string, at time.Time) error {
+	return t.dt.PutRejection(parentID, tag, at)
+}
+
+// DeleteRejection forgets that (parentID, tag) was rejected.
+func (t *Tx) DeleteRejection(parentID, tag string) error { return t.dt.DeleteRejection(parentID, tag) }
+
+// InsertRuleText adds a checked text to a rule; inserted is false when the
+// rule already has a text with that sha256 (left unchanged).
+func (t *Tx) InsertRuleText(x RuleText, at time.Time) (inserted bool, err error) {
+	return t.dt.InsertRuleText(x, at)
+}
+
+// ReplaceTexts makes the texts of kinds of rule ruleID exactly texts
+// (checked), deleting the vectors of the texts that go.
+func (t *Tx) ReplaceTexts(ruleID string, kinds []string, texts []KindText) error {
+	return t.replaceTexts(ruleID, kinds, texts)
+}
+
+// ReplaceTextsOf is ReplaceRuleTexts in the transaction, for texts already
+// checked (CheckTextsOf): ENOTFOUND naming an unknown rule.
+func (t *Tx) ReplaceTextsOf(kind string, texts map[string][]string) error {
+	return t.replaceTextsOf(kind, texts)
+}
+
+// PutRegistryFile records a registry in force under its name (no write
+// when it is recorded with the same sha256).
+func (t *Tx) PutRegistryFile(f RegistryFile) error { return t.dt.PutRegistryFile(f) }
+
+// Recorded reports whether yaml is the registry recorded under name.
+// Errors are internal.
+func (db *DB) Recorded(ctx context.Context, name string, yaml []byte) (bool, error) {
+	return db.recorded(ctx, name, yaml)
+}
+
+// ScopeRules returns the cached active-eligible rules whose environment,
+// project and agent family admit s (a parsed scope), and the config, both
+// as of one read transaction. The rules share the cache's tag lists: a
+// caller that hands them out clones those. Errors are internal.
+func (db *DB) ScopeRules(ctx context.Context, s engine.Scope) (rules []engine.Rule, cfg engine.Config, err error) {
+	// Fast path: one query, no transaction, when nothing changed.
+	var ok bool
+	if rules, cfg, ok, err = db.cache.getIfFresh(db.reader(ctx), s); ok || err != nil {
+		return rules, cfg, err
+	}
+	err = db.drv.Read(ctx, func(r Reader) error {
+		rules, cfg, err = db.cache.get(r, s)
+		return err
+	})
+	return rules, cfg, err
+}
