@@ -30,7 +30,7 @@ func AcceptCandidate(ctx context.Context, db *store.DB, id string, at time.Time)
 		return exc, err
 	}
 	s := engine.StatusActiveEligible
-	return db.UpdateRule(ctx, r.RuleID, store.RuleUpdate{Status: &s}, at)
+	return UpdateRule(ctx, db, r.RuleID, RuleUpdate{Status: &s}, at)
 }
 
 // RejectCandidate archives candidate rule id. An exception proposal is
@@ -48,7 +48,7 @@ func RejectCandidate(ctx context.Context, db *store.DB, id string, at time.Time)
 		}
 		return db.GetRule(ctx, r.RuleID)
 	}
-	return db.ArchiveRule(ctx, r.RuleID, at)
+	return ArchiveRule(ctx, db, r.RuleID, at)
 }
 
 // candidate returns rule id, or an ECONFLICT error naming its status unless

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ type ImportOptions struct {
 	// Merge appends to such a rule the file's evidence it does not have —
 	// reinforcements, counterexamples, confirmations and violations, by
 	// content — and recomputes its α and β from them (see
-	// store.Tx.MergeImportedEvents). The file's copy's own lifecycle
+	// mergeImportedEvents). The file's copy's own lifecycle
 	// (creation, promotion, edits) is not merged; its definition, texts and
 	// status are the memory's.
 	Merge bool
@@ -111,7 +112,7 @@ func keepRule(tx *store.Tx, r *ruleRecords, merge bool, at time.Time) (RuleImpor
 	if !merge {
 		add = nil
 	}
-	rule, err := tx.MergeImportedEvents(id, add, at)
+	rule, err := mergeImportedEvents(tx, id, add, at)
 	if err != nil {
 		return RuleImport{}, err
 	}
@@ -121,4 +122,49 @@ func keepRule(tx *store.Tx, r *ruleRecords, merge bool, at time.Time) (RuleImpor
 		ri.Outcome, ri.Events = RuleMerged, len(have)+len(add)+1
 	}
 	return ri, nil
+}
+
+// mergeImportedEvents appends exported events of rule id to the store's
+// rule of that id, in the order given, and recomputes its evidence from
+// them: each reinforcement, counterexample or confirmation adds its
+// polarity (engine.Rule.ApplyEvidence at the event's time), and each event
+// records the rule's α and β after it. A manual_override event at `at`
+// then says what was merged, so that the rule's α and β are its last
+// event's. It returns the rule as saved. Errors: store.CheckImportEvent's;
+// ENOTFOUND for an unknown rule; the store's.
+func mergeImportedEvents(t *store.Tx, id string, events []engine.Event, at time.Time) (engine.Rule, error) {
+	r, err := t.GetRule(id)
+	if err != nil || len(events) == 0 {
+		return r, err
+	}
+	alpha, beta := r.Alpha, r.Beta
+	var plus, minus int
+	for _, ev := range events {
+		if err := store.CheckImportEvent(id, &ev); err != nil {
+			return engine.Rule{}, err
+		}
+		switch ev.Polarity {
+		case engine.Reinforce:
+			plus++
+		case engine.Counter:
+			minus++
+		}
+		if ev.Polarity != 0 {
+			r.ApplyEvidence(ev.Polarity, ev.At)
+		}
+		ev.Alpha, ev.Beta = r.Alpha, r.Beta
+		if _, err := t.InsertEvent(&ev); err != nil {
+			return engine.Rule{}, err
+		}
+	}
+	if err := t.UpdateEvidence(r); err != nil {
+		return engine.Rule{}, err
+	}
+	detail := fmt.Sprintf("merged %d events of an import: +%d reinforcements, +%d counterexamples (alpha %g → %g, beta %g → %g)",
+		len(events), plus, minus, alpha, r.Alpha, beta, r.Beta)
+	if _, err := t.InsertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride, Detail: detail,
+		Alpha: r.Alpha, Beta: r.Beta, At: atOrNow(at)}); err != nil {
+		return engine.Rule{}, err
+	}
+	return r, nil
 }

@@ -114,7 +114,7 @@ func (s *Service) EditRule(ctx context.Context, id string, p RulePatch, at time.
 		redact.Strings(&text)
 		p.Text = &text
 	}
-	u := store.RuleUpdate{Text: p.Text, Category: p.Category, Topic: p.Topic, Scope: p.Scope, RenameTo: p.RenameTo}
+	u := RuleUpdate{Text: p.Text, Category: p.Category, Topic: p.Topic, Scope: p.Scope, RenameTo: p.RenameTo}
 	if p.Severity != nil {
 		sev, err := engine.ParseSeverity(*p.Severity)
 		if err != nil {
@@ -129,11 +129,11 @@ func (s *Service) EditRule(ctx context.Context, id string, p RulePatch, at time.
 		}
 		u.Status = &st
 	}
-	if u == (store.RuleUpdate{}) {
+	if u == (RuleUpdate{}) {
 		return engine.RuleView{}, engine.Errorf(engine.EINVALID, "nothing to update: give at least one of text, category, severity, scope, topic, status, rename")
 	}
 	at = s.at(at)
-	r, err := s.db.UpdateRule(ctx, id, u, at)
+	r, err := UpdateRule(ctx, s.db, id, u, at)
 	if err != nil {
 		return engine.RuleView{}, err
 	}
@@ -146,7 +146,7 @@ func (s *Service) EditRule(ctx context.Context, id string, p RulePatch, at time.
 // proposal, or into is archived; ENOTFOUND for an unknown id).
 func (s *Service) MergeRule(ctx context.Context, from, into string, at time.Time) (engine.RuleView, error) {
 	at = s.at(at)
-	r, err := s.db.MergeRule(ctx, from, into, at)
+	r, err := MergeRule(ctx, s.db, from, into, at)
 	if err != nil {
 		return engine.RuleView{}, err
 	}
@@ -161,7 +161,7 @@ func (s *Service) ArchiveRule(ctx context.Context, id string, at time.Time) (eng
 		return engine.RuleView{}, err
 	}
 	at = s.at(at)
-	r, err := s.db.ArchiveRule(ctx, id, at)
+	r, err := ArchiveRule(ctx, s.db, id, at)
 	if err != nil {
 		return engine.RuleView{}, err
 	}

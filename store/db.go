@@ -1,9 +1,12 @@
 // Package store keeps LexSona's state: rules and their append-only events,
 // rule texts and their embeddings, config overrides, pending confirmations,
-// idempotency keys and the registries in force. It holds every rule of
-// persistence (what is validated, which rows a correction, an edit, a merge
-// or a registry sync writes, caches keyed by a version) and leaves the rows
-// to a Driver, one per database: store/sqlite (a file, the default) and
+// idempotency keys and the registries in force. It holds rows and
+// transactions: it checks what a row may hold (a rule's fields, a text's
+// kind and size, an event's type and score), runs write transactions and
+// keeps caches keyed by a version. It decides nothing of the domain:
+// evidence, promotion, exceptions, snapshots, edits, merges and registry
+// syncs are package memory's, over engine's rules. The rows themselves are
+// a Driver's, one per database: store/sqlite (a file, the default) and
 // store/postgres (a PostgreSQL database several instances share) are
 // registered by importing them; Open picks the driver from the data source
 // name.

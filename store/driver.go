@@ -8,8 +8,8 @@ import (
 )
 
 // A driver keeps the store's rows in one database. It makes no decision of
-// the domain: package store validates, decides and calls the driver to read
-// and write rows. Every driver passes the contract suite (store/storetest).
+// the domain: package store checks rows and calls the driver to read and
+// write them; package memory decides. Every driver passes the contract suite (store/storetest).
 //
 // Errors of a driver: an *engine.Error the caller can act on (EUNAVAILABLE
 // for a database that is locked, full, read-only or damaged, naming which;

@@ -135,7 +135,7 @@ func BenchmarkVisibility(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
 				text := fmt.Sprintf("v%d", i+1)
-				if _, err := dbs[0].UpdateRule(ctx, "tool.x", store.RuleUpdate{Text: &text}, t0); err != nil {
+				if _, err := memory.UpdateRule(ctx, dbs[0], "tool.x", memory.RuleUpdate{Text: &text}, t0); err != nil {
 					b.Fatal(err)
 				}
 				written := time.Now()
@@ -175,7 +175,7 @@ func BenchmarkVisibilityClassifier(b *testing.B) {
 					b.Fatal(err)
 				}
 				text := fmt.Sprintf("v%d", i+1)
-				if _, err := dbs[0].UpdateRule(ctx, "tool.x", store.RuleUpdate{Text: &text}, t0); err != nil {
+				if _, err := memory.UpdateRule(ctx, dbs[0], "tool.x", memory.RuleUpdate{Text: &text}, t0); err != nil {
 					b.Fatal(err)
 				}
 				written := time.Now()

@@ -128,7 +128,7 @@ func testExceptionStatusOnlyByReview(t *testing.T, open Opener) {
 	p0, _ := db.GetRule(ctx, parent.RuleID)
 	n := MustCount(t, db)
 	for _, st := range []engine.Status{engine.StatusActiveEligible, engine.StatusArchived} {
-		_, err := db.UpdateRule(ctx, id, store.RuleUpdate{Status: ptr(st), Topic: ptr("sed")}, t0)
+		_, err := memory.UpdateRule(ctx, db, id, memory.RuleUpdate{Status: ptr(st), Topic: ptr("sed")}, t0)
 		WantCode(t, err, engine.EINVALID)
 		if err == nil || !strings.Contains(err.Error(), "lexsona rules accept "+id) || !strings.Contains(err.Error(), "POST /v1/rules/"+id+"/accept") {
 			t.Errorf("status %s: %v, want the commands and routes that decide it", st, err)
@@ -143,13 +143,13 @@ func testExceptionStatusOnlyByReview(t *testing.T, open Opener) {
 	if e, _ := db.GetRule(ctx, id); e.Status != engine.StatusCandidate || e.Topic != "" {
 		t.Errorf("proposal changed: %+v", e)
 	}
-	if e, err := db.UpdateRule(ctx, id, store.RuleUpdate{Status: ptr(engine.StatusCandidate), Topic: ptr("sed")}, t0); err != nil || e.Topic != "sed" {
+	if e, err := memory.UpdateRule(ctx, db, id, memory.RuleUpdate{Status: ptr(engine.StatusCandidate), Topic: ptr("sed")}, t0); err != nil || e.Topic != "sed" {
 		t.Errorf("editing another field: %v %+v", err, e)
 	}
 	if _, _, err := memory.AcceptException(ctx, db, id, t0); err != nil {
 		t.Fatal(err)
 	}
-	if e, err := db.UpdateRule(ctx, id, store.RuleUpdate{Status: ptr(engine.StatusArchived)}, t0); err != nil || e.Status != engine.StatusArchived {
+	if e, err := memory.UpdateRule(ctx, db, id, memory.RuleUpdate{Status: ptr(engine.StatusArchived)}, t0); err != nil || e.Status != engine.StatusArchived {
 		t.Errorf("archiving an accepted exception: %v %+v", err, e)
 	}
 }

@@ -200,12 +200,12 @@ func testInstancesSeeChanges(t *testing.T, open Opener) {
 		{"add", func() error { _, err := a.CreateRule(ctx, active("tool.x")); return err },
 			map[string]string{"tool.x": "Text of tool.x"}},
 		{"edit", func() error {
-			_, err := a.UpdateRule(ctx, "tool.x", store.RuleUpdate{Text: ptr("Use rg, not grep")}, t0)
+			_, err := memory.UpdateRule(ctx, a, "tool.x", memory.RuleUpdate{Text: ptr("Use rg, not grep")}, t0)
 			return err
 		}, map[string]string{"tool.x": "Use rg, not grep"}},
 		{"add another", func() error { _, err := a.CreateRule(ctx, active("tool.y")); return err },
 			map[string]string{"tool.x": "Use rg, not grep", "tool.y": "Text of tool.y"}},
-		{"archive", func() error { _, err := a.ArchiveRule(ctx, "tool.x", t0); return err },
+		{"archive", func() error { _, err := memory.ArchiveRule(ctx, a, "tool.x", t0); return err },
 			map[string]string{"tool.y": "Text of tool.y"}},
 		{"config", func() error { _, err := a.SetConfig(ctx, "category.tool_preference.c_min", "0.95"); return err },
 			map[string]string{}},

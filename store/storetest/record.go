@@ -160,7 +160,7 @@ func testRecordBadInputWritesNothing(t *testing.T, open Opener) {
 	ctx := context.Background()
 	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	MustCreate(t, db, "tool.gone", "tool_preference", engine.Scope{})
-	if _, err := db.ArchiveRule(ctx, "tool.gone", t0); err != nil {
+	if _, err := memory.ArchiveRule(ctx, db, "tool.gone", t0); err != nil {
 		t.Fatal(err)
 	}
 	good := engine.Correction{RuleID: "tool.x", Polarity: engine.Reinforce, UserText: "no", At: t0}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -112,7 +113,7 @@ func testListRules(t *testing.T, open Opener) {
 	MustCreate(t, db, "c.work-api-cli", "tool_preference", engine.Scope{Environment: "work", Project: "api", ContextTags: []string{"cli"}})
 	MustCreate(t, db, "d.home", "tool_preference", engine.Scope{Environment: "home"})
 	MustCreate(t, db, "e.work-no-cli", "code_style", engine.Scope{Environment: "work", ExcludeTags: []string{"cli"}})
-	if _, err := db.ArchiveRule(ctx, "d.home", t0); err != nil {
+	if _, err := memory.ArchiveRule(ctx, db, "d.home", t0); err != nil {
 		t.Fatal(err)
 	}
 	ids := func(rs []engine.Rule) []string {

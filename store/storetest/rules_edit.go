@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -20,7 +21,7 @@ func testUpdateRule(t *testing.T, open Opener) {
 		MustRecord(t, db, engine.Correction{RuleID: "tool.x"})
 	}
 	before, _ := db.GetRule(ctx, "tool.x")
-	got, err := db.UpdateRule(ctx, "tool.x", store.RuleUpdate{
+	got, err := memory.UpdateRule(ctx, db, "tool.x", memory.RuleUpdate{
 		Text: ptr("Use the editor's replace tool"), Severity: ptr(engine.SeverityMust),
 		Scope: &engine.Scope{Project: "API"}, Topic: ptr("editing"),
 	}, t0.Add(1))
@@ -46,25 +47,25 @@ func testUpdateRule(t *testing.T, open Opener) {
 
 	// No change: no event. Bad input: nothing written.
 	n := MustCount(t, db)
-	if _, err := db.UpdateRule(ctx, "tool.x", store.RuleUpdate{Topic: ptr("editing")}, t0); err != nil {
+	if _, err := memory.UpdateRule(ctx, db, "tool.x", memory.RuleUpdate{Topic: ptr("editing")}, t0); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		u    store.RuleUpdate
+		u    memory.RuleUpdate
 		code string
 	}{
-		{store.RuleUpdate{}, engine.EINVALID},
-		{store.RuleUpdate{Severity: ptr(engine.Severity("loud"))}, engine.EINVALID},
-		{store.RuleUpdate{Text: ptr("")}, engine.EINVALID},
-		{store.RuleUpdate{Scope: &engine.Scope{ContextTags: []string{"a b"}}}, engine.EINVALID},
-		{store.RuleUpdate{Status: ptr(engine.Status("gone"))}, engine.EINVALID},
-		{store.RuleUpdate{RenameTo: ptr("Bad..id")}, engine.EINVALID},
-		{store.RuleUpdate{Text: ptr("fine"), Category: ptr("Not OK")}, engine.EINVALID},
+		{memory.RuleUpdate{}, engine.EINVALID},
+		{memory.RuleUpdate{Severity: ptr(engine.Severity("loud"))}, engine.EINVALID},
+		{memory.RuleUpdate{Text: ptr("")}, engine.EINVALID},
+		{memory.RuleUpdate{Scope: &engine.Scope{ContextTags: []string{"a b"}}}, engine.EINVALID},
+		{memory.RuleUpdate{Status: ptr(engine.Status("gone"))}, engine.EINVALID},
+		{memory.RuleUpdate{RenameTo: ptr("Bad..id")}, engine.EINVALID},
+		{memory.RuleUpdate{Text: ptr("fine"), Category: ptr("Not OK")}, engine.EINVALID},
 	} {
-		_, err := db.UpdateRule(ctx, "tool.x", tc.u, t0)
+		_, err := memory.UpdateRule(ctx, db, "tool.x", tc.u, t0)
 		WantCode(t, err, tc.code)
 	}
-	_, err = db.UpdateRule(ctx, "tool.nope", store.RuleUpdate{Topic: ptr("x")}, t0)
+	_, err = memory.UpdateRule(ctx, db, "tool.nope", memory.RuleUpdate{Topic: ptr("x")}, t0)
 	WantCode(t, err, engine.ENOTFOUND)
 	if diff := cmp.Diff(n, MustCount(t, db)); diff != "" {
 		t.Errorf("rejected updates wrote (-before +after):\n%s", diff)
@@ -84,9 +85,9 @@ func testRenameMovesEverything(t *testing.T, open Opener) {
 	}
 	oldHist, _ := db.History(ctx, "tool.old", 0, 0)
 
-	_, err := db.UpdateRule(ctx, "tool.old", store.RuleUpdate{RenameTo: ptr("tool.other")}, t0)
+	_, err := memory.UpdateRule(ctx, db, "tool.old", memory.RuleUpdate{RenameTo: ptr("tool.other")}, t0)
 	WantCode(t, err, engine.ECONFLICT)
-	got, err := db.UpdateRule(ctx, "tool.old", store.RuleUpdate{RenameTo: ptr("tool.new")}, t0)
+	got, err := memory.UpdateRule(ctx, db, "tool.old", memory.RuleUpdate{RenameTo: ptr("tool.new")}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,12 +125,12 @@ func testArchiveRule(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
 	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
-	r, err := db.ArchiveRule(ctx, "tool.x", t0)
+	r, err := memory.ArchiveRule(ctx, db, "tool.x", t0)
 	if err != nil || r.Status != engine.StatusArchived {
 		t.Fatalf("ArchiveRule = %+v, %v", r, err)
 	}
 	n := MustCount(t, db)
-	if _, err := db.ArchiveRule(ctx, "tool.x", t0); err != nil {
+	if _, err := memory.ArchiveRule(ctx, db, "tool.x", t0); err != nil {
 		t.Fatal(err)
 	}
 	if MustCount(t, db) != n {
@@ -137,7 +138,7 @@ func testArchiveRule(t *testing.T, open Opener) {
 	}
 	_, _, err = Record(ctx, db, engine.Correction{RuleID: "tool.x", Polarity: 1, UserText: "x", At: t0})
 	WantCode(t, err, engine.EINVALID)
-	r, err = db.UpdateRule(ctx, "tool.x", store.RuleUpdate{Status: ptr(engine.StatusActiveEligible)}, t0)
+	r, err = memory.UpdateRule(ctx, db, "tool.x", memory.RuleUpdate{Status: ptr(engine.StatusActiveEligible)}, t0)
 	if err != nil || r.Status != engine.StatusActiveEligible {
 		t.Fatalf("restore = %+v, %v", r, err)
 	}
@@ -162,9 +163,9 @@ func testMergeRule(t *testing.T, open Opener) {
 	MustRecord(t, db, engine.Correction{RuleID: into.RuleID, Polarity: engine.Counter, At: t0.Add(1), Scope: engine.Scope{ContextTags: []string{"ci"}}})
 	candHist, _ := db.History(ctx, cand.RuleID, 0, 0)
 
-	_, err = db.MergeRule(ctx, into.RuleID, cand.RuleID, t0)
+	_, err = memory.MergeRule(ctx, db, into.RuleID, cand.RuleID, t0)
 	WantCode(t, err, engine.EINVALID) // into is not a candidate
-	got, err := db.MergeRule(ctx, cand.RuleID, into.RuleID, t0.Add(5))
+	got, err := memory.MergeRule(ctx, db, cand.RuleID, into.RuleID, t0.Add(5))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func seedVaried(t *testing.T, db *store.DB) {
 			MustRecord(t, db, engine.Correction{RuleID: r.RuleID, Polarity: p, At: t0.Add(time.Duration(i*14+k) * time.Hour)})
 		}
 	}
-	if _, err := db.ArchiveRule(context.Background(), "r.13", t0); err != nil {
+	if _, err := memory.ArchiveRule(context.Background(), db, "r.13", t0); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -182,22 +182,22 @@ func testRulesCacheStaysConsistent(t *testing.T, open Opener) {
 			_, _, err = Record(ctx, h, engine.Correction{RuleID: pick(h), Polarity: engine.Reinforce, UserText: "x", At: t0.Add(time.Duration(step) * time.Minute)})
 		case 4:
 			what = "archive"
-			_, err = h.ArchiveRule(ctx, pick(h), t0)
+			_, err = memory.ArchiveRule(ctx, h, pick(h), t0)
 		case 5:
 			what = "restore or rescope"
-			u := store.RuleUpdate{Status: ptr(engine.StatusActiveEligible)}
+			u := memory.RuleUpdate{Status: ptr(engine.StatusActiveEligible)}
 			if rng.IntN(2) == 0 {
-				u = store.RuleUpdate{Scope: &scopes[rng.IntN(len(scopes))]}
+				u = memory.RuleUpdate{Scope: &scopes[rng.IntN(len(scopes))]}
 			}
-			_, err = h.UpdateRule(ctx, pick(h), u, t0)
+			_, err = memory.UpdateRule(ctx, h, pick(h), u, t0)
 		case 6:
 			next++
 			what = "rename"
-			_, err = h.UpdateRule(ctx, pick(h), store.RuleUpdate{RenameTo: ptr(fmt.Sprintf("r.n%03d", next))}, t0)
+			_, err = memory.UpdateRule(ctx, h, pick(h), memory.RuleUpdate{RenameTo: ptr(fmt.Sprintf("r.n%03d", next))}, t0)
 		case 7:
 			what = "merge"
 			from, into := pick(h), pick(h)
-			_, err = h.MergeRule(ctx, from, into, t0)
+			_, err = memory.MergeRule(ctx, h, from, into, t0)
 		case 8:
 			what = "sync"
 			var defs []engine.Definition

@@ -1,9 +1,9 @@
 // Package storetest is the contract every store driver keeps: Run executes
-// each database-agnostic behaviour of package store (rules, append-only
-// events, exact evidence under concurrent corrections, exceptions, pending
-// confirmations, idempotency keys, registry syncs with named sources, rule
-// texts, embeddings, config, snapshots and their cache) against a store a
-// driver opens. It also holds the helpers other packages' tests share to
+// each database-agnostic behaviour of package store, and of memory's
+// decisions over it, (rules, append-only events, exact evidence under
+// concurrent corrections, exceptions, pending confirmations, idempotency
+// keys, registry syncs with named sources, rule texts, embeddings, config,
+// snapshots and their cache) against a store a driver opens. It also holds the helpers other packages' tests share to
 // open a store and record corrections.
 package storetest
 

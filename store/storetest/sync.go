@@ -89,7 +89,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	}
 
 	// b returns: restored. c archived by the user stays archived.
-	if _, err := db.ArchiveRule(ctx, "reg.c", t0); err != nil {
+	if _, err := memory.ArchiveRule(ctx, db, "reg.c", t0); err != nil {
 		t.Fatal(err)
 	}
 	res = MustSync(t, db, a2, b, c)
@@ -105,7 +105,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 
 	// A user rule is never archived by a sync; a user edit survives until the registry changes.
 	MustCreate(t, db, "user.x", "tool_preference", engine.Scope{})
-	if _, err := db.UpdateRule(ctx, "reg.b", store.RuleUpdate{Text: ptr("my wording")}, t0); err != nil {
+	if _, err := memory.UpdateRule(ctx, db, "reg.b", memory.RuleUpdate{Text: ptr("my wording")}, t0); err != nil {
 		t.Fatal(err)
 	}
 	MustSync(t, db, a2, b, c)

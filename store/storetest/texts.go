@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -137,7 +138,7 @@ func testEmbeddingsRoundTrip(t *testing.T, open Opener) {
 
 	// Archived rules' vectors are not loaded; the version moves.
 	v1 := mustVersion(t, db)
-	if _, err := db.ArchiveRule(ctx, "reg.b", t0); err != nil {
+	if _, err := memory.ArchiveRule(ctx, db, "reg.b", t0); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := db.LoadEmbeddings(ctx, "mini@abc"); len(got) != 2 {
@@ -201,7 +202,7 @@ func testScopeEditBumpsEmbeddingsVersion(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	s := engine.Scope{Project: "api"}
-	if _, err := db.UpdateRule(ctx, "tool.x", store.RuleUpdate{Scope: &s}, t0); err != nil {
+	if _, err := memory.UpdateRule(ctx, db, "tool.x", memory.RuleUpdate{Scope: &s}, t0); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := db.EmbeddingsVersion(ctx)
@@ -209,7 +210,7 @@ func testScopeEditBumpsEmbeddingsVersion(t *testing.T, open Opener) {
 		t.Errorf("embeddings version %d → %d after a scope edit", before, after)
 	}
 	text := "new text"
-	db.UpdateRule(ctx, "tool.x", store.RuleUpdate{Text: &text}, t0)
+	memory.UpdateRule(ctx, db, "tool.x", memory.RuleUpdate{Text: &text}, t0)
 	MustRecord(t, db, engine.Correction{RuleID: "tool.x"})
 	if v, _ := db.EmbeddingsVersion(ctx); v <= after {
 		t.Errorf("embeddings version %d → %d after a text edit", after, v)
