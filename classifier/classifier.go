@@ -226,15 +226,24 @@ func (c *Classifier) thresholdsFor(id models.Identity, key string) (Thresholds, 
 // a text over 1 MiB; ENOTFOUND when CORRECT[...] names an unknown rule;
 // EUNAVAILABLE (or others) from the embedder or the corpus.
 func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Scope) (Result, error) {
-	cl, err := c.classify(ctx, text, scope, "", false)
+	if err := engine.ValidateCorrectionText(text); err != nil {
+		return Result{}, err
+	}
+	s, err := engine.ParseScope(scope)
+	if err != nil {
+		return Result{}, err
+	}
+	cl, err := c.classify(ctx, text, s, "", false)
 	return cl.Result, err
 }
 
-// Decide is Classify for a correction about to be recorded: ruleID, when
-// set, is the rule the caller names (decision explicit; a CORRECT[...]
-// naming another rule is EINVALID); counter says the caller made it a
-// counterexample (polarity −1), whatever its wording, so the polarity check
-// is skipped. Errors: Classify's.
+// Decide is Classify for a correction about to be recorded, whose text and
+// scope the caller has checked and normalised (engine.Correction.Normalize):
+// they are not checked again. ruleID, when set, is the rule the caller names
+// (decision explicit; a CORRECT[...] naming another rule is EINVALID);
+// counter says the caller made it a counterexample (polarity −1), whatever
+// its wording, so the polarity check is skipped. Errors: Classify's but
+// those of the text and scope.
 func (c *Classifier) Decide(ctx context.Context, text string, scope engine.Scope, ruleID string, counter bool) (Classification, error) {
 	return c.classify(ctx, text, scope, ruleID, counter)
 }
@@ -258,8 +267,9 @@ type Classification struct {
 // classified is the classification being built.
 type classified = Classification
 
-// classify validates and classifies. ruleID, when set, is the rule the caller
-// names (explicit); a CORRECT[...] naming another rule is then EINVALID.
+// classify classifies a checked text in a normalised scope. ruleID, when
+// set, is the rule the caller names (explicit); a CORRECT[...] naming
+// another rule is then EINVALID.
 // counter is the caller's own polarity −1: the correction is a
 // counterexample, whatever its wording, so the polarity check is skipped.
 func (c *Classifier) classify(ctx context.Context, text string, scope engine.Scope, ruleID string, counter bool) (classified, error) {
@@ -267,14 +277,7 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 	if c.err != nil {
 		return cl, c.err
 	}
-	if err := validateText(text); err != nil {
-		return cl, err
-	}
-	s, err := engine.ParseScope(scope)
-	if err != nil {
-		return cl, err
-	}
-	cl.scope = s
+	cl.scope = scope
 	id := c.emb.Identity()
 	cl.Embedder, cl.Model = c.emb.Backend(), id.ID()
 	t, _, err := c.thresholdsFor(id, cl.Model)

@@ -8,17 +8,6 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-// validateText checks a correction text: see Classify's errors.
-func validateText(text string) error {
-	if err := engine.ValidateText("correction text", text, engine.MaxUserTextLength); err != nil {
-		return err
-	}
-	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
-		return engine.Errorf(engine.EINVALID, "correction text has no letters or digits: say what was wrong")
-	}
-	return nil
-}
-
 // embedInput is what the embedder sees: white space folded, cut to max bytes
 // at a rune boundary. A text already folded and short enough is returned as
 // it is, without copying.

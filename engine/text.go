@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -21,6 +22,19 @@ func ValidateText(field, s string, max int) error {
 	}
 	if max > 0 && len(s) > max {
 		return Errorf(ETOOLARGE, "%s is %d bytes long: at most %d", field, len(s), max)
+	}
+	return nil
+}
+
+// ValidateCorrectionText checks a correction's text: ValidateText's errors
+// for "correction text" (at most MaxUserTextLength bytes), and EINVALID for
+// a text without a letter or digit, from which nothing can be learned.
+func ValidateCorrectionText(text string) error {
+	if err := ValidateText("correction text", text, MaxUserTextLength); err != nil {
+		return err
+	}
+	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		return Errorf(EINVALID, "correction text has no letters or digits: say what was wrong")
 	}
 	return nil
 }

@@ -1,9 +1,6 @@
 package memory
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
 )
@@ -22,19 +19,19 @@ type RecordResult struct {
 	Exception  *engine.ExceptionProposal `json:"exception_proposal,omitempty"`
 }
 
-// ApplyCorrection records the validated correction c on its rule inside tx:
-// it applies the evidence (engine.Rule.ApplyEvidence), saves the rule's
-// evidence and appends the event (texts, frame, scope, classifier context,
-// alpha/beta after). For a counterexample on an active-eligible rule it
-// proposes an exception rule when enough counterexamples share a context tag
-// (engine.DetectExceptionPatternCounts); when the evidence carries a
-// candidate past the evidence floor and confidence threshold of its category
-// with candidates.auto_promote on (engine.PromoteCandidate), the candidate
-// becomes active-eligible with a promotion event, and promoted says so. The
-// result's confidence and activation are the rule's afterwards
-// (engine.Assess). Idempotency keys are the caller's. Errors: EINVALID for
-// no rule id, a malformed id, a bad score or an archived rule, ENOTFOUND for
-// an unknown rule, the store's otherwise.
+// ApplyCorrection records the checked correction c on its rule inside tx,
+// in three steps: it reads the rule and config (and, for a counterexample on
+// an active-eligible rule, its counterexample tags and past exception
+// proposals), lets engine.Correct decide — the evidence, the event, the
+// promotion of a candidate the evidence carries past its category's floor
+// and threshold with candidates.auto_promote on, the exception proposed when
+// enough counterexamples share a context tag — and writes what it decided:
+// the rule, the event, then the promotion event or the exception rule with
+// its creation event. A proposal whose id is taken or invalid (too long) is
+// dropped: it never makes the correction fail. Proposals get no rule text,
+// so the classifier never matches corrections to them. Idempotency keys are
+// the caller's. Errors: EINVALID for no rule id, a malformed id, a bad score
+// or an archived rule, ENOTFOUND for an unknown rule, the store's otherwise.
 func ApplyCorrection(tx *store.Tx, c engine.Correction) (res RecordResult, promoted bool, err error) {
 	if c.RuleID == "" {
 		return RecordResult{}, false, engine.Errorf(engine.EINVALID, "rule id is empty: name the rule the correction is about")
@@ -47,87 +44,70 @@ func ApplyCorrection(tx *store.Tx, c engine.Correction) (res RecordResult, promo
 	if err != nil {
 		return RecordResult{}, false, err
 	}
-	if rule.Status == engine.StatusArchived {
-		return RecordResult{}, false, engine.Errorf(engine.EINVALID, "rule %s is archived: restore it (status active-eligible) before recording corrections on it", rule.RuleID)
-	}
-	rule.ApplyEvidence(c.Polarity, c.At)
-	ev := engine.Event{
-		RuleID: rule.RuleID, EventType: c.Polarity.EventType(), UserText: c.UserText, AgentOutput: c.AgentOutput,
-		FrameID: c.FrameID, Scope: c.Scope, Decision: c.Decision, Score: c.Score, Candidates: c.Candidates,
-		Model: c.Model, Detail: c.Detail, Polarity: c.Polarity, Alpha: rule.Alpha, Beta: rule.Beta, At: c.At,
-	}
-	if c.Confirmation {
-		ev.EventType = engine.EventConfirmation
-	}
-	if err := tx.UpdateEvidence(rule); err != nil {
-		return RecordResult{}, false, err
-	}
-	id, err := tx.InsertEvent(&ev)
+	counts, skip, err := exceptionState(tx, &rule, c)
 	if err != nil {
 		return RecordResult{}, false, err
 	}
-	res = RecordResult{EventID: id, RuleID: rule.RuleID, EventType: ev.EventType, Alpha: rule.Alpha, Beta: rule.Beta}
-	if c.Polarity == engine.Counter && rule.Status == engine.StatusActiveEligible {
-		if res.Exception, err = proposeException(tx, &rule, cfg, c.At); err != nil {
-			return RecordResult{}, false, err
-		}
+	out, err := engine.Correct(rule, c, cfg, counts, skip)
+	if err != nil {
+		return RecordResult{}, false, err
 	}
-	if promoted = engine.PromoteCandidate(&rule, cfg, c.At); promoted {
-		if err := promote(tx, &rule, cfg, c); err != nil {
-			return RecordResult{}, false, err
-		}
-	}
-	a := engine.Assess(&rule, cfg, c.At)
-	res.Confidence, res.Active = a.ConfidenceFinal, a.Active
-	return res, promoted, nil
+	return writeOutcome(tx, &out)
 }
 
-// promote saves rule, just promoted from candidate by the correction c, with
-// its promotion event.
-func promote(tx *store.Tx, rule *engine.Rule, cfg engine.Config, c engine.Correction) error {
-	if err := tx.SaveRule(*rule); err != nil {
-		return err
+// exceptionState reads what engine.Correct needs to propose an exception:
+// the rule's counterexample tag counts and the tags proposed or rejected
+// before; nothing when c cannot propose one (engine.ExceptionPossible).
+func exceptionState(tx *store.Tx, rule *engine.Rule, c engine.Correction) (map[string]int, map[string]bool, error) {
+	if !engine.ExceptionPossible(rule, c) {
+		return nil, nil, nil
 	}
-	a := engine.Assess(rule, cfg, c.At)
-	_, err := tx.AppendEvent(engine.Event{
-		RuleID: rule.RuleID, EventType: engine.EventPromotion, Scope: c.Scope, Alpha: rule.Alpha, Beta: rule.Beta, At: c.At,
-		Detail: fmt.Sprintf("promoted from candidate: %d corrections, confidence %.4f (candidates.auto_promote)", a.Evidence, a.ConfidenceFinal),
-	})
-	return err
-}
-
-// proposeException runs engine.DetectExceptionPatternCounts over the context
-// tags of rule's counterexamples (counted by the store as they are recorded)
-// and inserts the proposed candidate rule with its creation event. Tags
-// already proposed for rule (whatever became of the proposal) or rejected are
-// skipped. A proposal whose id is taken or invalid (too long) is dropped: it
-// must never make the correction fail. Proposals get no rule text, so the
-// classifier never matches corrections to them.
-func proposeException(tx *store.Tx, rule *engine.Rule, cfg engine.Config, at time.Time) (*engine.ExceptionProposal, error) {
 	counts, err := tx.CounterexampleTags(rule.RuleID)
 	if err != nil {
-		return nil, err
-	}
-	hit := false
-	for _, n := range counts {
-		hit = hit || n >= cfg.ExceptionMinCount
-	}
-	if !hit {
-		return nil, nil
+		return nil, nil, err
 	}
 	tags, err := tx.ExceptionTags(rule.RuleID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	skip := make(map[string]bool, len(tags))
 	for _, tag := range tags {
 		skip[tag] = true
 	}
-	p := engine.DetectExceptionPatternCounts(rule, counts, skip, cfg, at)
-	if p == nil {
-		return nil, nil
+	return counts, skip, nil
+}
+
+// writeOutcome writes what engine.Correct decided, in tx.
+func writeOutcome(tx *store.Tx, out *engine.Outcome) (RecordResult, bool, error) {
+	write := tx.UpdateEvidence
+	if out.Promotion != nil {
+		write = tx.SaveRule
 	}
-	p.Rule.Source = engine.SourceCorrection
+	if err := write(out.Rule); err != nil {
+		return RecordResult{}, false, err
+	}
+	id, err := tx.InsertEvent(&out.Event)
+	if err != nil {
+		return RecordResult{}, false, err
+	}
+	res := RecordResult{EventID: id, RuleID: out.Rule.RuleID, EventType: out.Event.EventType, Alpha: out.Rule.Alpha,
+		Beta: out.Rule.Beta, Confidence: out.Assessment.ConfidenceFinal, Active: out.Assessment.Active}
+	if out.Promotion != nil {
+		if _, err := tx.InsertEvent(out.Promotion); err != nil {
+			return RecordResult{}, false, err
+		}
+	}
+	if out.Exception != nil {
+		if res.Exception, err = insertException(tx, out.Exception, out.ExceptionEvent); err != nil {
+			return RecordResult{}, false, err
+		}
+	}
+	return res, out.Promotion != nil, nil
+}
+
+// insertException inserts a proposed exception rule with its creation
+// event, or drops it (nil) when its id is invalid or taken.
+func insertException(tx *store.Tx, p *engine.ExceptionProposal, ev *engine.Event) (*engine.ExceptionProposal, error) {
 	if store.CheckRule(&p.Rule) != nil {
 		return nil, nil
 	}
@@ -137,11 +117,7 @@ func proposeException(tx *store.Tx, rule *engine.Rule, cfg engine.Config, at tim
 	if err := tx.InsertRuleRow(store.RuleRow{Rule: p.Rule}); err != nil {
 		return nil, err
 	}
-	ev := engine.Event{
-		RuleID: p.Rule.RuleID, EventType: engine.EventCreation, Scope: p.Rule.Scope, Alpha: p.Rule.Alpha, Beta: p.Rule.Beta, At: at,
-		Detail: fmt.Sprintf("proposed as an exception to %s: %d of its counterexamples came in %s contexts", rule.RuleID, p.Count, p.Tag),
-	}
-	if _, err := tx.InsertEvent(&ev); err != nil {
+	if _, err := tx.InsertEvent(ev); err != nil {
 		return nil, err
 	}
 	return p, nil

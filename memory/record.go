@@ -2,6 +2,10 @@ package memory
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
@@ -185,10 +189,16 @@ type recordKey struct {
 	AgentOutput string          `json:"agent_output,omitempty"`
 }
 
-// fingerprint is the sha256 of c's recordKey.
+// fingerprint is the hex sha256 of c's recordKey as JSON: the request
+// fingerprint stored with an idempotency key.
 func fingerprint(c engine.Correction) (string, error) {
-	return store.RequestSHA256(struct {
+	b, err := json.Marshal(struct {
 		Op  string    `json:"op"`
 		Req recordKey `json:"req"`
 	}{"record", recordKey{c.UserText, c.RuleID, c.Polarity, c.Scope, c.FrameID, c.AgentOutput}})
+	if err != nil {
+		return "", fmt.Errorf("fingerprint of a correction: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }

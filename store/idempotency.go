@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -26,17 +24,6 @@ func validateIdempotencyKey(key string) error {
 		return engine.Errorf(engine.EINVALID, "idempotency key is not valid UTF-8")
 	}
 	return nil
-}
-
-// RequestSHA256 returns the hex sha256 of v's JSON encoding: the request
-// fingerprint stored with an idempotency key.
-func RequestSHA256(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("store: fingerprint request: %w", err)
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
 }
 
 // LookupIdempotency looks key up. When it was stored with the same request

@@ -9,6 +9,7 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
@@ -115,9 +116,11 @@ func Record(ctx context.Context, db *store.DB, c engine.Correction) (res memory.
 	if c.IdempotencyKey != "" {
 		fp := c
 		fp.At, fp.IdempotencyKey = time.Time{}, ""
-		if sum, err = store.RequestSHA256(fp); err != nil {
+		b, err := json.Marshal(fp)
+		if err != nil {
 			return memory.RecordResult{}, false, err
 		}
+		sum = store.TextSHA256(string(b))
 	}
 	err = db.Write(ctx, func(tx *store.Tx) error {
 		if sum != "" {

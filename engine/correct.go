@@ -1,0 +1,86 @@
+package engine
+
+import "fmt"
+
+// Outcome is what one correction does to its rule, decided without the
+// store: the rule after the evidence (and after its promotion, if any), the
+// correction's event, the promotion of a candidate that the evidence carries
+// past its category's evidence floor and confidence threshold, the exception
+// rule proposed when enough of the rule's counterexamples share a context
+// tag, and the rule's assessment afterwards.
+type Outcome struct {
+	Rule  Rule
+	Event Event
+	// Promotion is the promotion event, when the correction made a
+	// candidate active-eligible (PromoteCandidate).
+	Promotion *Event
+	// Exception is the exception proposed (DetectExceptionPatternCounts)
+	// and ExceptionEvent its creation event; both nil when none is.
+	Exception      *ExceptionProposal
+	ExceptionEvent *Event
+	Assessment     Assessment
+}
+
+// ExceptionPossible reports whether recording c on r may propose an
+// exception: c is a counterexample and r is active-eligible. Only then does
+// Correct look at the rule's counterexample tags.
+func ExceptionPossible(r *Rule, c Correction) bool {
+	return c.Polarity == Counter && r.Status == StatusActiveEligible
+}
+
+// Correct decides what the checked correction c does to r, the rule it
+// names as read in the caller's transaction, under cfg: the evidence of its
+// polarity at c.At (Rule.ApplyEvidence), its event (a confirmation when
+// c.Confirmation), the promotion of a candidate (PromoteCandidate) and,
+// when ExceptionPossible, the exception proposal of the context tags:
+// counts are r's counterexample tag counts before c (c's own tags are added
+// here) and skip the tags proposed or rejected before. The proposal's rule
+// is unchecked: the caller drops one whose id is taken or invalid. Errors:
+// EINVALID for an archived rule.
+func Correct(r Rule, c Correction, cfg Config, counts map[string]int, skip map[string]bool) (Outcome, error) {
+	if r.Status == StatusArchived {
+		return Outcome{}, Errorf(EINVALID, "rule %s is archived: restore it (status active-eligible) before recording corrections on it", r.RuleID)
+	}
+	r.ApplyEvidence(c.Polarity, c.At)
+	out := Outcome{Event: Event{
+		RuleID: r.RuleID, EventType: c.Polarity.EventType(), UserText: c.UserText, AgentOutput: c.AgentOutput,
+		FrameID: c.FrameID, Scope: c.Scope, Decision: c.Decision, Score: c.Score, Candidates: c.Candidates,
+		Model: c.Model, Detail: c.Detail, Polarity: c.Polarity, Alpha: r.Alpha, Beta: r.Beta, At: c.At,
+	}}
+	if c.Confirmation {
+		out.Event.EventType = EventConfirmation
+	}
+	if ExceptionPossible(&r, c) {
+		out.Exception, out.ExceptionEvent = proposeException(&r, c, cfg, counts, skip)
+	}
+	if PromoteCandidate(&r, cfg, c.At) {
+		a := Assess(&r, cfg, c.At)
+		out.Promotion = &Event{
+			RuleID: r.RuleID, EventType: EventPromotion, Scope: c.Scope, Alpha: r.Alpha, Beta: r.Beta, At: c.At,
+			Detail: fmt.Sprintf("promoted from candidate: %d corrections, confidence %.4f (candidates.auto_promote)", a.Evidence, a.ConfidenceFinal),
+		}
+	}
+	out.Rule, out.Assessment = r, Assess(&r, cfg, c.At)
+	return out, nil
+}
+
+// proposeException counts c's context tags into counts and proposes the
+// exception they call for, with its creation event.
+func proposeException(r *Rule, c Correction, cfg Config, counts map[string]int, skip map[string]bool) (*ExceptionProposal, *Event) {
+	after := make(map[string]int, len(counts)+len(c.Scope.ContextTags))
+	for t, n := range counts {
+		after[t] = n
+	}
+	for _, t := range c.Scope.ContextTags {
+		after[t]++
+	}
+	p := DetectExceptionPatternCounts(r, after, skip, cfg, c.At)
+	if p == nil {
+		return nil, nil
+	}
+	p.Rule.Source = SourceCorrection
+	return p, &Event{
+		RuleID: p.Rule.RuleID, EventType: EventCreation, Scope: p.Rule.Scope, Alpha: p.Rule.Alpha, Beta: p.Rule.Beta, At: c.At,
+		Detail: fmt.Sprintf("proposed as an exception to %s: %d of its counterexamples came in %s contexts", r.RuleID, p.Count, p.Tag),
+	}
+}
