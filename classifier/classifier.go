@@ -19,7 +19,6 @@ package classifier
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -234,7 +233,10 @@ func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Sco
 		return Result{}, err
 	}
 	cl, err := c.classify(ctx, text, s, "", false)
-	return cl.Result, err
+	if err != nil {
+		return cl.Result, err
+	}
+	return cl.Result, c.propose(ctx, text, &cl, false)
 }
 
 // Decide is Classify for a correction about to be recorded, whose text and
@@ -242,10 +244,15 @@ func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Sco
 // they are not checked again. ruleID, when set, is the rule the caller names
 // (decision explicit; a CORRECT[...] naming another rule is EINVALID);
 // counter says the caller made it a counterexample (polarity −1), whatever
-// its wording, so the polarity check is skipped. Errors: Classify's but
-// those of the text and scope.
+// its wording, so the polarity check is skipped. When a rule can be learned
+// from it (Learnable), Proposal holds the candidate rule's text and vectors.
+// Errors: Classify's but those of the text and scope.
 func (c *Classifier) Decide(ctx context.Context, text string, scope engine.Scope, ruleID string, counter bool) (Classification, error) {
-	return c.classify(ctx, text, scope, ruleID, counter)
+	cl, err := c.classify(ctx, text, scope, ruleID, counter)
+	if err != nil {
+		return cl, err
+	}
+	return cl, c.propose(ctx, text, &cl, true)
 }
 
 // Classification is a Result plus what recording it needs: the scope as
@@ -262,6 +269,9 @@ type Classification struct {
 	evidence evidence
 	near     nearness
 	sides    engine.Sides // the top candidate's
+	// Proposal is the text and vectors of the candidate rule to propose
+	// (Decide and Capture set it when the classification is Learnable).
+	Proposal *TextVectors
 }
 
 // classified is the classification being built.
@@ -340,9 +350,6 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 	}
 	switch cl.Decision {
 	case DecisionNewRule:
-		if !strings.HasPrefix(cl.Reason, ReasonGeneric) && !counter {
-			cl.RuleID = engine.ProposedRuleID(text)
-		}
 		if !counter {
 			cl.Polarity = engine.Reinforce
 		}

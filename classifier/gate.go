@@ -38,27 +38,31 @@ func (c *Classifier) Capture(ctx context.Context, text string, scope engine.Scop
 	if err != nil {
 		return cl, err
 	}
+	if cl.Gate, err = c.judge(&cl); err != nil {
+		return cl, err
+	}
+	return cl, c.propose(ctx, text, &cl, cl.Gate.Passed)
+}
+
+// judge is the correction gate's verdict on cl.
+func (c *Classifier) judge(cl *Classification) (*GateResult, error) {
 	if cl.Decision == DecisionExplicit {
-		cl.Gate = &GateResult{Prob: 1, Passed: true, Gate: GateExplicit}
-		return cl, nil
+		return &GateResult{Prob: 1, Passed: true, Gate: GateExplicit}, nil
 	}
 	set, err := c.gates()
 	if err != nil {
-		return cl, err
+		return nil, err
 	}
-	id := c.emb.Identity()
-	m := set.For(id.ID(), cl.vec.dims())
+	m := set.For(c.emb.Identity().ID(), cl.vec.dims())
 	if m == nil {
-		cl.Gate = &GateResult{Passed: true, Gate: GateCues}
-		return cl, nil
+		return &GateResult{Passed: true, Gate: GateCues}, nil
 	}
 	kind, vec := GateCues, []float32(nil)
 	if m.Dims > 0 {
 		kind, vec = GateEmbedding, cl.vec.vector()
 	}
 	p := m.Prob(vec, cl.input)
-	cl.Gate = &GateResult{Prob: p, Threshold: m.Threshold, Passed: m.Passes(p), Gate: kind}
-	return cl, nil
+	return &GateResult{Prob: p, Threshold: m.Threshold, Passed: m.Passes(p), Gate: kind}, nil
 }
 
 // gates returns Options.Gates, else the shipped gates.

@@ -80,6 +80,24 @@ func (c *Classifier) Vectors(ctx context.Context, text string, from *Classificat
 	return p, nil
 }
 
+// propose names the candidate rule a Learnable cl proposes
+// (engine.ProposedRuleID: cl.RuleID) and, with vectors, sets cl.Proposal to
+// its text (CandidateText) and vectors. Errors: the embedders'.
+func (c *Classifier) propose(ctx context.Context, text string, cl *Classification, vectors bool) error {
+	if !cl.Learnable() {
+		return nil
+	}
+	if vectors {
+		p, err := c.Vectors(ctx, CandidateText(text), cl)
+		if err != nil {
+			return err
+		}
+		cl.Proposal = &p
+	}
+	cl.RuleID = engine.ProposedRuleID(text)
+	return nil
+}
+
 // Err returns the configuration error every call returns (nil when the
 // options are valid).
 func (c *Classifier) Err() error { return c.err }

@@ -34,10 +34,11 @@ func ExceptionPossible(r *Rule, c Correction) bool {
 // c.Confirmation), the promotion of a candidate (PromoteCandidate) and,
 // when ExceptionPossible, the exception proposal of the context tags:
 // counts are r's counterexample tag counts before c (c's own tags are added
-// here) and skip the tags proposed or rejected before. The proposal's rule
+// here) and proposed the tags proposed or rejected before, which are not
+// proposed again. The proposal's rule
 // is unchecked: the caller drops one whose id is taken or invalid. Errors:
 // EINVALID for an archived rule.
-func Correct(r Rule, c Correction, cfg Config, counts map[string]int, skip map[string]bool) (Outcome, error) {
+func Correct(r Rule, c Correction, cfg Config, counts map[string]int, proposed []string) (Outcome, error) {
 	if r.Status == StatusArchived {
 		return Outcome{}, Errorf(EINVALID, "rule %s is archived: restore it (status active-eligible) before recording corrections on it", r.RuleID)
 	}
@@ -51,6 +52,10 @@ func Correct(r Rule, c Correction, cfg Config, counts map[string]int, skip map[s
 		out.Event.EventType = EventConfirmation
 	}
 	if ExceptionPossible(&r, c) {
+		skip := make(map[string]bool, len(proposed))
+		for _, tag := range proposed {
+			skip[tag] = true
+		}
 		out.Exception, out.ExceptionEvent = proposeException(&r, c, cfg, counts, skip)
 	}
 	if PromoteCandidate(&r, cfg, c.At) {

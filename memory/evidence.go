@@ -20,9 +20,9 @@ type RecordResult struct {
 }
 
 // ApplyCorrection records the checked correction c on its rule inside tx,
-// in three steps: it reads the rule and config (and, for a counterexample on
-// an active-eligible rule, its counterexample tags and past exception
-// proposals), lets engine.Correct decide — the evidence, the event, the
+// in three steps: it reads the rule and config (and, for a counterexample,
+// the rule's counterexample tags and past exception proposals), lets
+// engine.Correct decide — the evidence, the event, the
 // promotion of a candidate the evidence carries past its category's floor
 // and threshold with candidates.auto_promote on, the exception proposed when
 // enough counterexamples share a context tag — and writes what it decided:
@@ -44,37 +44,21 @@ func ApplyCorrection(tx *store.Tx, c engine.Correction) (res RecordResult, promo
 	if err != nil {
 		return RecordResult{}, false, err
 	}
-	counts, skip, err := exceptionState(tx, &rule, c)
-	if err != nil {
-		return RecordResult{}, false, err
+	var counts map[string]int
+	var proposed []string
+	if c.Polarity == engine.Counter { // what an exception proposal needs (engine.ExceptionPossible)
+		if counts, err = tx.CounterexampleTags(rule.RuleID); err != nil {
+			return RecordResult{}, false, err
+		}
+		if proposed, err = tx.ExceptionTags(rule.RuleID); err != nil {
+			return RecordResult{}, false, err
+		}
 	}
-	out, err := engine.Correct(rule, c, cfg, counts, skip)
+	out, err := engine.Correct(rule, c, cfg, counts, proposed)
 	if err != nil {
 		return RecordResult{}, false, err
 	}
 	return writeOutcome(tx, &out)
-}
-
-// exceptionState reads what engine.Correct needs to propose an exception:
-// the rule's counterexample tag counts and the tags proposed or rejected
-// before; nothing when c cannot propose one (engine.ExceptionPossible).
-func exceptionState(tx *store.Tx, rule *engine.Rule, c engine.Correction) (map[string]int, map[string]bool, error) {
-	if !engine.ExceptionPossible(rule, c) {
-		return nil, nil, nil
-	}
-	counts, err := tx.CounterexampleTags(rule.RuleID)
-	if err != nil {
-		return nil, nil, err
-	}
-	tags, err := tx.ExceptionTags(rule.RuleID)
-	if err != nil {
-		return nil, nil, err
-	}
-	skip := make(map[string]bool, len(tags))
-	for _, tag := range tags {
-		skip[tag] = true
-	}
-	return counts, skip, nil
 }
 
 // writeOutcome writes what engine.Correct decided, in tx.

@@ -102,12 +102,6 @@ func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier
 	if err != nil {
 		return RecordResponse{}, false, err
 	}
-	var prop classifier.TextVectors
-	if cl.Learnable() {
-		if prop, err = s.clf.Vectors(ctx, classifier.CandidateText(c.UserText), &cl); err != nil {
-			return RecordResponse{}, false, err
-		}
-	}
 	var resp RecordResponse
 	replayed := false
 	err = s.db.Write(ctx, func(tx *store.Tx) error {
@@ -120,7 +114,7 @@ func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier
 			}
 		}
 		resp = RecordResponse{Decision: cl.Decision, Score: cl.Score, Polarity: cl.Polarity, Candidates: cl.Candidates, Reason: cl.Reason, Redacted: redacted}
-		if err := s.act(tx, c, &cl, prop, &resp); err != nil {
+		if err := s.act(tx, c, &cl, &resp); err != nil {
 			return err
 		}
 		if c.IdempotencyKey != "" {
@@ -138,7 +132,7 @@ func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier
 }
 
 // act writes what decision cl calls for, inside tx, into resp.
-func (s *Service) act(tx *store.Tx, c engine.Correction, cl *classifier.Classification, prop classifier.TextVectors, resp *RecordResponse) error {
+func (s *Service) act(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp *RecordResponse) error {
 	switch cl.Decision {
 	case classifier.DecisionAutoMatch, classifier.DecisionExplicit:
 		rc := c
@@ -169,7 +163,7 @@ func (s *Service) act(tx *store.Tx, c engine.Correction, cl *classifier.Classifi
 		ev := engine.Event{UserText: c.UserText, AgentOutput: c.AgentOutput, FrameID: c.FrameID, Scope: c.Scope,
 			Decision: cl.Decision, Score: &score, Candidates: cl.Candidates, Model: cl.Model, At: c.At,
 			Detail: classifier.JoinReasons("proposed from a correction that matched no rule", c.Detail)}
-		res, rule, err := insertCandidate(tx, prop, c.UserText, c.Scope, ev, c.At)
+		res, rule, err := insertCandidate(tx, *cl.Proposal, c.UserText, c.Scope, ev, c.At)
 		if err != nil {
 			return err
 		}

@@ -9,19 +9,17 @@ import (
 )
 
 // getRule loads one rule row: EINVALID for a malformed id, ENOTFOUND naming
-// an unknown one.
+// an unknown one. The id is looked up as it is: no rule has a malformed id,
+// so one is reported as such only when nothing is found.
 func getRule(r Reader, id string) (RuleRow, error) {
+	row, ok, err := r.Rule(id)
+	if err != nil || ok {
+		return row, err
+	}
 	if err := engine.ValidateRuleID(id); err != nil {
 		return RuleRow{}, err
 	}
-	row, ok, err := r.Rule(id)
-	if err != nil {
-		return RuleRow{}, err
-	}
-	if !ok {
-		return RuleRow{}, notFound(id)
-	}
-	return row, nil
+	return RuleRow{}, engine.Errorf(engine.ENOTFOUND, "rule %q not found", id)
 }
 
 // mustExist returns ENOTFOUND naming id unless the rule exists.
