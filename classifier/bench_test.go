@@ -151,7 +151,7 @@ func BenchmarkClassifyLexical(b *testing.B) {
 // (testenv.RealModelDir: `make real-model`) on the ort backend.
 func BenchmarkClassifyORT(b *testing.B) {
 	dir := testenv.RealModelDir(b)
-	emb, err := auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir, CacheSize: -1})
+	emb, err := auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir, OrtLibEnv: testenv.ORTLib(), Variant: testenv.ModelVariant(), CacheSize: -1})
 	if err != nil {
 		b.Skipf("ort backend unavailable (%v): run `make ort`", err)
 	}

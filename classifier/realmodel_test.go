@@ -48,7 +48,7 @@ func mustRealClassifier(t *testing.T) *Classifier {
 	t.Helper()
 	dir := testenv.RealModelDir(t)
 	realOnce.Do(func() {
-		realEmb, realErr = auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir})
+		realEmb, realErr = auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir, OrtLibEnv: testenv.ORTLib(), Variant: testenv.ModelVariant()})
 	})
 	if realErr != nil {
 		testenv.RealModelMissing(t, "the ort backend cannot run the real model in %s: %v (run `make ort` for ONNX Runtime)", dir, realErr)

@@ -26,7 +26,7 @@ const minRealTop3 = 0.90
 func TestRunRealModel(t *testing.T) {
 	dir := testenv.RealModelDir(t)
 	ctx := context.Background()
-	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: dir, CacheSize: -1})
+	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: dir, OrtLibEnv: testenv.ORTLib(), Variant: testenv.ModelVariant(), CacheSize: -1})
 	if err != nil {
 		testenv.RealModelMissing(t, "the ort backend cannot run the real model in %s: %v (run `make ort` for ONNX Runtime)", dir, err)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
-	"github.com/lexsona/lexsona/store"
 )
 
 // Config is what Run evaluates.
@@ -92,26 +91,26 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return Report{}, fmt.Errorf("creating the eval's temporary store: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	db, err := store.Open(ctx, filepath.Join(dir, "eval.db"))
+	mem, err := memory.Open(ctx, filepath.Join(dir, "eval.db"), emb, memory.Options{})
 	if err != nil {
 		return Report{}, err
 	}
-	defer db.Close()
+	defer mem.Close()
 	if f, ok := emb.(models.Fitter); ok {
 		f.Fit(reg.Texts())
 	}
 	progress, endProgress := models.TermProgress(cfg.Progress)
-	_, err = memory.Precompute(ctx, db, emb, reg, memory.SyncOptions{Progress: progress})
+	_, err = mem.Precompute(ctx, reg, memory.SyncOptions{Progress: progress})
 	endProgress()
 	if err != nil {
 		return Report{}, err
 	}
 
-	thr, source, err := classifier.New(memory.Corpus(db), emb, classifier.Options{Thresholds: cfg.Thresholds, CalibrationDir: cfg.CalibrationDir}).Thresholds()
+	thr, source, err := classifier.New(mem.Corpus(), emb, classifier.Options{Thresholds: cfg.Thresholds, CalibrationDir: cfg.CalibrationDir}).Thresholds()
 	if err != nil {
 		return Report{}, err
 	}
-	scored, err := classifyAll(ctx, memory.Corpus(db), emb, reg.Len(), thr, guard, nil, cfg.Dataset.Items, cfg.Progress)
+	scored, err := classifyAll(ctx, mem.Corpus(), emb, reg.Len(), thr, guard, nil, cfg.Dataset.Items, cfg.Progress)
 	if err != nil {
 		return Report{}, err
 	}
@@ -122,7 +121,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	dense, productScoring := scored, ScoringDense
 	if w := classifier.DefaultTermWeight(id); w > 0 {
 		productScoring = fmt.Sprintf("hybrid: %.2g·embedding cosine + %.2g·rule-vocabulary score", 1-w, w)
-		if dense, err = classifyAll(ctx, memory.Corpus(db), emb, reg.Len(), thr, guard, classifier.DenseOnly(), cfg.Dataset.Items, cfg.Progress); err != nil {
+		if dense, err = classifyAll(ctx, mem.Corpus(), emb, reg.Len(), thr, guard, classifier.DenseOnly(), cfg.Dataset.Items, cfg.Progress); err != nil {
 			return Report{}, err
 		}
 	}
@@ -133,7 +132,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		scoring: productScoring, dense: dense,
 	}, scored, cats)
 	if !cfg.Cold {
-		warm, n, err := classifyWarm(ctx, memory.Corpus(db), emb, reg.Len(), thr, guard, cfg.Dataset.Items, cfg.Progress)
+		warm, n, err := classifyWarm(ctx, mem.Corpus(), emb, reg.Len(), thr, guard, cfg.Dataset.Items, cfg.Progress)
 		if err != nil {
 			return Report{}, err
 		}

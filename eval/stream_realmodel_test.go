@@ -32,7 +32,7 @@ type streamFigures struct {
 func TestStreamRealModelHoldsItsFigures(t *testing.T) {
 	dir := testenv.RealModelDir(t)
 	ctx := context.Background()
-	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: dir})
+	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: dir, OrtLibEnv: testenv.ORTLib(), Variant: testenv.ModelVariant()})
 	if err != nil {
 		testenv.RealModelMissing(t, "the ort backend cannot run the real model in %s: %v (run `make ort` for ONNX Runtime)", dir, err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
-	"github.com/lexsona/lexsona/store"
 )
 
 // Outcomes of one prompt of the stream, as StreamReport counts them.
@@ -97,29 +96,28 @@ func RunStream(ctx context.Context, emb models.Embedder, reg *registry.Registry,
 		}
 	}
 	for _, w := range writers {
-		db, err := store.Open(ctx, filepath.Join(dir, w+".db"))
+		// The classifier's defaults for the model, never a calibration file
+		// of the machine running the eval.
+		mem, err := memory.Open(ctx, filepath.Join(dir, w+".db"), emb, memory.Options{Classifier: classifier.Options{CalibrationDir: dir}})
 		if err != nil {
 			return rep, err
 		}
-		if _, err := memory.Precompute(ctx, db, emb, reg, memory.SyncOptions{}); err != nil {
-			db.Close()
+		if _, err := mem.Precompute(ctx, reg, memory.SyncOptions{}); err != nil {
+			mem.Close()
 			return rep, err
 		}
-		// The classifier's defaults for the model, never a calibration file
-		// of the machine running the eval.
-		mem := memory.New(db, emb, memory.Options{Classifier: classifier.Options{CalibrationDir: dir}})
 		for _, it := range items {
 			if it.Writer != w {
 				continue
 			}
 			res, err := mem.Capture(ctx, engine.Correction{UserText: it.Text, Scope: it.Scope(), FrameID: it.Session})
 			if err != nil {
-				db.Close()
+				mem.Close()
 				return rep, fmt.Errorf("%s: %w", it.ID, err)
 			}
 			rep.count(cases, it, res)
 		}
-		db.Close()
+		mem.Close()
 		if progress != nil {
 			fmt.Fprintf(progress, "stream: writer %s done\n", w)
 		}

@@ -9,9 +9,10 @@ import (
 	"github.com/lexsona/lexsona/store"
 )
 
-// Corpus returns the classifier's read-only view of db (see corpus), for
-// front ends that run a classifier of their own (the offline evaluation).
-func Corpus(db *store.DB) classifier.Corpus { return corpus{db} }
+// Corpus returns the classifier's read-only view of the service's store
+// (see corpus), for front ends that run a classifier of their own (the
+// offline evaluation).
+func (s *Service) Corpus() classifier.Corpus { return corpus{s.db} }
 
 // corpus is the classifier's read-only view of the store: the stored
 // vectors, the scopes and texts of the rules that are not archived, the

@@ -18,7 +18,7 @@ import (
 func TestCorpusLearnsConfirmedCorrections(t *testing.T) {
 	s, db := MustDefaultService(t, bands(0.95, 0.05))
 	ctx := t.Context()
-	corpus := Corpus(db)
+	corpus := corpus{db}
 	pending := func(text string, pol engine.Polarity) RecordResponse {
 		t.Helper()
 		resp := MustRecord(t, s, engine.Correction{UserText: text, Polarity: pol})

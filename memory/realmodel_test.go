@@ -68,7 +68,7 @@ func mustRealService(t *testing.T) (*Service, *store.DB) {
 	t.Helper()
 	dir := testenv.RealModelDir(t)
 	realOnce.Do(func() {
-		realEmb, realErr = auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir})
+		realEmb, realErr = auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: dir, OrtLibEnv: testenv.ORTLib(), Variant: testenv.ModelVariant()})
 	})
 	if realErr != nil {
 		testenv.RealModelMissing(t, "the ort backend cannot run the real model in %s: %v (run `make ort` for ONNX Runtime)", dir, realErr)
