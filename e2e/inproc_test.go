@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
@@ -21,8 +22,9 @@ import (
 type InProc struct {
 	Srv    *server.Server
 	DB     *store.DB
-	Path   string // the database file
-	Base   string // http://127.0.0.1:PORT
+	Emb    models.Embedder // the server's embedder
+	Path   string          // the database file
+	Base   string          // http://127.0.0.1:PORT
 	log    *testenv.SyncBuffer
 	cancel context.CancelFunc
 	done   chan struct{} // closed when Run has returned
@@ -50,8 +52,8 @@ func MustStartInProc(tb testing.TB, edit func(*server.Config)) *InProc {
 		db.Close()
 		tb.Fatalf("syncing the default registry: %v", err)
 	}
-	p := &InProc{DB: db, Path: path, log: &testenv.SyncBuffer{}, done: make(chan struct{})}
-	cfg := server.Config{Addr: "127.0.0.1:0", DB: db, Embedder: emb,
+	p := &InProc{DB: db, Emb: emb, Path: path, log: &testenv.SyncBuffer{}, done: make(chan struct{})}
+	cfg := server.Config{Addr: "127.0.0.1:0", Memory: tenant.MemoryOver(db, memory.Options{}), Embedder: emb,
 		Logger: slog.New(slog.NewTextHandler(p.log, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	if edit != nil {
 		edit(&cfg)

@@ -2,12 +2,17 @@ package e2e
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/mcp"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // TestInternalErrorsNotEchoed closes the store under a running server, so
@@ -57,13 +62,19 @@ func TestInternalErrorsNotEchoed(t *testing.T) {
 	}
 	mustNotShow(t, "GET /readyz", string(res.Body), secrets)
 
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Srv.MCPServer().Connect(t.Context(), st, nil)
+	// The MCP front end over the same store, logging where the server does.
+	m, err := mcp.New(mcp.Config{Memory: tenant.MemoryOver(srv.DB, memory.Options{}), Embedder: srv.Emb,
+		Logger: slog.New(slog.NewTextHandler(srv.log, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, st := sdkmcp.NewInMemoryTransports()
+	ss, err := m.MCPServer().Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "lexsona-e2e", Version: "1"}, nil).Connect(t.Context(), ct, nil)
+	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "lexsona-e2e", Version: "1"}, nil).Connect(t.Context(), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,13 +87,13 @@ func TestInternalErrorsNotEchoed(t *testing.T) {
 		{"explain_rule", map[string]any{"rule_id": catRule}},
 		{"list_rules", map[string]any{}},
 	} {
-		r, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: call.tool, Arguments: call.args})
+		r, err := cs.CallTool(t.Context(), &sdkmcp.CallToolParams{Name: call.tool, Arguments: call.args})
 		if err != nil {
 			t.Fatalf("%s: %v", call.tool, err)
 		}
 		var text strings.Builder
 		for _, c := range r.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
+			if tc, ok := c.(*sdkmcp.TextContent); ok {
 				text.WriteString(tc.Text)
 			}
 		}

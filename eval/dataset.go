@@ -1,5 +1,5 @@
 // Package eval is the offline precision/recall harness: it embeds a rule
-// registry with the service's own precompute job (registry.Sync) into a
+// registry with the service's own precompute job (memory.Precompute) into a
 // temporary store, classifies every correction of a labelled dataset with the
 // classifier, and reports the paper's Appendix B table (per category and
 // overall precision, recall and F1 at the auto threshold, and at the paper's

@@ -49,14 +49,14 @@ type Config struct {
 
 // Run evaluates cfg: it creates a store in a temporary directory (never the
 // user's database), fits the embedder when it is a models.Fitter, embeds the
-// registry with registry.Sync (the service's precompute job), classifies every
+// registry with memory.Precompute (the service's precompute job), classifies every
 // item with the classifier and builds the Report; unless cfg.Cold, it
 // classifies every item again with other items as learned exemplars
 // (Report.Warm, see WarmReport).
 //
 // Errors: EINVALID for a missing dataset or embedder, a dataset naming a rule
 // the registry lacks, bad thresholds or a bad calibration file; the store's,
-// registry.Sync's and the classifier's errors otherwise (an item's
+// memory.Precompute's and the classifier's errors otherwise (an item's
 // classification error names the item); EUNAVAILABLE when ctx is cancelled.
 func Run(ctx context.Context, cfg Config) (Report, error) {
 	reg := cfg.Registry

@@ -74,7 +74,7 @@ func TestEmbeddingAdmission(t *testing.T) {
 // TestMaxTextsInFlightValidated: a bound below one request's texts is refused.
 func TestMaxTextsInFlightValidated(t *testing.T) {
 	db := MustOpenStore(t)
-	_, err := New(Config{DB: db, Embedder: MustLexical(t, db), MaxTextsInFlight: 100})
+	_, err := New(Config{Memory: plainMemory(db), Embedder: MustLexical(t, db), MaxTextsInFlight: 100})
 	if engine.ErrorCode(err) != engine.EINVALID {
 		t.Fatalf("New: %v, want EINVALID", err)
 	}
@@ -92,7 +92,7 @@ func TestWriteTimeoutPerRoute(t *testing.T) {
 	// A real server: WriteTimeout 300 ms; a route slower than that loses its
 	// connection, one with its own 5 s limit answers.
 	db := MustOpenStore(t)
-	s, err := New(Config{Addr: "127.0.0.1:0", DB: db, Embedder: MustLexical(t, db), Logger: discardLogger(),
+	s, err := New(Config{Addr: "127.0.0.1:0", Memory: plainMemory(db), Embedder: MustLexical(t, db), Logger: discardLogger(),
 		WriteTimeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestWriteTimeoutPerRoute(t *testing.T) {
 func TestRuleMetricsCached(t *testing.T) {
 	e := newTestEnv(t, nil)
 	clock := newClock(testNow)
-	rc := &ruleCollector{db: e.db, ttl: 10 * time.Second, now: clock.now}
+	rc := &ruleCollector{mem: e.srv.mem, ttl: 10 * time.Second, now: clock.now}
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(rc)
 	active := func() float64 {

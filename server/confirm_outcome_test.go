@@ -24,9 +24,10 @@ func (e *testEnv) mustCreatePending(text string) int64 {
 	return id
 }
 
-// TestConfirmSaysWhenActivated: over HTTP and MCP, of the confirmations
-// accepted one by one on a rule, the one that makes it active answers
-// "activated": true, and no other does.
+// TestConfirmSaysWhenActivated: over HTTP, of the confirmations accepted
+// one by one on a rule, the one that makes it active answers "activated":
+// true, and no other does (package mcp's test of the same name does it
+// over MCP).
 func TestConfirmSaysWhenActivated(t *testing.T) {
 	accepts := map[string]func(e *testEnv, id int64) map[string]any{
 		"http": func(e *testEnv, id int64) map[string]any {
@@ -34,14 +35,6 @@ func TestConfirmSaysWhenActivated(t *testing.T) {
 			mustStatus(e.t, r, 200)
 			var m map[string]any
 			r.json(e.t, &m)
-			return m
-		},
-		"mcp": func(e *testEnv, id int64) map[string]any {
-			_, m, isErr := callTool(e.t.(*testing.T), mcpSession(e.t.(*testing.T), e.srv), "resolve_confirmation",
-				map[string]any{"id": id, "action": "accept", "rule_id": "tool.use-ripgrep"})
-			if isErr {
-				e.t.Fatalf("resolve_confirmation %d failed", id)
-			}
 			return m
 		},
 	}

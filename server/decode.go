@@ -81,7 +81,7 @@ func (s *Server) decodeJSON(c echo.Context, v any, lenient bool) error {
 	return s.decodeBytes(body, v, lenient)
 }
 
-// decodeBytes is decodeJSON on a byte slice (the MCP tools share it).
+// decodeBytes is decodeJSON on a byte slice.
 func (s *Server) decodeBytes(body []byte, v any, lenient bool) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return engine.Errorf(engine.EINVALID, "request body is empty: want a JSON object")

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -142,11 +143,11 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		limit = l
 	}
 	// A damaged page met by a read turns readiness false (the default
-	// store's) or is noted on the tenant's store.
-	if t, ok := c.Get(ctxTenantMem).(*tenantMem); ok {
-		t.db.NoteError(err)
+	// tenant's) or is noted on the tenant's store.
+	if m, ok := c.Get(ctxTenantMem).(*memory.Service); ok {
+		m.NoteError(err)
 	} else {
-		s.db.NoteError(err)
+		s.mem.NoteError(err)
 	}
 	status, code, msg, internal := classify(err, limit)
 	if internal {

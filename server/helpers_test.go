@@ -14,6 +14,8 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/storetest"
@@ -64,15 +66,35 @@ func MustAssemble(tb testing.TB, db *store.DB, emb models.Embedder) *setup.Core 
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// testBands are the test servers' classifier options: fixed bands, and no
+// calibration file from the machine running the tests.
+func testBands(tb testing.TB) classifier.Options {
+	return classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: tb.TempDir()}
+}
+
+// plainMemory is Config.Memory over db with the product's options (the
+// calibration folder of the machine's data folder, the clock time.Now).
+func plainMemory(db *store.DB) tenant.MemoryFunc {
+	return memoryOver(db, classifier.Options{}, new(func() time.Time))
+}
+
+// memoryOver is a test server's Config.Memory: the use cases over db with
+// the classifier options copts and the clock *now, read when New builds the
+// memory (so that an edit of Config.Now before New sets the memory's clock
+// too; nil: time.Now).
+func memoryOver(db *store.DB, copts classifier.Options, now *func() time.Time) tenant.MemoryFunc {
+	return func(e tenant.Embedders) *memory.Service {
+		return memory.New(db, e.Classify, memory.Options{Classifier: copts, Now: *now, Bulk: e.Bulk})
+	}
+}
+
 // newTestEnv builds a server; edit adjusts its config before New.
 func newTestEnv(tb testing.TB, edit func(*Config)) *testEnv {
 	tb.Helper()
 	db := MustOpenStore(tb)
 	emb := MustLexical(tb, db)
-	cfg := Config{DB: db, Embedder: emb, Logger: discardLogger(), Now: func() time.Time { return testNow },
-		// Fixed bands, and no calibration file from the machine running the tests.
-		ClassifierOptions: classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: tb.TempDir()},
-	}
+	cfg := Config{Embedder: emb, Logger: discardLogger(), Now: func() time.Time { return testNow }}
+	cfg.Memory = memoryOver(db, testBands(tb), &cfg.Now)
 	if edit != nil {
 		edit(&cfg)
 	}

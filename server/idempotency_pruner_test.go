@@ -1,7 +1,6 @@
 package server
 
 import (
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -11,19 +10,6 @@ import (
 
 	"github.com/lexsona/lexsona/internal/testenv"
 )
-
-func TestPruneInterval(t *testing.T) {
-	for _, c := range []struct{ ttl, want time.Duration }{
-		{DefaultIdempotencyTTL, time.Hour},
-		{7 * 24 * time.Hour, time.Hour},
-		{2 * time.Hour, 5 * time.Minute},
-		{time.Minute, time.Minute},
-	} {
-		if got := pruneInterval(c.ttl); got != c.want {
-			t.Errorf("pruneInterval(%s) = %s, want %s", c.ttl, got, c.want)
-		}
-	}
-}
 
 // clockAt is a settable Config.Now.
 type clockAt struct{ t atomic.Int64 }
@@ -45,7 +31,7 @@ func TestPruneOnceDeletesOnlyExpiredKeys(t *testing.T) {
 	mustStatus(t, e.do(withKey("k-ttl", body)), http.StatusCreated)
 
 	clock.add(23 * time.Hour)
-	e.srv.pruneOnce(t.Context(), DefaultIdempotencyTTL)
+	e.srv.mems.PruneOnce(t.Context(), DefaultIdempotencyTTL)
 	if r := e.do(withKey("k-ttl", body)); r.status != http.StatusOK {
 		t.Fatalf("within the TTL a retry answered %d, want 200 (replayed)", r.status)
 	}
@@ -54,7 +40,7 @@ func TestPruneOnceDeletesOnlyExpiredKeys(t *testing.T) {
 	}
 
 	clock.add(2 * time.Hour) // 25 h after the key was stored
-	e.srv.pruneOnce(t.Context(), DefaultIdempotencyTTL)
+	e.srv.mems.PruneOnce(t.Context(), DefaultIdempotencyTTL)
 	if !strings.Contains(log.String(), "msg=\"pruned idempotency keys\" deleted=1 older_than=24h0m0s") {
 		t.Errorf("no log line for the pruned key:\n%s", log.String())
 	}
@@ -87,7 +73,8 @@ func TestRunPrunesIdempotencyKeys(t *testing.T) {
 			clock.add(DefaultIdempotencyTTL + time.Hour)
 			var log testenv.SyncBuffer
 			_, base, _, stop := startServer(t, func(cfg *Config) {
-				cfg.DB, cfg.Embedder, cfg.Now, cfg.IdempotencyTTL = seed.db, seed.emb, clock.now, c.ttl
+				cfg.Embedder, cfg.Now, cfg.IdempotencyTTL = seed.emb, clock.now, c.ttl
+				cfg.Memory = memoryOver(seed.db, testBands(t), &cfg.Now)
 				cfg.Logger = slog.New(slog.NewTextHandler(&log, nil))
 			})
 			deadline := time.Now().Add(5 * time.Second)
@@ -112,32 +99,5 @@ func TestRunPrunesIdempotencyKeys(t *testing.T) {
 				t.Errorf("pruned log line present = %v, want %v:\n%s", got, c.wantLog, log.String())
 			}
 		})
-	}
-}
-
-// An MCP session prunes too (the record tool takes idempotency keys).
-func TestServeMCPPrunesIdempotencyKeys(t *testing.T) {
-	clock := newClock(time.Now())
-	seed := newTestEnv(t, func(cfg *Config) { cfg.Now = clock.now })
-	mustStatus(t, seed.do(withKey("k-mcp", `{"text":"`+textAuto+`"}`)), http.StatusCreated)
-	clock.add(DefaultIdempotencyTTL + time.Hour)
-
-	var log testenv.SyncBuffer
-	in, closeIn := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- ServeMCP(t.Context(), Config{DB: seed.db, Embedder: seed.emb, Now: clock.now,
-			Logger: slog.New(slog.NewTextHandler(&log, nil))}, in, io.Discard)
-	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(log.String(), "pruned idempotency keys") && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	closeIn.Close() // the client hangs up
-	if err := <-done; err != nil {
-		t.Errorf("ServeMCP: %v", err)
-	}
-	if !strings.Contains(log.String(), `msg="pruned idempotency keys" deleted=1`) {
-		t.Errorf("the MCP session did not prune the expired key; log:\n%s", log.String())
 	}
 }

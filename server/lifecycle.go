@@ -46,7 +46,7 @@ func (s *Server) Addr() string {
 
 // Run serves until ctx is cancelled, then shuts down gracefully (see
 // Shutdown) and returns nil; it returns an error when it cannot listen or
-// the server fails. The store is closed when Run returns.
+// the server fails. The memories (their stores) are closed when Run returns.
 func (s *Server) Run(ctx context.Context) error {
 	if err := s.Start(); err != nil {
 		s.shutdownStore()
@@ -63,7 +63,7 @@ func (s *Server) Run(ctx context.Context) error {
 		BaseContext: func(net.Listener) context.Context { return base },
 		ConnContext: connContext,
 	}
-	stopPrune, stopFollow := s.startPruner(), s.startShareFollower()
+	stopPrune, stopFollow := s.mems.StartPruner(s.cfg.IdempotencyTTL), s.mems.FollowShares(s.cfg.ShareCheckInterval)
 	s.stopBackground = func() { stopFollow(); stopPrune() }
 	srv, ln := s.httpSrv, s.ln
 	s.startMu.Unlock()
@@ -88,8 +88,8 @@ func (s *Server) Run(ctx context.Context) error {
 
 // Shutdown stops accepting connections, waits up to ShutdownTimeout (or
 // ctx's deadline) for in-flight requests, cancels those still running,
-// drains the embedding queue and closes the store. Calling it again returns
-// the first result.
+// drains the embedding queue and closes the memories (their stores).
+// Calling it again returns the first result.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopOnce.Do(func() {
 		s.stopping.Store(true)
@@ -115,7 +115,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // shutdownStore stops the background work (pruner, share follower), drains
-// the batch queue and closes the store.
+// the batch queue and closes every tenant's memory, the default one's
+// included.
 func (s *Server) shutdownStore() error {
 	s.startMu.Lock()
 	stopBackground := s.stopBackground
@@ -127,8 +128,8 @@ func (s *Server) shutdownStore() error {
 	if s.batcher != nil {
 		s.batcher.Close()
 	}
-	tenantsErr := s.closeTenants()
-	if err := errors.Join(s.db.Close(), tenantsErr); err != nil {
+	tenantsErr := s.mems.Close()
+	if err := errors.Join(s.mem.Close(), tenantsErr); err != nil {
 		s.log.Error("closing the store", "err", err.Error())
 		return engine.Errorf(engine.EUNAVAILABLE, "closing the store failed: see the log")
 	}
@@ -136,12 +137,12 @@ func (s *Server) shutdownStore() error {
 }
 
 // Close releases what New started (the batcher) and the named tenants'
-// stores, without touching the default store; for servers used only
+// memories, without closing the default tenant's; for servers used only
 // through Handler.
 func (s *Server) Close() error {
 	var err error
 	if s.batcher != nil {
 		err = s.batcher.Close()
 	}
-	return errors.Join(err, s.closeTenants())
+	return errors.Join(err, s.mems.Close())
 }

@@ -131,8 +131,8 @@ func offlineBatch32(b *testing.B, env *benchEnv, n int) float64 {
 // requests (at most maxBenchRequests, within maxBenchTime) from benchClients
 // concurrent clients. It returns throughput and latency percentiles.
 func runLoad(b *testing.B, env *benchEnv, batching bool, workers int) (rps float64, p50, p99 time.Duration, sent int) {
-	s, err := New(Config{Addr: "127.0.0.1:0", DB: env.db, Embedder: env.emb, NoBatching: !batching, BatchWorkers: workers,
-		Logger: discardLogger(), QueueSize: 4096, ClassifierOptions: classifier.Options{CalibrationDir: b.TempDir()}})
+	s, err := New(Config{Addr: "127.0.0.1:0", Memory: memoryOver(env.db, classifier.Options{CalibrationDir: b.TempDir()}, new(func() time.Time)),
+		Embedder: env.emb, NoBatching: !batching, BatchWorkers: workers, Logger: discardLogger(), QueueSize: 4096})
 	if err != nil {
 		b.Fatal(err)
 	}

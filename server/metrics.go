@@ -11,9 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/store"
 )
 
 // metrics are the service's Prometheus metrics, on a private registry (so
@@ -27,7 +26,9 @@ type metrics struct {
 	embedTexts prometheus.Counter
 }
 
-func newMetrics(db *store.DB, emb models.Embedder, b *models.Batcher, a *admission) *metrics {
+// newMetrics builds the metrics; the rule gauges count the rules of mem, the
+// default tenant's memory.
+func newMetrics(mem *memory.Service, emb models.Embedder, b *models.Batcher, a *admission) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "lexsona_http_request_duration_seconds",
@@ -79,8 +80,8 @@ func newMetrics(db *store.DB, emb models.Embedder, b *models.Batcher, a *admissi
 				stat(func(s models.CacheStats) float64 { return float64(s.Entries) })),
 		)
 	}
-	if db != nil {
-		m.reg.MustRegister(&ruleCollector{db: db, ttl: rulesMetricTTL, now: time.Now})
+	if mem != nil {
+		m.reg.MustRegister(&ruleCollector{mem: mem, ttl: rulesMetricTTL, now: time.Now})
 	}
 	return m
 }
@@ -110,10 +111,11 @@ func (m *metrics) handler() echo.HandlerFunc {
 // scrape, or many scrapers, should not pay every time.
 const rulesMetricTTL = 10 * time.Second
 
-// ruleCollector counts rules by state (active, provisional, inactive,
-// candidate, archived, dormant, stale_weak), assessed at most once per ttl.
+// ruleCollector counts rules by state (memory.RuleStates: active,
+// provisional, inactive, candidate, archived, dormant, stale_weak), counted
+// by memory.Service.CountRuleStates at most once per ttl.
 type ruleCollector struct {
-	db  *store.DB
+	mem *memory.Service
 	ttl time.Duration
 	now func() time.Time
 
@@ -149,17 +151,5 @@ func (rc *ruleCollector) Collect(ch chan<- prometheus.Metric) {
 func (rc *ruleCollector) assess(now time.Time) (map[string]int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	cfg, err := rc.db.Config(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rules, err := rc.db.ListRules(ctx, store.RuleFilter{})
-	if err != nil {
-		return nil, err
-	}
-	counts := map[string]int{"active": 0, "provisional": 0, "inactive": 0, "candidate": 0, "archived": 0, "dormant": 0, "stale_weak": 0}
-	for i := range rules {
-		counts[engine.Assess(&rules[i], cfg, now).State(&rules[i])]++
-	}
-	return counts, nil
+	return rc.mem.CountRuleStates(ctx, now)
 }

@@ -29,7 +29,7 @@ func TestReadyzUnreachableDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEnv(t, func(c *Config) { c.DB = db })
+	e := newTestEnv(t, func(c *Config) { c.Memory = memoryOver(db, testBands(t), &c.Now) })
 	t.Cleanup(func() { db.Close() })
 	mustStatus(t, e.get("/readyz"), 200)
 

@@ -143,13 +143,14 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.tenantOf(c)
+	mem, err := s.memOf(c)
 	if err != nil {
 		return err
 	}
-	id := t.emb.Identity()
+	emb := mem.Embedder()
+	id := emb.Identity()
 	switch req.Model {
-	case "", id.Name, id.ID(), t.emb.Backend():
+	case "", id.Name, id.ID(), emb.Backend():
 	default:
 		return engine.Errorf(engine.EINVALID, "model %q is not served here: this server embeds with %s", clip(req.Model), id.Name)
 	}
@@ -161,11 +162,11 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 			return err
 		}
 	}
-	tokens, err := countTokens(t.emb, texts)
+	tokens, err := countTokens(emb, texts)
 	if err != nil {
 		return err
 	}
-	vecs, err := t.emb.Embed(withTokenCount(c.Request().Context(), len(texts), int64(tokens)), texts)
+	vecs, err := emb.Embed(withTokenCount(c.Request().Context(), len(texts), int64(tokens)), texts)
 	if err != nil {
 		return err
 	}
@@ -176,11 +177,11 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 	out := EmbeddingsResponse{Object: "list", Data: make([]EmbeddingItem, len(vecs)), Model: id.ID(),
 		Usage: EmbeddingUsage{PromptTokens: tokens, TotalTokens: tokens}}
 	for i, v := range vecs {
-		var emb any = v
+		var item any = v
 		if req.EncodingFormat == "base64" {
-			emb = encodeBase64(v)
+			item = encodeBase64(v)
 		}
-		out.Data[i] = EmbeddingItem{Object: "embedding", Index: i, Embedding: emb}
+		out.Data[i] = EmbeddingItem{Object: "embedding", Index: i, Embedding: item}
 	}
 	return c.JSON(http.StatusOK, out)
 }

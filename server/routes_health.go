@@ -2,14 +2,13 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // Health is the answer of GET /healthz and GET /readyz.
@@ -24,31 +23,24 @@ func (s *Server) handleHealthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, Health{Status: "ok"})
 }
 
-// ready reports nil when the store can take writes (store.DB.Writable: not
-// read-only, no full disk or damage met, the write lock free, the database
-// server reachable; a full disk or a read-only database is tried again every
-// few seconds with a small write, so it turns ready without waiting for a
-// request) and the embedder is loaded; otherwise an EUNAVAILABLE error
-// saying which is not.
+// ready reports nil when the default tenant's store can take writes
+// (memory.Service.Writable: not read-only, no full disk or damage met, the
+// write lock free, the database server reachable; a full disk or a
+// read-only database is tried again every few seconds with a small write,
+// so it turns ready without waiting for a request) and the embedder is
+// loaded; otherwise an EUNAVAILABLE error saying which is not.
 func (s *Server) ready(ctx context.Context) error {
 	if s.stopping.Load() {
 		return engine.Errorf(engine.EUNAVAILABLE, "shutting down")
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if err := s.db.Writable(ctx); err != nil {
+	if err := s.mem.Writable(ctx); err != nil {
 		// The store's message may name the file and the driver's error: log
-		// it, answer without it (the probe is open to anyone), but for a
-		// fault of the file (full disk, read-only, damaged), whose message
-		// names only the cause.
+		// it, answer what memory.Unwritable keeps of it (the probe is open
+		// to anyone).
 		s.log.Warn("readiness: the store is not writable", "err", err.Error())
-		switch {
-		case store.Fault(err) != store.FaultNone:
-			return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable: %s", engine.ErrorMessage(err))
-		case errors.Is(err, store.ErrUnreachable):
-			return engine.Errorf(engine.EUNAVAILABLE, "the store's database server cannot be reached or does not answer")
-		}
-		return engine.Errorf(engine.EUNAVAILABLE, "the store is not writable")
+		return memory.Unwritable(err)
 	}
 	if id := s.cfg.Embedder.Identity(); id.Dims <= 0 {
 		return engine.Errorf(engine.EUNAVAILABLE, "the embedder is not loaded")

@@ -13,13 +13,13 @@ import (
 	"github.com/lexsona/lexsona/memory"
 )
 
-// hookBackend is hooks.Backend over the server's store and classifier: the
-// same persona, classification and recording as GET /v1/persona,
+// hookBackend is hooks.Backend over the memory of the request's tenant:
+// the same persona, classification and recording as GET /v1/persona,
 // POST /v1/classify and POST /v1/corrections, and the enforce checks of the
 // registry in force.
 type hookBackend struct {
-	s *Server
-	t *tenantMem
+	s   *Server
+	mem *memory.Service
 	// base is the scope the request's query names; loopback is whether the
 	// caller's connection comes from this machine.
 	base     engine.Scope
@@ -51,16 +51,16 @@ func loopbackPeer(remoteAddr string) bool {
 }
 
 func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
-	snap, err := b.t.mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
+	snap, err := b.mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
 	return snap.Prompt, err
 }
 
 func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
-	reg, err := memory.InForce(ctx, b.t.db)
+	reg, err := b.mem.InForce(ctx)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := b.t.mem.Persona(ctx, memory.PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
+	snap, err := b.mem.Persona(ctx, memory.PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
 	if err != nil {
 		return nil, err
 	}
@@ -68,16 +68,16 @@ func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 }
 
 func (b hookBackend) Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error) {
-	return b.t.mem.Capture(ctx, c)
+	return b.mem.Capture(ctx, c)
 }
 
 func (b hookBackend) Review(ctx context.Context) (memory.ReviewCount, error) {
-	return b.t.mem.Review(ctx)
+	return b.mem.Review(ctx)
 }
 
 // RecordViolation writes a denied tool call on the rule's receipts.
 func (b hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (memory.ViolationResult, error) {
-	return b.t.mem.RecordViolation(ctx, v)
+	return b.mem.RecordViolation(ctx, v)
 }
 
 // POST /v1/hooks/claude-code: the body is the event JSON a Claude Code HTTP
@@ -106,11 +106,11 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.tenantOf(c)
+	mem, err := s.memOf(c)
 	if err != nil {
 		return err
 	}
-	b := hookBackend{s: s, t: t, base: base, loopback: loopbackPeer(c.Request().RemoteAddr)}
+	b := hookBackend{s: s, mem: mem, base: base, loopback: loopbackPeer(c.Request().RemoteAddr)}
 	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, b, hooks.Options{Notes: s.cfg.HookNotes, ReviewURL: s.reviewURL(c)})
 	if errors.Is(err, hooks.ErrNotRecorded) {
 		// The deny stands; only its receipt is missing.

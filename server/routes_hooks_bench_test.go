@@ -26,8 +26,8 @@ func hookBenchServer(b *testing.B, emb models.Embedder) *httptest.Server {
 	b.Helper()
 	db := MustOpenStore(b)
 	MustAssemble(b, db, emb)
-	srv, err := New(Config{DB: db, Embedder: emb, Logger: discardLogger(),
-		ClassifierOptions: classifier.Options{CalibrationDir: b.TempDir()}})
+	srv, err := New(Config{Memory: memoryOver(db, classifier.Options{CalibrationDir: b.TempDir()}, new(func() time.Time)),
+		Embedder: emb, Logger: discardLogger()})
 	if err != nil {
 		b.Fatal(err)
 	}

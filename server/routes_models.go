@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models"
 )
 
 // Model is one model of GET /v1/models, as OpenAI lists them: ID is the
@@ -24,9 +25,9 @@ type ModelList struct {
 	Data   []Model `json:"data"`
 }
 
-// servedModel is the model tenant t embeds with.
-func (s *Server) servedModel(t *tenantMem) Model {
-	return Model{ID: t.emb.Identity().Name, Object: "model", Created: s.started.Unix(), OwnedBy: "lexsona"}
+// servedModel is the model emb, a tenant's memory's embedder, embeds with.
+func (s *Server) servedModel(emb models.Embedder) Model {
+	return Model{ID: emb.Identity().Name, Object: "model", Created: s.started.Unix(), OwnedBy: "lexsona"}
 }
 
 // GET /v1/models: the one model this server embeds with, so that OpenAI
@@ -35,11 +36,11 @@ func (s *Server) handleListModels(c echo.Context) error {
 	if err := newQuery(c.QueryParams()).done(); err != nil {
 		return err
 	}
-	t, err := s.tenantOf(c)
+	mem, err := s.memOf(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, ModelList{Object: "list", Data: []Model{s.servedModel(t)}})
+	return c.JSON(http.StatusOK, ModelList{Object: "list", Data: []Model{s.servedModel(mem.Embedder())}})
 }
 
 // GET /v1/models/:model: the served model under any name POST
@@ -49,14 +50,15 @@ func (s *Server) handleGetModel(c echo.Context) error {
 	if err := newQuery(c.QueryParams()).done(); err != nil {
 		return err
 	}
-	t, err := s.tenantOf(c)
+	mem, err := s.memOf(c)
 	if err != nil {
 		return err
 	}
-	id, name := t.emb.Identity(), c.Param("model")
+	emb := mem.Embedder()
+	id, name := emb.Identity(), c.Param("model")
 	switch name {
-	case id.Name, id.ID(), t.emb.Backend():
-		return c.JSON(http.StatusOK, s.servedModel(t))
+	case id.Name, id.ID(), emb.Backend():
+		return c.JSON(http.StatusOK, s.servedModel(emb))
 	}
 	return engine.Errorf(engine.ENOTFOUND, "model %q is not served here: this server embeds with %s", clip(name), id.Name)
 }

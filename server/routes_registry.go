@@ -42,21 +42,21 @@ func (s *Server) handleRegistrySync(c echo.Context) error {
 	if err := s.refuseReceived(c, src); err != nil {
 		return err
 	}
-	t, err := s.tenantOf(c)
+	mem, err := s.memOf(c)
 	if err != nil {
 		return err
 	}
 	if dryRun {
-		_, plan, err := t.mem.PlanRegistry(c.Request().Context(), src, opts)
+		_, plan, err := mem.PlanRegistry(c.Request().Context(), src, opts)
 		if err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, plan)
 	}
-	reg, sum, err := t.mem.SyncRegistry(c.Request().Context(), src, opts)
+	reg, sum, err := mem.SyncRegistry(c.Request().Context(), src, opts)
 	if err != nil {
 		return err
 	}
-	s.shareSynced(c.Request().Context(), t, reg.Name())
+	s.mems.ShareSynced(c.Request().Context(), tenantName(c), reg.Name())
 	return c.JSON(http.StatusOK, sum)
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/lexsona/lexsona/memory"
 )
 
-// NewRuleRequest is the body of POST /v1/rules (and the add_rule MCP tool's
-// input): a rule the user defines, at the prior, as `lexsona rules add`.
+// NewRuleRequest is the body of POST /v1/rules: a rule the user defines, at
+// the prior, as `lexsona rules add`.
 type NewRuleRequest = memory.NewRule
 
 // POST /v1/rules

@@ -6,7 +6,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/server/ui"
 )
 
@@ -24,7 +23,7 @@ var uiUploadRoutes = []string{"/ui/registry/preview", "/ui/registry/sync"}
 
 // newUI builds the review page, served at "/" by its middleware after the
 // server's own (browser guard, API auth, limits). It accepts every API key
-// and shows each session its key's tenant's memory (tenantByName); a
+// and shows each session its key's tenant's memory (tenant.Memories.Get); a
 // registry synced on it reaches the tenants it is shared with, and one a
 // tenant receives is read-only there as on the API. Its registry upload
 // routes get the registry sync route's body limit (plus the form's
@@ -35,20 +34,14 @@ func (s *Server) newUI() *ui.UI {
 		s.routeTimeout[p] = s.cfg.SyncTimeout
 	}
 	return ui.New(ui.Config{
-		MemoryFor: func(ctx context.Context, name string) (*memory.Service, error) {
-			t, err := s.tenantByName(ctx, name)
-			if err != nil {
-				return nil, err
-			}
-			return t.mem, nil
-		},
-		Keys: uiKeys(s.cfg.APIKeys),
+		MemoryFor: s.mems.Get,
+		Keys:      uiKeys(s.cfg.APIKeys),
 		OnRegistrySynced: func(ctx context.Context, name, regName string) {
-			if t, err := s.tenantByName(ctx, name); err == nil {
-				s.shareSynced(ctx, t, regName)
+			if _, err := s.mems.Get(ctx, name); err == nil {
+				s.mems.ShareSynced(ctx, name, regName)
 			}
 		},
-		SharedReadOnly: s.receives,
+		SharedReadOnly: s.mems.Receives,
 		Logger:         s.log,
 		Now:            s.cfg.Now,
 	})

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/store"
@@ -24,8 +23,8 @@ func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *
 	t.Helper()
 	db = MustOpenStore(t)
 	emb := MustLexical(t, db)
-	cfg := Config{Addr: "127.0.0.1:0", DB: db, Embedder: emb, Logger: discardLogger(),
-		ClassifierOptions: classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: t.TempDir()}}
+	cfg := Config{Addr: "127.0.0.1:0", Embedder: emb, Logger: discardLogger()}
+	cfg.Memory = memoryOver(db, testBands(t), &cfg.Now)
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -267,7 +266,7 @@ func (h *logSignal) Handle(_ context.Context, r slog.Record) error {
 
 func TestStartBadAddr(t *testing.T) {
 	db := MustOpenStore(t)
-	s, err := New(Config{Addr: "256.0.0.1:99999", DB: db, Embedder: lexical.New(0), Logger: discardLogger()})
+	s, err := New(Config{Addr: "256.0.0.1:99999", Memory: plainMemory(db), Embedder: lexical.New(0), Logger: discardLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,11 +275,11 @@ func TestStartBadAddr(t *testing.T) {
 	}
 }
 
-func TestNewNeedsDBAndEmbedder(t *testing.T) {
+func TestNewNeedsMemoryAndEmbedder(t *testing.T) {
 	if _, err := New(Config{}); engine.ErrorCode(err) != engine.EINVALID {
-		t.Errorf("New without a store: %v", err)
+		t.Errorf("New without a memory: %v", err)
 	}
-	if _, err := New(Config{DB: MustOpenStore(t)}); engine.ErrorCode(err) != engine.EINVALID {
+	if _, err := New(Config{Memory: plainMemory(MustOpenStore(t))}); engine.ErrorCode(err) != engine.EINVALID {
 		t.Errorf("New without an embedder: %v", err)
 	}
 }

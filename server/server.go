@@ -1,6 +1,6 @@
-// Package server is LexSona's front end for agents and their tools: a JSON
-// HTTP API (echo v4) and a Model Context Protocol server over stdio, both thin
-// over the same core (store, classifier, embedder).
+// Package server is LexSona's HTTP front end for agents and their tools: a
+// JSON HTTP API (echo v4) and the review page, thin over the use cases of
+// package memory (it never reaches a store).
 //
 // The HTTP API mirrors the CLI's --json outputs, answers every error with
 // {"error": {"code", "message"}} (never internal error text), coalesces
@@ -12,25 +12,23 @@
 // Serving HTTP (what `lexsona serve` does):
 //
 //	keys, err := server.ParseAPIKeys(os.Getenv("LEXSONA_API_KEYS")) // "read:KEY1,write:KEY2"
-//	srv, err := server.New(server.Config{Addr: addr, DB: db, Embedder: emb, APIKeys: keys, Logger: log})
-//	err = srv.Run(ctx) // until ctx is cancelled (SIGINT/SIGTERM); closes db
+//	srv, err := server.New(server.Config{Addr: addr, Memory: tenant.MemoryOver(db, opts), Embedder: emb, APIKeys: keys, Logger: log})
+//	err = srv.Run(ctx) // until ctx is cancelled (SIGINT/SIGTERM); closes the memories
+//
+// The server builds each memory over its own embedders (Config.Memory is
+// given the admission over the batching queue), so that every request's
+// embedding work is queued and bounded together.
 //
 // Tenants: API keys may name a tenant (see ParseAPIKeys). A tenant's memory
 // is a store of its own (Config.Tenants, package internal/tenant: a SQLite
 // file or a PostgreSQL schema and role per tenant), opened at its first
-// request with the registries in force synced into it; every route and MCP
-// tool works on the memory of the caller's tenant only, so no query can
-// reach another tenant's rules whatever it filters on. Keys without a
-// tenant, and a server without keys, are the default tenant's: the store
-// of Config.DB, as before tenants existed.
+// request with the registries in force synced into it; every route works on
+// the memory of the caller's tenant only, so no query can reach another
+// tenant's rules whatever it filters on. Keys without a tenant, and a
+// server without keys, are the default tenant's: the memory of
+// Config.Memory, as before tenants existed.
 //
-// Serving MCP on stdio (what `lexsona mcp` does):
-//
-//	err := server.ServeMCP(ctx, server.Config{DB: db, Embedder: emb, Logger: stderrLog}, os.Stdin, os.Stdout)
-//
-// An MCP client (Claude Code, Cursor, …) is configured with:
-//
-//	{"mcpServers": {"lexsona": {"command": "lexsona", "args": ["mcp"]}}}
+// The Model Context Protocol server is a front end of its own (package mcp).
 package server
 
 import (
@@ -46,14 +44,12 @@ import (
 	"github.com/go-playground/validator/v10"
 	"github.com/labstack/echo/v4"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
-	"github.com/lexsona/lexsona/store"
 )
 
 // Defaults of Config.
@@ -66,32 +62,45 @@ const (
 	DefaultShutdownTimeout   = 8 * time.Second
 	// DefaultMaxConns bounds the open connections; more wait to be accepted.
 	DefaultMaxConns = 512
+	// DefaultIdempotencyTTL is how long an Idempotency-Key is remembered
+	// (Config.IdempotencyTTL): a retry within it replays the first answer;
+	// after it the key is forgotten and the same request would be recorded
+	// anew.
+	DefaultIdempotencyTTL = tenant.DefaultIdempotencyTTL
+	// DefaultShareCheckInterval is how often a running server compares each
+	// shared registry, as its owner holds it, with every open receiver's
+	// copy (Config.ShareCheckInterval).
+	DefaultShareCheckInterval = 10 * time.Second
 	// writeMargin is how long past its route's time limit a response may
 	// take to be written (a slow reader holds its connection no longer).
 	writeMargin = 30 * time.Second
 )
 
-// Config configures a Server. DB and Embedder are required; every other
-// zero field takes its default.
+// Config configures a Server. Memory and Embedder are required; every
+// other zero field takes its default.
 type Config struct {
 	// Addr is the TCP address to listen on (DefaultAddr); "127.0.0.1:0" picks
 	// a free port (see Server.Addr).
 	Addr string
-	// DB is the store. Run closes it when it returns (checkpointing the WAL).
-	DB *store.DB
-	// Embedder embeds corrections and /v1/embeddings inputs. The server wraps
-	// it in a Batcher (unless NoBatching) and never closes it.
+	// Memory builds the default tenant's memory (tenant.MemoryOver: the use
+	// cases over the default store, with the caller's classifier options
+	// and clock) over the embedders the server gives it: Embedder admitted
+	// (see admission) over the batching queue for requests, the queue for
+	// registry syncs. New calls it once; Run closes that memory, and its
+	// store (checkpointing the WAL), when it returns.
+	Memory tenant.MemoryFunc
+	// Embedder embeds corrections and /v1/embeddings inputs: the model the
+	// memories classify with. The server wraps it in a Batcher (unless
+	// NoBatching) and never closes it.
 	Embedder models.Embedder
-	// ClassifierOptions configure the classifier of the use-case layer
-	// (memory.Service) the server builds over DB and the (batched) Embedder.
-	ClassifierOptions classifier.Options
 	// APIKeys protect /v1 (see ParseAPIKeys); empty means open. Keys of
 	// named tenants (APIKeys.Tenants) need Tenants.
 	APIKeys APIKeys
-	// Tenants opens the stores of named tenants (tenant.Stores): a caller
-	// whose key names a tenant reads and writes that tenant's store only.
-	// DB is the default tenant's.
-	Tenants TenantStores
+	// Tenants opens the memories of named tenants (tenant.MemoryOpener over
+	// tenant.Stores) over the server's embedders: a caller whose key names
+	// a tenant reads and writes that tenant's memory only. Memory is the
+	// default tenant's.
+	Tenants tenant.Opener
 	// TenantEmbedder opens an embedder of the same kind as Embedder, for
 	// named tenants when Embedder is corpus-dependent (a models.Fitter: the
 	// lexical embedder), whose fit follows one store's registries. Unused
@@ -104,9 +113,6 @@ type Config struct {
 	// ShareCheckInterval is how often a running server looks for shared
 	// registries changed without it (DefaultShareCheckInterval).
 	ShareCheckInterval time.Duration
-	// MCPTenant is the tenant whose memory ServeMCP serves (the default
-	// tenant when empty; a named one needs Tenants).
-	MCPTenant string
 	// HookRoots are the folders under which the Claude Code hook route may
 	// read a project's files (.lexsona.yaml, .git/config, language files) to
 	// find a session's scope, for callers on loopback only; empty (the
@@ -152,7 +158,8 @@ type Config struct {
 	MaxTextsInFlight int
 	// IdempotencyTTL is how long an Idempotency-Key of POST /v1/corrections is
 	// remembered (DefaultIdempotencyTTL, 24 h); while the server runs, older
-	// keys are deleted hourly (see startPruner). Negative: never pruned.
+	// keys are deleted hourly (see tenant.Memories.StartPruner). Negative:
+	// never pruned.
 	IdempotencyTTL time.Duration
 	// ShutdownTimeout bounds the drain of in-flight requests on shutdown
 	// (DefaultShutdownTimeout); the whole shutdown stays under 10 s.
@@ -181,19 +188,17 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	log     *slog.Logger
-	db      *store.DB
 	emb     models.Embedder // what requests embed with: admit over the batcher (when batching)
 	bulkEmb models.Embedder // what a registry sync embeds with (one at a time): the batcher or Embedder
 	admit   *admission
 	batcher *models.Batcher
-	mem     *memory.Service
+	mem     *memory.Service  // the default tenant's
+	mems    *tenant.Memories // every tenant's, the named ones opened on first use
 	keys    *keyring
 
-	defaultTenant *tenantMem // DB and mem
-	tenants       *tenantSet // the named tenants opened so far
-	metrics       *metrics
-	validator     *validator.Validate
-	echo          *echo.Echo
+	metrics   *metrics
+	validator *validator.Validate
+	echo      *echo.Echo
 
 	routes         map[string]bool // "METHOD /path" of every registered route
 	routeBodyLimit map[string]int64
@@ -214,12 +219,12 @@ type Server struct {
 	stopErr        error
 }
 
-// New builds a Server from cfg without listening. Errors: EINVALID when DB
-// or Embedder is missing, a limit is negative or an allowed host is not a
-// host name.
+// New builds a Server from cfg without listening. Errors: EINVALID when
+// Memory or Embedder is missing, a limit is negative or an allowed host is
+// not a host name.
 func New(cfg Config) (*Server, error) {
-	if cfg.DB == nil {
-		return nil, engine.Errorf(engine.EINVALID, "server: Config.DB is required")
+	if cfg.Memory == nil {
+		return nil, engine.Errorf(engine.EINVALID, "server: Config.Memory is required")
 	}
 	if cfg.Embedder == nil {
 		return nil, engine.Errorf(engine.EINVALID, "server: Config.Embedder is required")
@@ -244,20 +249,12 @@ func New(cfg Config) (*Server, error) {
 	if err := checkShareKeys(cfg.SharedRegistries, cfg.APIKeys); err != nil {
 		return nil, err
 	}
-	if cfg.MCPTenant != "" && cfg.MCPTenant != tenant.Default {
-		if err := tenant.CheckName(cfg.MCPTenant); err != nil {
-			return nil, err
-		}
-		if cfg.Tenants == nil {
-			return nil, engine.Errorf(engine.EINVALID, "server: MCP tenant %s needs Config.Tenants", cfg.MCPTenant)
-		}
-	}
 	if cfg.APIKeys.Named() {
 		cfg.MetricsNeedKey = true
 	}
 	setDefaults(&cfg)
 	s := &Server{
-		cfg: cfg, log: cfg.Logger, db: cfg.DB, keys: newKeyring(cfg.APIKeys), validator: newValidator(), started: cfg.Now(),
+		cfg: cfg, log: cfg.Logger, keys: newKeyring(cfg.APIKeys), validator: newValidator(), started: cfg.Now(),
 		routes: map[string]bool{}, routeBodyLimit: map[string]int64{}, routeTimeout: map[string]time.Duration{},
 	}
 	if s.allowedHost, err = ParseAllowedHosts(cfg.AllowedHosts); err != nil {
@@ -274,10 +271,17 @@ func New(cfg Config) (*Server, error) {
 	s.bulkEmb = s.emb
 	s.admit = newAdmission(s.emb, cfg.MaxTextsInFlight, cfg.RequestTimeout/2, time.Now)
 	s.emb = s.admit
-	s.metrics = newMetrics(cfg.DB, cfg.Embedder, s.batcher, s.admit)
-	s.mem = memory.New(cfg.DB, s.emb, memory.Options{Classifier: cfg.ClassifierOptions, Now: cfg.Now, Bulk: s.bulkEmb})
-	s.defaultTenant = &tenantMem{name: tenant.Default, db: cfg.DB, mem: s.mem, emb: s.emb}
-	s.tenants = &tenantSet{open: map[string]*tenantMem{}, opening: map[string]*sync.Mutex{}}
+	s.mem = cfg.Memory(tenant.Embedders{Classify: s.emb, Bulk: s.bulkEmb})
+	s.metrics = newMetrics(s.mem, cfg.Embedder, s.batcher, s.admit)
+	s.mems = tenant.NewMemories(tenant.MemoriesConfig{
+		Default: s.mem, Tenants: cfg.Tenants,
+		Model: cfg.Embedder, Shared: tenant.Embedders{Classify: s.emb, Bulk: s.bulkEmb}, TenantEmbedder: cfg.TenantEmbedder,
+		// A tenant's own embedder is admitted under the same bounds, unbatched.
+		Own: func(own models.Embedder) tenant.Embedders {
+			return tenant.Embedders{Classify: s.admit.over(own), Bulk: own}
+		},
+		Shares: cfg.SharedRegistries, OpenTimeout: cfg.SyncTimeout, Logger: cfg.Logger, Now: cfg.Now,
+	})
 	s.echo = s.newEcho()
 	return s, nil
 }

@@ -99,16 +99,15 @@ func TestNewTenantConfig(t *testing.T) {
 		wantErr string
 	}{
 		{"no tenant stores", Config{APIKeys: withOp}, "Config.Tenants is not set"},
-		{"bad MCP tenant", Config{MCPTenant: "Bob", Tenants: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil)}, "lower-case"},
-		{"MCP tenant without stores", Config{MCPTenant: "bob"}, "needs Config.Tenants"},
 	} {
-		c.cfg.DB, c.cfg.Embedder, c.cfg.Logger = db, emb, discardLogger()
+		c.cfg.Memory, c.cfg.Embedder, c.cfg.Logger = plainMemory(db), emb, discardLogger()
 		_, err := New(c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.wantErr) || engine.ErrorCode(err) != engine.EINVALID {
 			t.Errorf("%s: New = %v, want EINVALID with %q", c.name, err, c.wantErr)
 		}
 	}
-	srv, err := New(Config{DB: db, Embedder: emb, Logger: discardLogger(), APIKeys: named, Tenants: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil)})
+	srv, err := New(Config{Memory: plainMemory(db), Embedder: emb, Logger: discardLogger(), APIKeys: named,
+		Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil)}})
 	if err != nil {
 		t.Fatalf("keys of named tenants only: %v", err)
 	}
@@ -136,7 +135,7 @@ func TestTenantFirstRequestsTogether(t *testing.T) {
 			t.Errorf("a first request: %s", b)
 		}
 	}
-	if got := len(e.srv.openTenants()); got != 2 {
+	if got := len(e.srv.mems.Opened()); got != 2 {
 		t.Errorf("%d tenants open, want the default and alice", got)
 	}
 }

@@ -15,10 +15,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/store"
 )
@@ -116,10 +116,12 @@ func tenantConfig(t *testing.T, backend string, edit func(*Config)) (Config, str
 		t.Fatal(err)
 	}
 	embCfg := setup.Config{Embedder: models.Options{Backend: "lexical"}, Logger: discardLogger()}
-	cfg := Config{DB: db, Embedder: emb, APIKeys: keys, Logger: discardLogger(), Now: func() time.Time { return testNow },
-		Tenants: tenant.NewStores(base, discardLogger()), TenantEmbedder: setup.TenantEmbedder(embCfg),
-		ClassifierOptions: classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: t.TempDir()},
+	bands := testBands(t)
+	cfg := Config{Embedder: emb, APIKeys: keys, Logger: discardLogger(), Now: func() time.Time { return testNow },
+		Tenants:        tenant.MemoryOpener{Stores: tenant.NewStores(base, discardLogger()), Options: memory.Options{Classifier: bands, Now: func() time.Time { return testNow }}},
+		TenantEmbedder: setup.TenantEmbedder(embCfg),
 	}
+	cfg.Memory = memoryOver(db, bands, &cfg.Now)
 	if edit != nil {
 		edit(&cfg)
 	}

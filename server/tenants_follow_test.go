@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -56,50 +55,5 @@ func TestSharedRegistryChangedOutsideTheServer(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 		})
-	}
-}
-
-// TestSharedRegistryRefusedOnce: a receiver that refuses the owner's
-// version of a shared registry (its own registry already defines one of
-// the rule ids) is told once, not at every check, and gets the registry
-// as soon as its owner changes it into one it takes.
-func TestSharedRegistryRefusedOnce(t *testing.T) {
-	var logs lockedBuffer
-	e := newTenantEnv(t, "sqlite", func(c *Config) {
-		c.SharedRegistries = []RegistryShare{{Owner: "default", Name: "team", To: []string{"alice"}}}
-		c.Logger = slog.New(slog.NewTextHandler(&logs, nil))
-	})
-	reg := func(name, id, text string) string {
-		return "version: 1\nname: " + name + "\nrules:\n  - rule_id: " + id + "\n    category: tool_preference\n    severity: should\n" +
-			"    template: \"" + text + "\"\n"
-	}
-	e.must(200, aliceKey, http.MethodPost, "/v1/registry/sync", reg("own", "team.clash", "Alice's own rule"), "Content-Type", "application/yaml")
-	other, err := store.Open(context.Background(), e.base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	outside := memory.New(other, MustLexical(t, other), memory.Options{})
-	syncOutside := func(yaml string) {
-		t.Helper()
-		if _, _, err := outside.SyncRegistry(context.Background(), registry.Source{Name: "team", YAML: []byte(yaml)}, memory.SyncOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	syncOutside(reg("team", "team.clash", "The team's rule"))
-	refused := shareRefusals{}
-	for range 3 {
-		e.srv.followSharesOnce(context.Background(), refused)
-	}
-	if n := strings.Count(logs.String(), "refuses this version"); n != 1 {
-		t.Errorf("the refusal was logged %d times over 3 checks, want once:\n%s", n, logs.String())
-	}
-	if b := e.must(200, aliceKey, http.MethodGet, "/v1/rules/team.clash", ""); !strings.Contains(b, "Alice's own rule") {
-		t.Errorf("alice's own rule after the refusal: %s", b)
-	}
-	syncOutside(reg("team", "team.use-just", "Run tasks with just"))
-	e.srv.followSharesOnce(context.Background(), refused)
-	if b := e.must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with just") {
-		t.Errorf("the owner's next version did not reach alice: %s", b)
 	}
 }

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"context"
-	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -14,17 +12,12 @@ import (
 )
 
 // RegistryShare gives tenants a read-only copy of another tenant's
-// registry: whenever Owner syncs its registry Name through the server, when
-// a receiver's memory is opened, and when a running server finds the
-// owner's copy changed otherwise (startShareFollower), the same YAML is
-// synced into every tenant of To as the
-// source Name, which those tenants may not sync themselves (403). Their
-// own evidence on its rules stays theirs.
-type RegistryShare struct {
-	Owner string
-	Name  string
-	To    []string
-}
+// registry (tenant.Share): whenever Owner syncs its registry Name through
+// the server, when a receiver's memory is opened, and when a running server
+// finds the owner's copy changed otherwise, the same YAML is synced into
+// every tenant of To as the source Name, which those tenants may not sync
+// themselves (403). Their own evidence on its rules stays theirs.
+type RegistryShare = tenant.Share
 
 // ParseRegistryShare parses a --share-registry value
 // "OWNER/NAME=TENANT[+TENANT…]" ("default/team=alice+bob": the default
@@ -93,70 +86,6 @@ func checkShares(shares []RegistryShare) error {
 	return nil
 }
 
-// receives reports whether tenant name receives the registry regName from
-// another tenant.
-func (s *Server) receives(name, regName string) bool {
-	for _, sh := range s.cfg.SharedRegistries {
-		if sh.Name == regName && slices.Contains(sh.To, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// receiveShared syncs into t every registry shared with it, as its owner
-// has it now (a registry its owner never synced is skipped). Errors: those
-// of opening the owner and of the sync.
-func (s *Server) receiveShared(ctx context.Context, t *tenantMem) error {
-	for _, sh := range s.cfg.SharedRegistries {
-		if slices.Contains(sh.To, t.name) {
-			if err := s.pullShare(ctx, sh, t); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// pullShare syncs sh's registry, as its owner holds it, into t.
-func (s *Server) pullShare(ctx context.Context, sh RegistryShare, t *tenantMem) error {
-	owner, err := s.tenantByName(ctx, sh.Owner)
-	if err != nil {
-		return err
-	}
-	yaml, ok, err := registryYAML(ctx, owner.db, sh.Name)
-	if err != nil || !ok {
-		return err
-	}
-	return syncShare(ctx, sh, t, yaml)
-}
-
-// syncShare syncs yaml, the owner's copy of sh's registry, into t.
-func syncShare(ctx context.Context, sh RegistryShare, t *tenantMem, yaml []byte) error {
-	_, _, err := t.mem.SyncRegistry(ctx, registry.Source{Name: sh.Name, YAML: yaml}, memory.SyncOptions{AllowEmpty: true})
-	return err
-}
-
-// shareSynced passes a registry owner just synced on to the tenants it is
-// shared with; a receiver that fails is logged (it gets the registry when
-// it is next opened or synced).
-func (s *Server) shareSynced(ctx context.Context, owner *tenantMem, regName string) {
-	for _, sh := range s.cfg.SharedRegistries {
-		if sh.Owner != owner.name || sh.Name != regName {
-			continue
-		}
-		for _, r := range sh.To {
-			t, err := s.tenantByName(ctx, r)
-			if err == nil {
-				err = s.pullShare(ctx, sh, t)
-			}
-			if err != nil {
-				s.log.Error("passing a shared registry on failed", "registry", regName, "tenant", r, "err", err.Error())
-			}
-		}
-	}
-}
-
 // refuseReceived answers 403 when the request's tenant syncs a registry it
 // receives from another tenant.
 func (s *Server) refuseReceived(c echo.Context, src registry.Source) error {
@@ -168,7 +97,7 @@ func (s *Server) refuseReceived(c echo.Context, src registry.Source) error {
 		}
 		name = reg.Name()
 	}
-	if s.receives(tenantName(c), name) {
+	if s.mems.Receives(tenantName(c), name) {
 		return &apiError{codeForbidden, "registry " + clip(name) + " is shared with this tenant read-only: only the tenant that owns it may sync it"}
 	}
 	return nil
@@ -183,7 +112,7 @@ func (s *Server) refuseReceivedRule(c echo.Context, mem *memory.Service, id stri
 		return nil
 	}
 	v, err := mem.GetRule(c.Request().Context(), id, s.cfg.Now())
-	if err == nil && v.Registry != "" && s.receives(tenantName(c), v.Registry) {
+	if err == nil && v.Registry != "" && s.mems.Receives(tenantName(c), v.Registry) {
 		return &apiError{codeForbidden, "rule " + id + " belongs to registry " + v.Registry + ", shared with this tenant read-only: only the tenant that owns it may change it"}
 	}
 	return nil

@@ -39,8 +39,8 @@ func TestSharesNeedTenantsWithKeys(t *testing.T) {
 		{"no keys", APIKeys{}, RegistryShare{Owner: "default", Name: "team", To: []string{"alice"}}, "tenant alice has no API key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := New(Config{DB: db, Embedder: emb, APIKeys: tc.keys, Logger: discardLogger(),
-				Tenants: tenant.NewStores(base, discardLogger()), SharedRegistries: []RegistryShare{tc.share}})
+			srv, err := New(Config{Memory: plainMemory(db), Embedder: emb, APIKeys: tc.keys, Logger: discardLogger(),
+				Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(base, discardLogger())}, SharedRegistries: []RegistryShare{tc.share}})
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("New: %v", err)

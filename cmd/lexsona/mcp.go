@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/internal/setup"
-	"github.com/lexsona/lexsona/server"
+	"github.com/lexsona/lexsona/mcp"
 )
 
 // newMCPCmd is lexsona mcp: LexSona's MCP server over stdio.
@@ -40,8 +40,8 @@ memory is created at the first tool call (the log says so). Logs go to stderr.`,
 				return err
 			}
 			sc := a.setupConfig()
-			return server.ServeMCP(cmd.Context(), server.Config{DB: core.DB, Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger(), ClassifierOptions: setup.ClassifierOptions(sc),
-				MCPTenant: tenantName, Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc)}, a.stdin, a.stdout)
+			return mcp.Serve(cmd.Context(), mcp.Config{Memory: setup.Memory(core.DB, sc), Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger(),
+				Tenant: tenantName, Tenants: setup.TenantMemories(sc), TenantEmbedder: setup.TenantEmbedder(sc)}, a.stdin, a.stdout)
 		},
 	}
 	addTenantFlag(c, &tenantName, "serve")

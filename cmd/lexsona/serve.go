@@ -78,16 +78,15 @@ of its own beside --db, created on its first request.`,
 			}
 			sc := a.setupConfig()
 			srv, err := server.New(server.Config{
-				Addr: addr, DB: core.DB, Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
-				Tenants: setup.TenantStores(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
+				Addr: addr, Memory: setup.Memory(core.DB, sc), Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
+				Tenants: setup.TenantMemories(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
 				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, HookRoots: hookRoots, HookNotes: hookNotes, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
-				ClassifierOptions: setup.ClassifierOptions(sc),
 			})
 			if err != nil {
 				return err
 			}
-			a.db = nil // the server owns the store now and closes it on shutdown
+			a.db = nil // the server owns the store now and closes it (its memory) on shutdown
 			return srv.Run(cmd.Context())
 		},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/store"
 )
@@ -25,4 +26,24 @@ func TenantStores(cfg Config) *tenant.Stores {
 // embedder is fitted on each store's registries.
 func TenantEmbedder(cfg Config) func(ctx context.Context) (models.Embedder, error) {
 	return func(ctx context.Context) (models.Embedder, error) { return OpenEmbedder(ctx, cfg) }
+}
+
+// Memory returns the builder of the default tenant's memory for a front
+// end (the server, MCP): the use cases over db with cfg's classifier
+// options (ClassifierOptions) and clock, over the embedders the front end
+// gives. It opens nothing.
+func Memory(db *store.DB, cfg Config) tenant.MemoryFunc {
+	return tenant.MemoryOver(db, memoryOptions(cfg))
+}
+
+// TenantMemories returns the opener of the named tenants' memories for a
+// front end: their stores as TenantStores opens them, the use cases over
+// each as Memory builds them. It opens nothing yet.
+func TenantMemories(cfg Config) tenant.MemoryOpener {
+	return tenant.MemoryOpener{Stores: TenantStores(cfg), Options: memoryOptions(cfg)}
+}
+
+// memoryOptions are the use cases' options cfg gives.
+func memoryOptions(cfg Config) memory.Options {
+	return memory.Options{Classifier: ClassifierOptions(cfg), Now: cfg.Now}
 }

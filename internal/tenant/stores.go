@@ -13,8 +13,8 @@ import (
 	"github.com/lexsona/lexsona/store"
 )
 
-// Stores opens the stores of named tenants beside a default store (a
-// server.TenantStores). It is safe for concurrent use.
+// Stores opens the stores of named tenants beside a default store (what
+// MemoryOpener opens memories over). It is safe for concurrent use.
 type Stores struct {
 	base string // the default store's DSN: a SQLite path or a PostgreSQL URL
 	log  *slog.Logger

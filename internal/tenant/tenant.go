@@ -1,5 +1,9 @@
-// Package tenant locates and opens the stores of a shared server's tenants.
-// Every tenant's memory is a store of its own, so that a query cannot reach
+// Package tenant holds what LexSona's front ends (the HTTP server, MCP)
+// know of tenants: their names, the API keys that name them (Keys), every
+// tenant's memory looked up by name and opened on first use (Memories),
+// the registries they share, and the pruning of their idempotency keys.
+// It locates and opens the stores of a shared server's tenants too. Every
+// tenant's memory is a store of its own, so that a query cannot reach
 // another tenant's rules whatever it filters on:
 //
 //   - SQLite: the implicit default tenant keeps the --db file; a named

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
@@ -32,6 +33,16 @@ const (
 var testNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// testOptions are the servers' memories' options: fixed bands, no
+// calibration file from the machine running the tests, the clock at
+// testNow.
+func testOptions(t *testing.T) memory.Options {
+	return memory.Options{
+		Classifier: classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: t.TempDir()},
+		Now:        func() time.Time { return testNow },
+	}
+}
 
 // env is a real server (the API and the review page) over a temp-dir
 // SQLite store with the lexical embedder and the default pack in force.
@@ -55,9 +66,8 @@ func newEnv(t *testing.T, keys server.APIKeys, tls bool) *env {
 	if _, _, err := memory.New(db, emb, memory.Options{}).SyncInForce(ctx, memory.SyncOptions{Now: testNow.Add(-24 * time.Hour)}); err != nil {
 		t.Fatalf("registry: %v", err)
 	}
-	srv, err := server.New(server.Config{DB: db, Embedder: emb, APIKeys: keys, Logger: discard(),
-		Now:               func() time.Time { return testNow },
-		ClassifierOptions: classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: t.TempDir()},
+	srv, err := server.New(server.Config{Memory: tenant.MemoryOver(db, testOptions(t)), Embedder: emb, APIKeys: keys, Logger: discard(),
+		Now: func() time.Time { return testNow },
 	})
 	if err != nil {
 		t.Fatalf("server.New: %v", err)

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/models"
@@ -47,10 +46,10 @@ func newTenantEnv(t *testing.T, keys string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{DB: db, Embedder: emb, APIKeys: k, Logger: discard(),
-		Tenants: tenant.NewStores(base, discard()), TenantEmbedder: setup.TenantEmbedder(embCfg),
-		Now:               func() time.Time { return testNow },
-		ClassifierOptions: classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: t.TempDir()},
+	opts := testOptions(t)
+	srv, err := server.New(server.Config{Memory: tenant.MemoryOver(db, opts), Embedder: emb, APIKeys: k, Logger: discard(),
+		Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(base, discard()), Options: opts}, TenantEmbedder: setup.TenantEmbedder(embCfg),
+		Now: func() time.Time { return testNow },
 	})
 	if err != nil {
 		t.Fatalf("server.New: %v", err)

@@ -1,4 +1,4 @@
-package server
+package mcp
 
 import (
 	"fmt"
@@ -7,19 +7,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // mcpSessionFor connects a client to the MCP server of tenant name.
-func mcpSessionFor(t *testing.T, s *Server, name string) *mcp.ClientSession {
+func mcpSessionFor(t *testing.T, s *Server, name string) *sdkmcp.ClientSession {
 	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.MCPServerFor(name).Connect(t.Context(), st, nil)
+	ct, st := sdkmcp.NewInMemoryTransports()
+	ss, err := s.For(name).Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatalf("server connect: %v", err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "lexsona-test", Version: "1"}, nil).Connect(t.Context(), ct, nil)
+	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "lexsona-test", Version: "1"}, nil).Connect(t.Context(), ct, nil)
 	if err != nil {
 		t.Fatalf("client connect: %v", err)
 	}
@@ -28,7 +28,7 @@ func mcpSessionFor(t *testing.T, s *Server, name string) *mcp.ClientSession {
 }
 
 // mustTool calls a tool and fails when it answers an error.
-func mustTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, map[string]any) {
+func mustTool(t *testing.T, cs *sdkmcp.ClientSession, name string, args map[string]any) (string, map[string]any) {
 	t.Helper()
 	text, s, isErr := callTool(t, cs, name, args)
 	if isErr {
@@ -44,7 +44,7 @@ func mustTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 func TestTenantsMCP(t *testing.T) {
 	for _, backend := range tenantBackends {
 		t.Run(backend, func(t *testing.T) {
-			e := newTenantEnv(t, backend, nil)
+			e := newTenantEnv(t, backend)
 			alice, bob := mcpSessionFor(t, e.srv, "alice"), mcpSessionFor(t, e.srv, "bob")
 			p1 := map[string]any{"project": "p1"}
 			with := func(m map[string]any, kv ...any) map[string]any {

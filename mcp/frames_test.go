@@ -1,4 +1,4 @@
-package server
+package mcp
 
 import (
 	"bufio"
@@ -32,9 +32,9 @@ const mcpInit = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"p
 func runMCPScript(t *testing.T, e *testEnv, script string) []rpcAnswer {
 	t.Helper()
 	var out testenv.SyncBuffer
-	cfg := Config{DB: e.db, Embedder: e.emb, Logger: discardLogger()}
-	if err := ServeMCP(context.Background(), cfg, strings.NewReader(mcpInit+script), &out); err != nil {
-		t.Fatalf("ServeMCP: %v", err)
+	cfg := Config{Memory: memoryOver(e.db), Embedder: e.emb, Logger: discardLogger()}
+	if err := Serve(context.Background(), cfg, strings.NewReader(mcpInit+script), &out); err != nil {
+		t.Fatalf("Serve: %v", err)
 	}
 	var answers []rpcAnswer
 	sc := bufio.NewScanner(bytes.NewReader([]byte(out.String())))

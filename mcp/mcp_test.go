@@ -1,4 +1,4 @@
-package server
+package mcp
 
 import (
 	"context"
@@ -9,21 +9,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // mcpSession connects the SDK's own client to s's MCP server over in-memory
 // transports.
-func mcpSession(t *testing.T, s *Server) *mcp.ClientSession {
+func mcpSession(t *testing.T, s *Server) *sdkmcp.ClientSession {
 	t.Helper()
 	ctx := t.Context()
-	ct, st := mcp.NewInMemoryTransports()
+	ct, st := sdkmcp.NewInMemoryTransports()
 	ss, err := s.MCPServer().Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatalf("server connect: %v", err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "lexsona-test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "lexsona-test", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatalf("client connect (initialize): %v", err)
 	}
@@ -32,14 +32,14 @@ func mcpSession(t *testing.T, s *Server) *mcp.ClientSession {
 }
 
 // callTool calls a tool and returns its text and structured content.
-func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (text string, structured map[string]any, isErr bool) {
+func callTool(t *testing.T, cs *sdkmcp.ClientSession, name string, args map[string]any) (text string, structured map[string]any, isErr bool) {
 	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(t.Context(), &sdkmcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", name, err)
 	}
 	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
+		if tc, ok := c.(*sdkmcp.TextContent); ok {
 			text += tc.Text
 		}
 	}
@@ -53,7 +53,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 func TestMCPTools(t *testing.T) {
 	e := newTestEnv(t, nil)
 	cs := mcpSession(t, e.srv)
-	if info := cs.InitializeResult(); info == nil || info.ServerInfo.Name != MCPName || info.Instructions == "" {
+	if info := cs.InitializeResult(); info == nil || info.ServerInfo.Name != Name || info.Instructions == "" {
 		t.Fatalf("initialize: %+v", info)
 	}
 	tools, err := cs.ListTools(t.Context(), nil)
@@ -207,7 +207,7 @@ func TestMCPTools(t *testing.T) {
 }
 
 // confirmationIDs calls list_confirmations and returns the ids it lists.
-func confirmationIDs(t *testing.T, cs *mcp.ClientSession, args map[string]any) []any {
+func confirmationIDs(t *testing.T, cs *sdkmcp.ClientSession, args map[string]any) []any {
 	t.Helper()
 	text, s, isErr := callTool(t, cs, "list_confirmations", args)
 	if isErr {
@@ -228,7 +228,7 @@ func confirmationIDs(t *testing.T, cs *mcp.ClientSession, args map[string]any) [
 	return ids
 }
 
-// TestServeMCP drives ServeMCP (what `lexsona mcp` runs on stdin/stdout)
+// TestServeMCP drives Serve (what `lexsona mcp` runs on stdin/stdout)
 // through pipes with the SDK's client, then disconnects.
 func TestServeMCP(t *testing.T) {
 	db := MustOpenStore(t)
@@ -237,11 +237,11 @@ func TestServeMCP(t *testing.T) {
 	clientIn, serverOut := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeMCP(context.Background(), Config{DB: db, Embedder: emb, Logger: discardLogger()}, serverIn, serverOut)
+		done <- Serve(context.Background(), Config{Memory: memoryOver(db), Embedder: emb, Logger: discardLogger()}, serverIn, serverOut)
 		serverOut.Close()
 	}()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "pipe-test", Version: "1"}, nil).
-		Connect(t.Context(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	cs, err := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "pipe-test", Version: "1"}, nil).
+		Connect(t.Context(), &sdkmcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,13 +254,13 @@ func TestServeMCP(t *testing.T) {
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Errorf("ServeMCP after the client left: %v", err)
+			t.Errorf("Serve after the client left: %v", err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("ServeMCP did not return after the client disconnected")
+		t.Fatal("Serve did not return after the client disconnected")
 	}
 	// The store is the caller's, still open.
 	if err := db.Writable(t.Context()); err != nil {
-		t.Errorf("store closed by ServeMCP: %v", err)
+		t.Errorf("store closed by Serve: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package mcp
 
 import (
 	"bufio"
@@ -27,8 +27,8 @@ func TestServeMCPScripted(t *testing.T) {
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"record_correction","arguments":{"text":"` + textAuto + `","rule_id":"` + ruleSed + `"}}}`,
 	}, "\n") + "\n"
 	var out testenv.SyncBuffer
-	if err := ServeMCP(context.Background(), Config{DB: db, Embedder: emb, Logger: discardLogger()}, strings.NewReader(script), &out); err != nil {
-		t.Fatalf("ServeMCP: %v", err)
+	if err := Serve(context.Background(), Config{Memory: memoryOver(db), Embedder: emb, Logger: discardLogger()}, strings.NewReader(script), &out); err != nil {
+		t.Fatalf("Serve: %v", err)
 	}
 	answers := map[string]json.RawMessage{}
 	parseErrors := 0

@@ -1,0 +1,52 @@
+package mcp
+
+import (
+	"testing"
+
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store"
+)
+
+// mustCreatePending stores a pending confirmation of text in e's store and
+// returns its id.
+func (e *testEnv) mustCreatePending(text string) int64 {
+	e.t.Helper()
+	var id int64
+	err := e.db.Write(e.t.Context(), func(tx *store.Tx) error {
+		var err error
+		id, err = tx.CreatePending(engine.Pending{Text: text})
+		return err
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+// TestConfirmSaysWhenActivated: over MCP, of the confirmations accepted one
+// by one on a rule, the one that makes it active answers "activated": true,
+// and no other does (server's test of the same name does it over HTTP).
+func TestConfirmSaysWhenActivated(t *testing.T) {
+	accept := func(e *testEnv, id int64) map[string]any {
+		_, m, isErr := callTool(e.t.(*testing.T), mcpSession(e.t.(*testing.T), e.srv), "resolve_confirmation",
+			map[string]any{"id": id, "action": "accept", "rule_id": "tool.use-ripgrep"})
+		if isErr {
+			e.t.Fatalf("resolve_confirmation %d failed", id)
+		}
+		return m
+	}
+	e := newTestEnv(t, nil)
+	activated := 0
+	for i := 1; i <= 12; i++ {
+		m := accept(e, e.mustCreatePending("search with rg please"))
+		if m["activated"] == true {
+			if activated != 0 || m["active"] != true {
+				t.Fatalf("accept %d: %v (activated before, at %d, or not active)", i, m, activated)
+			}
+			activated = i
+		}
+	}
+	if activated == 0 {
+		t.Fatalf("no accept said the rule was activated")
+	}
+}

@@ -1,0 +1,168 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/server"
+	"github.com/lexsona/lexsona/store"
+)
+
+// tenantBackends are the stores every tenant test runs on.
+var tenantBackends = []string{"sqlite", "postgres"}
+
+// Keys of the tenant tests' HTTP server: alice's and bob's.
+const (
+	aliceKey = "alice-write-0123456789a"
+	bobKey   = "bob-write-0123456789abc"
+)
+
+// tenantEnv is an MCP server and, over the same stores, the HTTP API of
+// `lexsona serve` (httptest over server.Handler), with the default tenant
+// and the named tenants alice and bob.
+type tenantEnv struct {
+	t   *testing.T
+	srv *Server
+	url string
+}
+
+// newTenantEnv starts both over backend "sqlite" (files in a temp dir) or
+// "postgres" (a schema of LEXSONA_TEST_PG, its tenants' schemas and roles
+// dropped at the end).
+func newTenantEnv(t *testing.T, backend string) *tenantEnv {
+	t.Helper()
+	var base string
+	switch backend {
+	case "sqlite":
+		base = filepath.Join(t.TempDir(), "lexsona.db")
+	case "postgres":
+		base = testenv.PGSchemaURL(t)
+		dropTenantsPG(t, base, "alice", "bob")
+	default:
+		t.Fatalf("backend %q", backend)
+	}
+	db, err := store.Open(context.Background(), base)
+	if err != nil {
+		t.Fatalf("store.Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	emb := MustLexical(t, db)
+	opts := testOptions(t)
+	tenants := tenant.MemoryOpener{Stores: tenant.NewStores(base, discardLogger()), Options: opts}
+	tenantEmb := setup.TenantEmbedder(setup.Config{Embedder: models.Options{Backend: "lexical"}, Logger: discardLogger()})
+
+	srv, err := New(Config{Memory: tenant.MemoryOver(db, opts), Embedder: emb, Logger: discardLogger(),
+		Tenants: tenants, TenantEmbedder: tenantEmb})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	keys, err := tenant.ParseKeys("alice:write:" + aliceKey + ",bob:write:" + bobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	httpSrv, err := server.New(server.Config{Memory: tenant.MemoryOver(db, opts), Embedder: emb, APIKeys: keys, Logger: discardLogger(),
+		Now: func() time.Time { return testNow }, Tenants: tenants, TenantEmbedder: tenantEmb})
+	if err != nil {
+		t.Fatalf("server.New: %v", err)
+	}
+	ts := httptest.NewServer(httpSrv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		if err := httpSrv.Close(); err != nil {
+			t.Errorf("closing the HTTP server: %v", err)
+		}
+		if err := srv.Close(); err != nil {
+			t.Errorf("closing the MCP server: %v", err)
+		}
+	})
+	return &tenantEnv{t: t, srv: srv, url: ts.URL}
+}
+
+// dropTenantsPG drops, at the end of the test, the schemas and roles of the
+// named tenants of the store at base.
+func dropTenantsPG(t *testing.T, base string, names ...string) {
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := tenant.SchemaPrefix(u)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, testenv.PGURL(t))
+		if err != nil {
+			t.Errorf("dropping the tenants' schemas: %v", err)
+			return
+		}
+		defer conn.Close(ctx)
+		for _, n := range names {
+			id := pgx.Identifier{prefix + n}.Sanitize()
+			if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+id+" CASCADE"); err != nil {
+				t.Errorf("drop schema %s: %v", id, err)
+			}
+			if _, err := conn.Exec(ctx, "DROP ROLE IF EXISTS "+id); err != nil {
+				t.Errorf("drop role %s: %v", id, err)
+			}
+		}
+	})
+}
+
+// must makes one HTTP request with key and fails unless it answers want;
+// it returns the body.
+func (e *tenantEnv) must(want int, key, method, path, body string) string {
+	e.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.url+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		e.t.Fatalf("%s %s: status %d, want %d; body %s", method, path, resp.StatusCode, want, b)
+	}
+	return string(b)
+}
+
+// ruleIDs are the ids of GET /v1/rules's answer.
+func ruleIDs(t *testing.T, body string) []string {
+	t.Helper()
+	var l struct {
+		Rules []struct {
+			ID string `json:"rule_id"`
+		} `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(body), &l); err != nil {
+		t.Fatalf("decoding rules %s: %v", body, err)
+	}
+	var ids []string
+	for _, r := range l.Rules {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
