@@ -36,6 +36,22 @@ type Enforcement struct {
 	Checks []registry.Check
 }
 
+// Enforced is the enforced-rules use case of both hook paths (the command
+// hook and the service's route): the must rules in force for scope that
+// carry checks, from mem's persona of scope with no cut and the registries
+// in force. It needs no embedder. Errors: mem's.
+func Enforced(ctx context.Context, mem *memory.Service, scope engine.Scope) ([]Enforcement, error) {
+	reg, err := mem.InForce(ctx)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := mem.Persona(ctx, memory.PersonaRequest{Scope: scope, Max: memory.MaxSnapshotRules})
+	if err != nil {
+		return nil, err
+	}
+	return Enforcements(snap, reg), nil
+}
+
 // Enforcements pairs the must rules of snap (its active and provisional
 // rules) with the checks reg gives them; rules without checks are left out.
 func Enforcements(snap engine.Snapshot, reg *registry.Registry) []Enforcement {

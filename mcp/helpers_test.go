@@ -58,7 +58,8 @@ func MustLexical(tb testing.TB, db *store.DB) models.Embedder {
 	}
 	tb.Cleanup(func() { emb.Close() })
 	day := testNow.Add(-24 * time.Hour)
-	if _, err := setup.Assemble(context.Background(), db, emb, setup.Config{Logger: discardLogger(), Now: func() time.Time { return day }}); err != nil {
+	cfg := setup.Config{Logger: discardLogger(), Now: func() time.Time { return day }}
+	if _, err := setup.Assemble(context.Background(), setup.MemoryOf(db, cfg), emb, cfg); err != nil {
 		tb.Fatalf("setup.Assemble: %v", err)
 	}
 	return emb

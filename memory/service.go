@@ -38,13 +38,14 @@ type Service struct {
 	bulk models.Embedder
 	clf  *classifier.Classifier
 	now  func() time.Time
+	opts Options
 }
 
 // New returns a Service over db, classifying with emb. It does no I/O; a bad
 // classifier option makes every call that classifies return its EINVALID
 // error (see classifier.New).
 func New(db *store.DB, emb models.Embedder, opts Options) *Service {
-	s := &Service{db: db, emb: emb, bulk: opts.Bulk, now: opts.Now}
+	s := &Service{db: db, emb: emb, bulk: opts.Bulk, now: opts.Now, opts: opts}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -59,9 +60,15 @@ func New(db *store.DB, emb models.Embedder, opts Options) *Service {
 // identity; recording goes through the Service).
 func (s *Service) Classifier() *classifier.Classifier { return s.clf }
 
-// Store returns the service's store, for the front ends' health checks and
-// metrics (never for use cases: those are Service methods).
-func (s *Service) Store() *store.DB { return s.db }
+// WithEmbedders returns the use cases over the same store with the same
+// options, classifying with classify and embedding registry syncs with bulk
+// (classify when nil): what a front end that puts a batching queue or
+// admission before the model builds over the memory it was given.
+func (s *Service) WithEmbedders(classify, bulk models.Embedder) *Service {
+	o := s.opts
+	o.Bulk = bulk
+	return New(s.db, classify, o)
+}
 
 // Embedder returns the embedder the service classifies with.
 func (s *Service) Embedder() models.Embedder { return s.emb }

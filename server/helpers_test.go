@@ -57,7 +57,8 @@ func MustLexical(tb testing.TB, db *store.DB) models.Embedder {
 func MustAssemble(tb testing.TB, db *store.DB, emb models.Embedder) *setup.Core {
 	tb.Helper()
 	day := testNow.Add(-24 * time.Hour)
-	core, err := setup.Assemble(context.Background(), db, emb, setup.Config{Logger: discardLogger(), Now: func() time.Time { return day }})
+	cfg := setup.Config{Logger: discardLogger(), Now: func() time.Time { return day }}
+	core, err := setup.Assemble(context.Background(), setup.MemoryOf(db, cfg), emb, cfg)
 	if err != nil {
 		tb.Fatalf("setup.Assemble: %v", err)
 	}

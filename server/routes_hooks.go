@@ -56,15 +56,7 @@ func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, e
 }
 
 func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
-	reg, err := b.mem.InForce(ctx)
-	if err != nil {
-		return nil, err
-	}
-	snap, err := b.mem.Persona(ctx, memory.PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
-	if err != nil {
-		return nil, err
-	}
-	return hooks.Enforcements(snap, reg), nil
+	return hooks.Enforced(ctx, b.mem, scope)
 }
 
 func (b hookBackend) Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error) {

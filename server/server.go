@@ -11,8 +11,8 @@
 //
 // Serving HTTP (what `lexsona serve` does):
 //
-//	keys, err := server.ParseAPIKeys(os.Getenv("LEXSONA_API_KEYS")) // "read:KEY1,write:KEY2"
-//	srv, err := server.New(server.Config{Addr: addr, Memory: tenant.MemoryOver(db, opts), Embedder: emb, APIKeys: keys, Logger: log})
+//	keys, err := server.ParseAPIKeys(cfg.APIKeys) // "read:KEY1,write:KEY2", from internal/config
+//	srv, err := server.New(server.Config{Addr: addr, Memory: core.Front(), Embedder: emb, APIKeys: keys, Logger: log})
 //	err = srv.Run(ctx) // until ctx is cancelled (SIGINT/SIGTERM); closes the memories
 //
 // The server builds each memory over its own embedders (Config.Memory is
@@ -26,7 +26,7 @@
 // the memory of the caller's tenant only, so no query can reach another
 // tenant's rules whatever it filters on. Keys without a tenant, and a
 // server without keys, are the default tenant's: the memory of
-// Config.Memory, as before tenants existed.
+// Config.Memory.
 //
 // The Model Context Protocol server is a front end of its own (package mcp).
 package server

@@ -11,8 +11,8 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/config"
 	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
 )
 
@@ -36,7 +36,7 @@ type app struct {
 	// at info level, for the long-running commands (serve, mcp).
 	verbose, fullLog bool
 
-	db  *store.DB
+	mem *memory.Service // the use cases over the store, without embedder
 	emb models.Embedder
 	// abandoned is set by a command that returned while its work goes on in
 	// another goroutine (the hook past its deadline): close then leaves the
@@ -80,17 +80,19 @@ func exitCode(err error) int {
 	return 1
 }
 
-// openDB opens (and migrates) the database once per command.
-func (a *app) openDB(ctx context.Context) (*store.DB, error) {
-	if a.db != nil {
-		return a.db, nil
+// openMemory opens (and migrates) the store once per command and returns
+// the use cases over it without an embedder, for commands that read or edit
+// rules without classifying (a call that classifies would fail).
+func (a *app) openMemory(ctx context.Context) (*memory.Service, error) {
+	if a.mem != nil {
+		return a.mem, nil
 	}
-	db, err := setup.OpenStore(ctx, a.setupConfig())
+	mem, err := setup.OpenMemory(ctx, a.setupConfig())
 	if err != nil {
 		return nil, err
 	}
-	a.db = db
-	return db, nil
+	a.mem = mem
+	return mem, nil
 }
 
 func (a *app) close() {
@@ -101,9 +103,9 @@ func (a *app) close() {
 		a.emb.Close()
 		a.emb = nil
 	}
-	if a.db != nil {
-		a.db.Close()
-		a.db = nil
+	if a.mem != nil {
+		a.mem.Close()
+		a.mem = nil
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 
 	"github.com/lexsona/lexsona/internal/setup"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
 )
@@ -67,7 +66,7 @@ func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
 	if !ok {
 		return emb, nil
 	}
-	db, err := a.openDB(ctx)
+	base, err := a.openMemory(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +76,7 @@ func (a *app) openFittedEmbedder(ctx context.Context) (models.Embedder, error) {
 			return nil, err
 		}
 	}
-	union, err := memory.InForceWith(ctx, db, file)
+	union, err := base.InForceWith(ctx, file)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +94,7 @@ func (a *app) openCore(ctx context.Context) (*core, error) {
 
 // assemble is openCore with cfg in place of the global flags' configuration.
 func (a *app) assemble(ctx context.Context, cfg setup.Config) (*core, error) {
-	db, err := a.openDB(ctx)
+	base, err := a.openMemory(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -103,16 +102,5 @@ func (a *app) assemble(ctx context.Context, cfg setup.Config) (*core, error) {
 	if err != nil {
 		return nil, err
 	}
-	return setup.Assemble(ctx, db, emb, cfg)
-}
-
-// openMemory returns the use cases over the store alone, for commands that
-// read or edit rules without classifying (their embedder is not loaded:
-// a call that classifies would fail).
-func (a *app) openMemory(ctx context.Context) (*memory.Service, error) {
-	db, err := a.openDB(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return memory.New(db, nil, memory.Options{}), nil
+	return setup.Assemble(ctx, base, emb, cfg)
 }

@@ -10,9 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
-	"github.com/lexsona/lexsona/store"
 )
 
 func newExportCmd(a *app) *cobra.Command {
@@ -33,13 +32,13 @@ example a personal SQLite memory into a team's PostgreSQL one:
 With --tenant NAME it exports that tenant's memory (one that exists: a
 misspelt name is refused, nothing is created).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if store.DriverName(a.dbPath) == "sqlite" && (tenantName == "" || tenantName == tenant.Default) {
+			if setup.DriverName(a.dbPath) == "sqlite" && (tenantName == "" || tenantName == tenant.Default) {
 				// Opening would create an empty memory, and export it.
 				if _, err := os.Stat(a.dbPath); errors.Is(err, fs.ErrNotExist) {
 					return engine.Errorf(engine.ENOTFOUND, "no LexSona database at %s: nothing to export (check --db or LEXSONA_DB)", a.dbPath)
 				}
 			}
-			db, err := a.openTenantDB(cmd.Context(), tenantName, false)
+			mem, err := a.openTenantMemory(cmd.Context(), tenantName, false)
 			if err != nil {
 				return err
 			}
@@ -51,7 +50,7 @@ misspelt name is refused, nothing is created).`,
 				}
 				w, closeOut = f, f.Close
 			}
-			n, err := memory.New(db, nil, memory.Options{}).Export(cmd.Context(), w)
+			n, err := mem.Export(cmd.Context(), w)
 			if cerr := closeOut(); err == nil && cerr != nil {
 				err = fmt.Errorf("write %s: %w", out, cerr)
 			}
@@ -59,11 +58,11 @@ misspelt name is refused, nothing is created).`,
 				return err
 			}
 			fmt.Fprintf(a.stderr, "exported %d rules, %d texts, %d events, %d config overrides, %d registries, %d confirmations from %s\n",
-				n.Rules, n.Texts, n.Events, n.Config, n.Registries, n.Pending, db.Path())
+				n.Rules, n.Texts, n.Events, n.Config, n.Registries, n.Pending, mem.Location())
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file (mode 0600) instead of stdout")
-	addTenantFlag(cmd, &tenantName, "export")
+	a.addTenantFlag(cmd, &tenantName, "export")
 	return cmd
 }

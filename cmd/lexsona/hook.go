@@ -40,19 +40,11 @@ func (h hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, e
 }
 
 func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
-	db, err := h.a.openDB(ctx)
+	mem, err := h.a.openMemory(ctx)
 	if err != nil {
 		return nil, err
 	}
-	reg, err := memory.InForce(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	snap, err := memory.New(db, nil, memory.Options{}).Persona(ctx, memory.PersonaRequest{Scope: scope, Max: memory.MaxSnapshotRules})
-	if err != nil {
-		return nil, err
-	}
-	return hooks.Enforcements(snap, reg), nil
+	return hooks.Enforced(ctx, mem, scope)
 }
 
 func (h hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (memory.ViolationResult, error) {

@@ -57,11 +57,11 @@ it as lexsona serve would.`,
 				return err
 			}
 			defer checked.Close()
-			db, err := a.openTenantDB(cmd.Context(), tenantName, true)
+			mem, err := a.openTenantMemory(cmd.Context(), tenantName, true)
 			if err != nil {
 				return err
 			}
-			res, err := memory.New(db, nil, memory.Options{}).ImportChecked(cmd.Context(), checked, memory.ImportOptions{Merge: merge})
+			res, err := mem.ImportChecked(cmd.Context(), checked, memory.ImportOptions{Merge: merge})
 			if err != nil {
 				return err
 			}
@@ -76,7 +76,7 @@ it as lexsona serve would.`,
 			return a.output(res, func(w io.Writer) {
 				add, keep := res.Added, res.Kept
 				fmt.Fprintf(w, "%s: added %d rules (%d texts, %d events), %d config overrides, %d registries, %d confirmations\n",
-					db.Path(), add.Rules, add.Texts, add.Events, add.Config, add.Registries, add.Pending)
+					mem.Location(), add.Rules, add.Texts, add.Events, add.Config, add.Registries, add.Pending)
 				fmt.Fprintf(w, "kept what it had: %d rules, %d config overrides, %d registries, %d confirmations\n",
 					keep.Rules, keep.Config, keep.Registries, keep.Pending)
 				printRulesKept(w, res.Rules)
@@ -87,7 +87,7 @@ it as lexsona serve would.`,
 		},
 	}
 	cmd.Flags().BoolVar(&merge, "merge", false, "append to the rules the memory already has the file's corrections they lack, and recompute their alpha and beta")
-	addTenantFlag(cmd, &tenantName, "import into")
+	a.addTenantFlag(cmd, &tenantName, "import into")
 	return cmd
 }
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/internal/setup"
@@ -40,12 +38,12 @@ memory is created at the first tool call (the log says so). Logs go to stderr.`,
 				return err
 			}
 			sc := a.setupConfig()
-			return mcp.Serve(cmd.Context(), mcp.Config{Memory: setup.Memory(core.DB, sc), Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger(),
+			return mcp.Serve(cmd.Context(), mcp.Config{Memory: core.Front(), Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger(),
 				Tenant: tenantName, Tenants: setup.TenantMemories(sc), TenantEmbedder: setup.TenantEmbedder(sc)}, a.stdin, a.stdout)
 		},
 	}
-	addTenantFlag(c, &tenantName, "serve")
-	c.Flags().StringVar(&apiKeysFile, "api-keys-file", os.Getenv("LEXSONA_API_KEYS_FILE"),
+	a.addTenantFlag(c, &tenantName, "serve")
+	c.Flags().StringVar(&apiKeysFile, "api-keys-file", a.cfg.APIKeysFile,
 		"the API keys file of lexsona serve: a --tenant it names may start with no memory yet (env LEXSONA_API_KEYS_FILE)")
 	addIdempotencyTTLFlag(c, &idemTTL)
 	integ.register(c)

@@ -12,17 +12,17 @@ func newMigrateCmd(a *app) *cobra.Command {
 		Use:   "migrate",
 		Short: "Create or upgrade the database schema",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := a.openDB(cmd.Context()) // Open applies pending migrations
+			mem, err := a.openMemory(cmd.Context()) // opening applies pending migrations
 			if err != nil {
 				return err
 			}
-			v, err := db.SchemaVersion(cmd.Context())
+			v, err := mem.SchemaVersion(cmd.Context())
 			if err != nil {
 				return err
 			}
-			out := map[string]any{"db": db.Path(), "schema_version": v}
+			out := map[string]any{"db": mem.Location(), "schema_version": v}
 			return a.output(out, func(w io.Writer) {
-				fmt.Fprintf(w, "%s: schema version %d\n", db.Path(), v)
+				fmt.Fprintf(w, "%s: schema version %d\n", mem.Location(), v)
 			})
 		},
 	}

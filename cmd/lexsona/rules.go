@@ -39,7 +39,7 @@ func newRulesAddCmd(a *app) *cobra.Command {
 			}
 			// The rule's text is embedded with the embedder of the registry in
 			// force (fitted, for the lexical one), without syncing it.
-			db, err := a.openDB(cmd.Context())
+			base, err := a.openMemory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -47,7 +47,7 @@ func newRulesAddCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			v, err := memory.New(db, emb, memory.Options{}).AddRule(cmd.Context(), memory.NewRule{RuleID: id, Category: category, Severity: severity,
+			v, err := base.WithEmbedders(emb, nil).AddRule(cmd.Context(), memory.NewRule{RuleID: id, Category: category, Severity: severity,
 				Text: text, Scope: scope, Topic: topic, At: now})
 			if err != nil {
 				return err

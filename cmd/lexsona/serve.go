@@ -13,8 +13,8 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/server"
-	"github.com/lexsona/lexsona/store"
 	"github.com/spf13/cobra"
 )
 
@@ -78,7 +78,7 @@ of its own beside --db, created on its first request.`,
 			}
 			sc := a.setupConfig()
 			srv, err := server.New(server.Config{
-				Addr: addr, Memory: setup.Memory(core.DB, sc), Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
+				Addr: addr, Memory: core.Front(), Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				Tenants: setup.TenantMemories(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
 				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, HookRoots: hookRoots, HookNotes: hookNotes, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
@@ -86,7 +86,7 @@ of its own beside --db, created on its first request.`,
 			if err != nil {
 				return err
 			}
-			a.db = nil // the server owns the store now and closes it (its memory) on shutdown
+			a.mem = nil // the server owns the store now and closes it (its memory) on shutdown
 			return srv.Run(cmd.Context())
 		},
 	}
@@ -198,7 +198,7 @@ type integrityFlags struct {
 
 func (f *integrityFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.skip, "skip-integrity-check", false, "start without checking the database file's pages (PRAGMA quick_check)")
-	c.Flags().DurationVar(&f.timeout, "integrity-timeout", store.DefaultIntegrityTimeout,
+	c.Flags().DurationVar(&f.timeout, "integrity-timeout", memory.DefaultIntegrityTimeout,
 		"longest the start-up check of the database file may take; past it the check is abandoned with a warning")
 }
 
@@ -210,13 +210,13 @@ func (f *integrityFlags) check(ctx context.Context, a *app) error {
 	if f.timeout <= 0 {
 		return usagef("--integrity-timeout must be positive, got %s", f.timeout)
 	}
-	db, err := a.openDB(ctx)
+	mem, err := a.openMemory(ctx)
 	if err != nil || f.skip {
 		return err
 	}
-	finished, err := db.QuickCheck(ctx, f.timeout)
+	finished, err := mem.QuickCheck(ctx, f.timeout)
 	if err != nil {
-		if store.Fault(err) == store.FaultCorrupt {
+		if memory.Damaged(err) {
 			return engine.Errorf(engine.EUNAVAILABLE, "%s; to start anyway, pass --skip-integrity-check", engine.ErrorMessage(err))
 		}
 		return err

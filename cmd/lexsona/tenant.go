@@ -2,34 +2,32 @@ package main
 
 import (
 	"context"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/server"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/memory"
 )
 
 // addTenantFlag registers --tenant NAME (env LEXSONA_TENANT) on c: the
 // command then works on that tenant's memory, kept beside --db as lexsona
 // serve keeps it, instead of the default one.
-func addTenantFlag(c *cobra.Command, name *string, what string) {
-	c.Flags().StringVar(name, "tenant", os.Getenv("LEXSONA_TENANT"),
+func (a *app) addTenantFlag(c *cobra.Command, name *string, what string) {
+	c.Flags().StringVar(name, "tenant", a.cfg.Tenant,
 		what+" the memory of the tenant `NAME` (its store beside --db, as lexsona serve keeps it) instead of the default one (env LEXSONA_TENANT)")
 }
 
-// openTenantDB opens tenant name's store as the command's database (what
-// openDB returns afterwards, so the embedder is fitted on it); "" or
-// "default" is --db itself. With create false, a tenant that has no store
+// openTenantMemory opens tenant name's memory as the command's (what
+// openMemory returns afterwards, so the embedder is fitted on its
+// registries); "" or "default" is --db itself. With create false, a tenant that has no store
 // yet is ENOTFOUND naming where it was looked for (nothing is created);
 // with create true, its store is created as the server would create it.
 // Errors: EINVALID for a bad name; the store's.
-func (a *app) openTenantDB(ctx context.Context, name string, create bool) (*store.DB, error) {
+func (a *app) openTenantMemory(ctx context.Context, name string, create bool) (*memory.Service, error) {
 	if name == "" || name == tenant.Default {
-		return a.openDB(ctx)
+		return a.openMemory(ctx)
 	}
 	stores := setup.TenantStores(a.setupConfig())
 	if !create {
@@ -41,12 +39,12 @@ func (a *app) openTenantDB(ctx context.Context, name string, create bool) (*stor
 			return nil, engine.Errorf(engine.ENOTFOUND, "tenant %s has no memory yet (no %s): check --tenant and --db", name, stores.Where(name))
 		}
 	}
-	db, err := stores.OpenStore(ctx, name)
+	mem, err := setup.TenantMemories(a.setupConfig()).OpenMemory(ctx, name, tenant.Embedders{})
 	if err != nil {
 		return nil, err
 	}
-	a.db = db
-	return db, nil
+	a.mem = mem
+	return mem, nil
 }
 
 // checkMCPTenant refuses (ENOTFOUND, before anything is opened or created)
@@ -64,11 +62,11 @@ func (a *app) checkMCPTenant(ctx context.Context, name, keysFile string) error {
 	if err != nil || exists {
 		return err
 	}
-	var keys server.APIKeys
+	var keys tenant.Keys
 	if keysFile != "" {
-		keys, err = server.LoadAPIKeysFile(keysFile)
+		keys, err = tenant.LoadKeysFile(keysFile)
 	} else {
-		keys, err = server.ParseAPIKeys(os.Getenv("LEXSONA_API_KEYS"))
+		keys, err = tenant.ParseKeys(a.cfg.APIKeys)
 	}
 	if err != nil {
 		return usageError{err}

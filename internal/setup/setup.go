@@ -16,6 +16,7 @@ import (
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/datadir"
+	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
@@ -56,14 +57,30 @@ type Config struct {
 	Now func() time.Time
 }
 
-// OpenStore opens the store cfg.DB names (store.OpenWith). Errors: its.
-func OpenStore(ctx context.Context, cfg Config) (*store.DB, error) {
+// OpenMemory opens the store cfg.DB names (store.OpenWith) and returns the
+// use cases over it with cfg's options and no embedder: what commands that
+// read or edit rules without classifying use, and what Assemble completes.
+// Close it when done. Errors: store.OpenWith's.
+func OpenMemory(ctx context.Context, cfg Config) (*memory.Service, error) {
 	dsn := cfg.DB
 	if dsn == "" {
 		dsn = store.DefaultPath()
 	}
-	return store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger})
+	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger})
+	if err != nil {
+		return nil, err
+	}
+	return MemoryOf(db, cfg), nil
 }
+
+// MemoryOf is the use cases over an open store db with cfg's options and no
+// embedder (OpenMemory's, for a store the caller opened).
+func MemoryOf(db *store.DB, cfg Config) *memory.Service {
+	return memory.New(db, nil, memoryOptions(cfg))
+}
+
+// DriverName names the store driver dsn selects ("sqlite", "postgres").
+func DriverName(dsn string) string { return store.DriverName(dsn) }
 
 // OpenEmbedder opens the embedder cfg.Embedder chooses (auto.Open).
 // Errors: its.
@@ -104,27 +121,33 @@ func ReadRegistryFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-// Core is an assembled LexSona: the store, the embedder, the registry
-// synced into the store, and the use cases over them.
+// Core is an assembled LexSona: the embedder, the registry synced into the
+// store, and the use cases over them.
 type Core struct {
-	DB       *store.DB
 	Embedder models.Embedder
 	Registry *registry.Registry
 	Sync     memory.Summary
 	Memory   *memory.Service
 }
 
-// Assemble syncs the registry file cfg.Registry into db as one of the
-// registries in force, or readies those in force (memory.Service.SyncInForce:
-// the default pack into an empty store, the texts still missing a vector
-// embedded) — a corpus-dependent embedder (lexical) is fitted on their union
-// either way — and builds the use cases. It opens nothing: db and emb stay
-// the caller's to close. The classifier takes ClassifierOptions(cfg).
-// Core.Registry is the registry synced, or the
-// registries in force merged. Errors: ReadRegistryFile's and those of
+// Front is the builder a front end (the server, MCP) takes of the core's
+// memory: the same store and options over the embedders it puts before the
+// model.
+func (c *Core) Front() tenant.MemoryFunc {
+	return func(e tenant.Embedders) *memory.Service { return c.Memory.WithEmbedders(e.Classify, e.Bulk) }
+}
+
+// Assemble gives base, the use cases over a store (OpenMemory, MemoryOf),
+// the embedder emb, then syncs the registry file cfg.Registry into the store
+// as one of the registries in force, or readies those in force
+// (memory.Service.SyncInForce: the default pack into an empty store, the
+// texts still missing a vector embedded) — a corpus-dependent embedder
+// (lexical) is fitted on their union either way. It opens nothing: base and
+// emb stay the caller's to close. Core.Registry is the registry synced, or
+// the registries in force merged. Errors: ReadRegistryFile's and those of
 // memory.Service.SyncRegistry and SyncInForce.
-func Assemble(ctx context.Context, db *store.DB, emb models.Embedder, cfg Config) (*Core, error) {
-	mem := memory.New(db, emb, memory.Options{Classifier: ClassifierOptions(cfg), Now: cfg.Now})
+func Assemble(ctx context.Context, base *memory.Service, emb models.Embedder, cfg Config) (*Core, error) {
+	mem := base.WithEmbedders(emb, nil)
 	progress, end := models.TermProgress(cfg.Progress)
 	defer end()
 	opts := memory.SyncOptions{Progress: progress, AllowEmpty: cfg.AllowEmpty}
@@ -143,26 +166,26 @@ func Assemble(ctx context.Context, db *store.DB, emb models.Embedder, cfg Config
 	if err != nil {
 		return nil, err
 	}
-	return &Core{DB: db, Embedder: emb, Registry: reg, Sync: sum, Memory: mem}, nil
+	return &Core{Embedder: emb, Registry: reg, Sync: sum, Memory: mem}, nil
 }
 
 // Open opens the store and the embedder and assembles them (Assemble).
-// Close the Core when done. Errors: OpenStore's, OpenEmbedder's,
+// Close the Core when done. Errors: OpenMemory's, OpenEmbedder's,
 // Assemble's; on error nothing stays open.
 func Open(ctx context.Context, cfg Config) (*Core, error) {
-	db, err := OpenStore(ctx, cfg)
+	base, err := OpenMemory(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	emb, err := OpenEmbedder(ctx, cfg)
 	if err != nil {
-		db.Close()
+		base.Close()
 		return nil, err
 	}
-	c, err := Assemble(ctx, db, emb, cfg)
+	c, err := Assemble(ctx, base, emb, cfg)
 	if err != nil {
 		emb.Close()
-		db.Close()
+		base.Close()
 		return nil, err
 	}
 	return c, nil
@@ -170,5 +193,5 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 
 // Close closes the embedder and the store.
 func (c *Core) Close() error {
-	return errors.Join(c.Embedder.Close(), c.DB.Close())
+	return errors.Join(c.Embedder.Close(), c.Memory.Close())
 }

@@ -28,17 +28,9 @@ func TenantEmbedder(cfg Config) func(ctx context.Context) (models.Embedder, erro
 	return func(ctx context.Context) (models.Embedder, error) { return OpenEmbedder(ctx, cfg) }
 }
 
-// Memory returns the builder of the default tenant's memory for a front
-// end (the server, MCP): the use cases over db with cfg's classifier
-// options (ClassifierOptions) and clock, over the embedders the front end
-// gives. It opens nothing.
-func Memory(db *store.DB, cfg Config) tenant.MemoryFunc {
-	return tenant.MemoryOver(db, memoryOptions(cfg))
-}
-
 // TenantMemories returns the opener of the named tenants' memories for a
 // front end: their stores as TenantStores opens them, the use cases over
-// each as Memory builds them. It opens nothing yet.
+// each with cfg's options. It opens nothing yet.
 func TenantMemories(cfg Config) tenant.MemoryOpener {
 	return tenant.MemoryOpener{Stores: TenantStores(cfg), Options: memoryOptions(cfg)}
 }
