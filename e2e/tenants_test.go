@@ -1,20 +1,16 @@
 package e2e
 
 import (
-	"context"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/internal/tenant/tenanttest"
 	"github.com/lexsona/lexsona/internal/testenv"
 )
 
@@ -67,7 +63,7 @@ func TestTenantsBinary(t *testing.T) {
 			db := filepath.Join(dir, "lexsona.db")
 			if backend == "postgres" {
 				db = testenv.PGSchemaURL(t)
-				dropTenantSchemas(t, db, "alice", "bob")
+				tenanttest.DropPG(t, db, "alice", "bob")
 			}
 			keys := filepath.Join(dir, "keys")
 			if err := os.WriteFile(keys, []byte("# operator\nwrite:"+tenantOpKey+"\nalice:write:"+tenantAliceKey+"\nbob:write:"+tenantBobKey+"\n"), 0o600); err != nil {
@@ -146,31 +142,4 @@ func TestTenantsBinary(t *testing.T) {
 			}
 		})
 	}
-}
-
-// dropTenantSchemas drops, at the end of the test, the named tenants'
-// schemas and roles of the store at base.
-func dropTenantSchemas(t *testing.T, base string, names ...string) {
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, testenv.PGURL(t))
-		if err != nil {
-			t.Errorf("dropping the tenants' schemas: %v", err)
-			return
-		}
-		defer conn.Close(ctx)
-		for _, n := range names {
-			id := pgx.Identifier{tenant.SchemaPrefix(u) + n}.Sanitize()
-			for _, q := range []string{"DROP SCHEMA IF EXISTS " + id + " CASCADE", "DROP ROLE IF EXISTS " + id} {
-				if _, err := conn.Exec(ctx, q); err != nil {
-					t.Errorf("%s: %v", q, err)
-				}
-			}
-		}
-	})
 }

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"strings"
@@ -9,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
-	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/internal/setup/setuptest"
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
@@ -51,18 +50,7 @@ func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
 // (setup.Assemble; the default pack into an empty store, the embedder
 // fitted on them), with the sync's events a day before testNow.
 func MustLexical(tb testing.TB, db *store.DB) models.Embedder {
-	tb.Helper()
-	emb, err := setup.OpenEmbedder(context.Background(), setup.Config{Embedder: models.Options{Backend: "lexical"}, Logger: discardLogger()})
-	if err != nil {
-		tb.Fatalf("setup.OpenEmbedder(lexical): %v", err)
-	}
-	tb.Cleanup(func() { emb.Close() })
-	day := testNow.Add(-24 * time.Hour)
-	cfg := setup.Config{Logger: discardLogger(), Now: func() time.Time { return day }}
-	if _, err := setup.Assemble(context.Background(), setup.MemoryOf(db, cfg), emb, cfg); err != nil {
-		tb.Fatalf("setup.Assemble: %v", err)
-	}
-	return emb
+	return setuptest.Lexical(tb, db, testNow.Add(-24*time.Hour))
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

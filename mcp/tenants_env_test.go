@@ -6,16 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/internal/tenant/tenanttest"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/server"
@@ -51,7 +49,7 @@ func newTenantEnv(t *testing.T, backend string) *tenantEnv {
 		base = filepath.Join(t.TempDir(), "lexsona.db")
 	case "postgres":
 		base = testenv.PGSchemaURL(t)
-		dropTenantsPG(t, base, "alice", "bob")
+		tenanttest.DropPG(t, base, "alice", "bob")
 	default:
 		t.Fatalf("backend %q", backend)
 	}
@@ -90,35 +88,6 @@ func newTenantEnv(t *testing.T, backend string) *tenantEnv {
 		}
 	})
 	return &tenantEnv{t: t, srv: srv, url: ts.URL}
-}
-
-// dropTenantsPG drops, at the end of the test, the schemas and roles of the
-// named tenants of the store at base.
-func dropTenantsPG(t *testing.T, base string, names ...string) {
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prefix := tenant.SchemaPrefix(u)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, testenv.PGURL(t))
-		if err != nil {
-			t.Errorf("dropping the tenants' schemas: %v", err)
-			return
-		}
-		defer conn.Close(ctx)
-		for _, n := range names {
-			id := pgx.Identifier{prefix + n}.Sanitize()
-			if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+id+" CASCADE"); err != nil {
-				t.Errorf("drop schema %s: %v", id, err)
-			}
-			if _, err := conn.Exec(ctx, "DROP ROLE IF EXISTS "+id); err != nil {
-				t.Errorf("drop role %s: %v", id, err)
-			}
-		}
-	})
 }
 
 // must makes one HTTP request with key and fails unless it answers want;

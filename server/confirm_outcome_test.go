@@ -4,25 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
-
-// mustCreatePending stores a pending confirmation of text in e's store and
-// returns its id.
-func (e *testEnv) mustCreatePending(text string) int64 {
-	e.t.Helper()
-	var id int64
-	err := e.db.Write(e.t.Context(), func(tx *store.Tx) error {
-		var err error
-		id, err = tx.CreatePending(engine.Pending{Text: text})
-		return err
-	})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return id
-}
 
 // TestConfirmSaysWhenActivated: over HTTP, of the confirmations accepted
 // one by one on a rule, the one that makes it active answers "activated":
@@ -43,7 +26,7 @@ func TestConfirmSaysWhenActivated(t *testing.T) {
 			e := newTestEnv(t, nil)
 			activated := 0
 			for i := 1; i <= 12; i++ {
-				m := accept(e, e.mustCreatePending("search with rg please"))
+				m := accept(e, storetest.MustCreatePending(e.t, e.db, "search with rg please"))
 				if m["activated"] == true {
 					if activated != 0 || m["active"] != true {
 						t.Fatalf("accept %d: %v (activated before, at %d, or not active)", i, m, activated)

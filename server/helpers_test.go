@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/internal/setup"
+	"github.com/lexsona/lexsona/internal/setup/setuptest"
 	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
@@ -40,14 +40,7 @@ func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
 // MustLexical opens the lexical embedder over db as `lexsona serve` does
 // (MustAssemble).
 func MustLexical(tb testing.TB, db *store.DB) models.Embedder {
-	tb.Helper()
-	emb, err := setup.OpenEmbedder(context.Background(), setup.Config{Embedder: models.Options{Backend: "lexical"}, Logger: discardLogger()})
-	if err != nil {
-		tb.Fatalf("setup.OpenEmbedder(lexical): %v", err)
-	}
-	tb.Cleanup(func() { emb.Close() })
-	MustAssemble(tb, db, emb)
-	return emb
+	return setuptest.Lexical(tb, db, testNow.Add(-24*time.Hour))
 }
 
 // MustAssemble readies db with emb through the composition root, as `lexsona
@@ -55,14 +48,7 @@ func MustLexical(tb testing.TB, db *store.DB) models.Embedder {
 // (the default pack into an empty store; a lexical embedder fitted on
 // them), with the sync's events a day before testNow.
 func MustAssemble(tb testing.TB, db *store.DB, emb models.Embedder) *setup.Core {
-	tb.Helper()
-	day := testNow.Add(-24 * time.Hour)
-	cfg := setup.Config{Logger: discardLogger(), Now: func() time.Time { return day }}
-	core, err := setup.Assemble(context.Background(), setup.MemoryOf(db, cfg), emb, cfg)
-	if err != nil {
-		tb.Fatalf("setup.Assemble: %v", err)
-	}
-	return core
+	return setuptest.Assemble(tb, db, emb, testNow.Add(-24*time.Hour))
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/store"
@@ -62,7 +63,7 @@ func openBenchEnv(b *testing.B) *benchEnv {
 		}
 	}
 	db := MustOpenStore(b)
-	emb, err := auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: benchModelDir, OrtLib: benchOrtLib, CacheSize: -1, Logger: discardLogger()})
+	emb, err := auto.Open(context.Background(), models.Options{Backend: "ort", ModelDir: benchModelDir, OrtLib: benchOrtLib, Variant: testenv.ModelVariant(), CacheSize: -1, Logger: discardLogger()})
 	if err != nil {
 		b.Skipf("load benchmark: the ort embedder does not open: %v", err)
 	}

@@ -6,17 +6,15 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lexsona/lexsona/internal/setup"
 	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/internal/tenant/tenanttest"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
@@ -101,7 +99,7 @@ func tenantConfig(t *testing.T, backend string, edit func(*Config)) (Config, str
 		base = filepath.Join(t.TempDir(), "lexsona.db")
 	case "postgres":
 		base = testenv.PGSchemaURL(t)
-		dropTenantsPG(t, base, "alice", "bob", "carol")
+		tenanttest.DropPG(t, base, "alice", "bob", "carol")
 	default:
 		t.Fatalf("backend %q", backend)
 	}
@@ -126,35 +124,6 @@ func tenantConfig(t *testing.T, backend string, edit func(*Config)) (Config, str
 		edit(&cfg)
 	}
 	return cfg, base
-}
-
-// dropTenantsPG drops, at the end of the test, the schemas and roles of the
-// named tenants of the store at base.
-func dropTenantsPG(t *testing.T, base string, names ...string) {
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prefix := tenant.SchemaPrefix(u)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, testenv.PGURL(t))
-		if err != nil {
-			t.Errorf("dropping the tenants' schemas: %v", err)
-			return
-		}
-		defer conn.Close(ctx)
-		for _, n := range names {
-			id := pgx.Identifier{prefix + n}.Sanitize()
-			if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+id+" CASCADE"); err != nil {
-				t.Errorf("drop schema %s: %v", id, err)
-			}
-			if _, err := conn.Exec(ctx, "DROP ROLE IF EXISTS "+id); err != nil {
-				t.Errorf("drop role %s: %v", id, err)
-			}
-		}
-	})
 }
 
 // call makes one request with key (none when empty) and returns the status

@@ -30,14 +30,10 @@ memory is created at the first tool call (the log says so). Logs go to stderr.`,
 			if err := a.checkMCPTenant(cmd.Context(), tenantName, apiKeysFile); err != nil {
 				return err
 			}
-			if err := integ.check(cmd.Context(), a); err != nil {
-				return err
-			}
-			core, err := a.openCore(cmd.Context())
+			core, sc, err := a.openServing(cmd.Context(), &integ)
 			if err != nil {
 				return err
 			}
-			sc := a.setupConfig()
 			return mcp.Serve(cmd.Context(), mcp.Config{Memory: core.Front(), Embedder: core.Embedder, IdempotencyTTL: ttl, Logger: a.logger(),
 				Tenant: tenantName, Tenants: setup.TenantMemories(sc), TenantEmbedder: setup.TenantEmbedder(sc)}, a.stdin, a.stdout)
 		},

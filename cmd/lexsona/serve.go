@@ -69,14 +69,10 @@ of its own beside --db, created on its first request.`,
 			if err != nil {
 				return err
 			}
-			if err := integ.check(cmd.Context(), a); err != nil {
-				return err
-			}
-			core, err := a.openCore(cmd.Context())
+			core, sc, err := a.openServing(cmd.Context(), &integ)
 			if err != nil {
 				return err
 			}
-			sc := a.setupConfig()
 			srv, err := server.New(server.Config{
 				Addr: addr, Memory: core.Front(), Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				Tenants: setup.TenantMemories(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
@@ -200,6 +196,17 @@ func (f *integrityFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.skip, "skip-integrity-check", false, "start without checking the database file's pages (PRAGMA quick_check)")
 	c.Flags().DurationVar(&f.timeout, "integrity-timeout", memory.DefaultIntegrityTimeout,
 		"longest the start-up check of the database file may take; past it the check is abandoned with a warning")
+}
+
+// openServing checks the database file (integ.check) and assembles the
+// core a long-running front end serves (openCore), with the composition
+// root's configuration its tenants are opened with.
+func (a *app) openServing(ctx context.Context, integ *integrityFlags) (*core, setup.Config, error) {
+	if err := integ.check(ctx, a); err != nil {
+		return nil, setup.Config{}, err
+	}
+	core, err := a.openCore(ctx)
+	return core, a.setupConfig(), err
 }
 
 // check opens the database and runs PRAGMA quick_check on it, bounded by

@@ -178,3 +178,19 @@ func MustCreate(tb testing.TB, db *store.DB, id, category string, scope engine.S
 
 // T0 is the fixed clock of the suite.
 var T0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// MustCreatePending stores an open pending confirmation of text and
+// returns its id.
+func MustCreatePending(tb testing.TB, db *store.DB, text string) int64 {
+	tb.Helper()
+	var id int64
+	err := db.Write(context.Background(), func(tx *store.Tx) error {
+		var err error
+		id, err = tx.CreatePending(engine.Pending{Text: text})
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}

@@ -1,0 +1,44 @@
+// Package tenanttest holds what tests of named tenants share: the clean-up
+// of the PostgreSQL schemas and roles they create.
+package tenanttest
+
+import (
+	"context"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/internal/testenv"
+)
+
+// DropPG drops, at the end of the test, the schemas and roles of the named
+// tenants of the PostgreSQL store at base (the test's server,
+// testenv.PGURL).
+func DropPG(t *testing.T, base string, names ...string) {
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := tenant.SchemaPrefix(u)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, testenv.PGURL(t))
+		if err != nil {
+			t.Errorf("dropping the tenants' schemas: %v", err)
+			return
+		}
+		defer conn.Close(ctx)
+		for _, n := range names {
+			id := pgx.Identifier{prefix + n}.Sanitize()
+			for _, q := range []string{"DROP SCHEMA IF EXISTS " + id + " CASCADE", "DROP ROLE IF EXISTS " + id} {
+				if _, err := conn.Exec(ctx, q); err != nil {
+					t.Errorf("%s: %v", q, err)
+				}
+			}
+		}
+	})
+}
