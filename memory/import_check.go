@@ -65,7 +65,7 @@ func (c *checker) registry(line int, f *store.RegistryFile) error {
 }
 
 // registryFile checks a registry as the registries in force are read
-// (registry.InForce): its YAML must parse, under its own name.
+// (InForce): its YAML must parse, under its own name.
 func (c *checker) registryFile(f *store.RegistryFile) error {
 	if err := store.CheckImportRegistry(f); err != nil {
 		return err

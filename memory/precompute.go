@@ -68,7 +68,7 @@ type Summary struct {
 // not record reg as in force (SyncInForce does). The lexical embedder's
 // identity includes its IDF fit: fit it before calling Sync, not after.
 //
-// Errors: those of store.SyncRegistry (EINVALID naming a bad definition,
+// Errors: those of ApplyRegistry (EINVALID naming a bad definition,
 // ECONFLICT for an id of another source; nothing is written then; the
 // read-only fault on a database that cannot be written), then
 // embedMissing's. The Summary is valid up to the failure in every case.

@@ -29,7 +29,7 @@ type RegistryPlan struct {
 
 // planInForce is syncInForce's dry run: it parses src as SyncInForce does
 // and runs the store's sync of its definitions (after the default pack's
-// when defaultFirst would) through store.PlanRegistry, a write transaction
+// when defaultFirst would) through PlanRegistrySyncs, a write transaction
 // that is rolled back, so the plan comes from the very decisions a sync
 // makes. Nothing is written, not the YAML, not an embedding, and no
 // embedder is needed. A plan holds until the next write.

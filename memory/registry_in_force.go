@@ -49,7 +49,7 @@ func syncInForce(ctx context.Context, db *store.DB, emb models.Embedder, src reg
 // into a store that has no registry in force yet, before reg when reg is
 // another source: the default pack is in force in every store until its own
 // source is synced (an empty registry named "default" removes it). Errors:
-// store.SyncRegistry's.
+// ApplyRegistry's.
 func defaultFirst(ctx context.Context, db *store.DB, emb models.Embedder, reg *registry.Registry, opts SyncOptions) error {
 	first, err := needsDefaultFirst(ctx, db, reg)
 	if err != nil || !first {

@@ -56,10 +56,6 @@ func New(db *store.DB, emb models.Embedder, opts Options) *Service {
 	return s
 }
 
-// Classifier returns the service's classifier (for its thresholds and
-// identity; recording goes through the Service).
-func (s *Service) Classifier() *classifier.Classifier { return s.clf }
-
 // WithEmbedders returns the use cases over the same store with the same
 // options, classifying with classify and embedding registry syncs with bulk
 // (classify when nil): what a front end that puts a batching queue or

@@ -224,7 +224,7 @@ func (in Inputs) topK(p printer) {
 }
 
 func (in Inputs) snapshots(p printer) {
-	p("## Snapshot latency\n\n`store.Snapshot` (the persona of one context): *cached* — nothing changed since the last one; *after a correction* — one rule re-read; *cold* — every rule read from SQLite. `engine.BuildSnapshot` is the pure computation on rules in memory.\n\n")
+	p("## Snapshot latency\n\n`memory.Snapshot` (the persona of one context): *cached* — nothing changed since the last one; *after a correction* — one rule re-read; *cold* — every rule read from SQLite. `engine.BuildSnapshot` is the pure computation on rules in memory.\n\n")
 	p("| rules | store, cached ms | store, after a correction ms | store, cold ms | engine.BuildSnapshot ms |\n|---|---|---|---|---|\n")
 	for _, s := range []struct{ label, store, engine string }{
 		{"100 (100 events each)", "rules=100", "rules=100"},
