@@ -5,23 +5,8 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
-
-// mustCreatePending stores a pending confirmation of text and returns its id.
-func mustCreatePending(tb testing.TB, db *store.DB, text string) int64 {
-	tb.Helper()
-	var id int64
-	err := db.Write(tb.Context(), func(tx *store.Tx) error {
-		var err error
-		id, err = tx.CreatePending(engine.Pending{Text: text})
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return id
-}
 
 // TestConfirmReportsOutcome: accepting confirmations one by one on a rule
 // says, on the one accept that does it, that the rule became active, and on
@@ -46,7 +31,7 @@ func TestConfirmReportsOutcome(t *testing.T) {
 			}
 			activatedAt, promotedAt := 0, 0
 			for i := 1; i <= 30; i++ {
-				res, err := s.Confirm(t.Context(), mustCreatePending(t, db, text), ActionAccept, id, 0, at.Add(time.Duration(i)*time.Minute))
+				res, err := s.Confirm(t.Context(), storetest.MustCreatePending(t, db, text), ActionAccept, id, 0, at.Add(time.Duration(i)*time.Minute))
 				if err != nil {
 					t.Fatal(err)
 				}

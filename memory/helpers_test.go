@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/sqlite" // the driver MustOpenStore opens
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // t0 is the time of the tests' corrections unless they say otherwise.
@@ -28,19 +28,7 @@ var (
 )
 
 // MustOpenStore opens a fresh SQLite store in a temp dir, closed at cleanup.
-func MustOpenStore(tb testing.TB) *store.DB {
-	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "lexsona.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		if err := db.Close(); err != nil {
-			tb.Errorf("Close: %v", err)
-		}
-	})
-	return db
-}
+func MustOpenStore(tb testing.TB) *store.DB { return storetest.OpenSQLite(tb) }
 
 // MustSync runs the precompute job of reg (the default pack when nil) into
 // db with emb.

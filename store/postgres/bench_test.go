@@ -11,6 +11,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/sqlite"
 	"github.com/lexsona/lexsona/store/storetest"
@@ -72,7 +73,7 @@ func BenchmarkRecord(b *testing.B) {
 				db := dbs[int(next.Add(1))%len(dbs)]
 				for i := 0; pb.Next(); i++ {
 					c := engine.Correction{RuleID: fmt.Sprintf("tool.r%d", i%10), Polarity: engine.Reinforce, UserText: "again", At: t0}
-					if _, _, err := storetest.Record(context.Background(), db, c); err != nil {
+					if _, _, err := memorytest.Record(context.Background(), db, c); err != nil {
 						b.Error(err)
 						return
 					}

@@ -5,14 +5,19 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/postgres"
 	"github.com/lexsona/lexsona/store/storetest"
 )
 
-// TestContract runs the store contract suite against PostgreSQL, each test
+// TestContract runs the store's row contract against PostgreSQL, each test
 // in a schema of its own.
 func TestContract(t *testing.T) { storetest.Run(t, openPG) }
+
+// TestDecisionContract runs memory's decisions over PostgreSQL, each test
+// in a schema of its own.
+func TestDecisionContract(t *testing.T) { memorytest.Run(t, openPG) }
 
 // openPG opens a store in a new schema, closed at the end of the test.
 func openPG(t *testing.T) *store.DB {

@@ -11,10 +11,10 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/internal/sqldriver"
-	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // benchFixtureVersion names the layout of the cached benchmark database;
@@ -153,7 +153,7 @@ func BenchmarkSnapshot(b *testing.B) {
 						case "after-correction":
 							b.StopTimer()
 							i++
-							if _, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
+							if _, _, err := memorytest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
 								Polarity: engine.Reinforce, UserText: "again", At: t0}); err != nil {
 								b.Fatal(err)
 							}
@@ -186,7 +186,7 @@ func BenchmarkRecord(b *testing.B) {
 				i := 0
 				for b.Loop() {
 					i++
-					if _, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: "bench.rule-00042", Polarity: engine.Reinforce,
+					if _, _, err := memorytest.Record(ctx, db, engine.Correction{RuleID: "bench.rule-00042", Polarity: engine.Reinforce,
 						UserText: "use the replace tool", At: t0.Add(time.Duration(i) * time.Second)}); err != nil {
 						b.Fatal(err)
 					}
@@ -197,7 +197,7 @@ func BenchmarkRecord(b *testing.B) {
 					i := 0
 					for pb.Next() {
 						i++
-						if _, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
+						if _, _, err := memorytest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", i%100),
 							Polarity: engine.Reinforce, UserText: "use the replace tool", At: t0}); err != nil {
 							b.Error(err)
 							return

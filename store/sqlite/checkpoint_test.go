@@ -15,6 +15,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/storetest"
 )
@@ -69,7 +70,7 @@ func recordLoad(tb testing.TB, db *store.DB, n int) (maxWAL int64) {
 	})
 	defer func() { close(stop); wg.Wait() }()
 	for i := range n {
-		storetest.MustRecord(tb, db, engine.Correction{RuleID: "tool.x", UserText: fmt.Sprintf("correction %d %s", i, strings.Repeat("x", 500)),
+		memorytest.MustRecord(tb, db, engine.Correction{RuleID: "tool.x", UserText: fmt.Sprintf("correction %d %s", i, strings.Repeat("x", 500)),
 			At: t0.Add(time.Duration(i) * time.Second)})
 		maxWAL = max(maxWAL, walSize(tb, db))
 	}
@@ -154,7 +155,7 @@ func TestCheckpointPassRestartsALongLog(t *testing.T) {
 	if d.ckpt.backoff != 0 {
 		t.Errorf("backoff %s after a finished RESTART, want 0", d.ckpt.backoff)
 	}
-	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)})
+	memorytest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)})
 	if n := frames(); n >= 64 {
 		t.Errorf("after one more write the log has %d frames: it did not start again", n)
 	}
@@ -174,7 +175,7 @@ func TestCheckpointWaitsForALongLog(t *testing.T) {
 		if i == 1000 {
 			t.Fatalf("the log has only %d frames after %d writes", n, i)
 		}
-		storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
+		memorytest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
 		var ok bool
 		if n, ok = d.ckpt.walIndexFrames(); !ok {
 			t.Fatal("cannot read the wal-index header")
@@ -223,13 +224,13 @@ func TestCheckpointErrorsAreLoggedNotFatal(t *testing.T) {
 		if i == 1000 {
 			t.Fatalf("no checkpoint failure logged; log:\n%s", logs.String())
 		}
-		storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
+		memorytest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
 		time.Sleep(5 * time.Millisecond)
 	}
 	if !strings.Contains(logs.String(), "level=WARN") {
 		t.Errorf("checkpoint failure not logged as a warning:\n%s", logs.String())
 	}
-	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)}) // writes go on
+	memorytest.MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Hour)}) // writes go on
 	if _, err := memory.Snapshot(context.Background(), db, engine.SnapshotRequest{Now: t0}); err != nil {
 		t.Errorf("Snapshot after checkpoint failures: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/store/storetest"
 )
 
@@ -15,7 +16,7 @@ func TestEventsAreAppendOnly(t *testing.T) {
 	db, d := mustOpen(t)
 	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	storetest.MustCreate(t, db, "tool.y", "tool_preference", engine.Scope{})
-	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x"})
+	memorytest.MustRecord(t, db, engine.Correction{RuleID: "tool.x"})
 	for _, q := range []string{
 		"UPDATE persona_events SET user_text = 'forged'",
 		"UPDATE persona_events SET alpha = 100 WHERE rule_id = 'tool.x'",
@@ -63,7 +64,7 @@ func TestRuleVersionStamps(t *testing.T) {
 	if r0 != c0 {
 		t.Fatalf("after insert: row_version %d, counter %d", r0, c0)
 	}
-	storetest.MustRecord(t, db, engine.Correction{RuleID: "tool.x"}) // a stamping statement
+	memorytest.MustRecord(t, db, engine.Correction{RuleID: "tool.x"}) // a stamping statement
 	r1, c1 := stamp()
 	if c1 != c0+1 || r1 != c1 {
 		t.Errorf("after a correction: row_version %d, counter %d; want both %d", r1, c1, c0+1)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/internal/faultfs"
 	"github.com/lexsona/lexsona/store/internal/sqldriver"
@@ -37,7 +38,7 @@ func openOn(t *testing.T, dir string, cfg config) (*store.DB, *Driver) {
 // correct records one correction of rule, its text padded to size bytes.
 func correct(ctx context.Context, db *store.DB, rule string, i, size int) error {
 	text := fmt.Sprintf("correction %d %s", i, strings.Repeat("x", size))
-	_, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: rule, Polarity: engine.Reinforce, UserText: text, At: t0})
+	_, _, err := memorytest.Record(ctx, db, engine.Correction{RuleID: rule, Polarity: engine.Reinforce, UserText: text, At: t0})
 	return err
 }
 

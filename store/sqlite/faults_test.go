@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/storetest"
 )
@@ -122,7 +123,7 @@ func TestOpenCleansOrphans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	storetest.MustSync(t, db, storetest.Def("reg.a", "Rule A", "say a"), storetest.Def("reg.b", "Rule B"))
+	memorytest.MustSync(t, db, storetest.Def("reg.a", "Rule A", "say a"), storetest.Def("reg.b", "Rule B"))
 	missing, err := db.MissingEmbeddings(ctx, "m")
 	if err != nil {
 		t.Fatal(err)

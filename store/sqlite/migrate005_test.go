@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/migrations"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/internal/sqldriver"
@@ -97,7 +98,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 		AND name IN ('persona_events_rule', 'persona_events_frame', 'persona_rules_registry')`).Scan(&indexes); err != nil || indexes != 3 {
 		t.Errorf("%d of the 3 indexes after migrating (%v)", indexes, err)
 	}
-	res := storetest.MustRecord(t, db, engine.Correction{RuleID: "user.b", Polarity: engine.Counter, Scope: engine.Scope{ContextTags: []string{"ci"}}})
+	res := memorytest.MustRecord(t, db, engine.Correction{RuleID: "user.b", Polarity: engine.Counter, Scope: engine.Scope{ContextTags: []string{"ci"}}})
 	if res.EventID != 4 {
 		t.Errorf("the next event has id %d, want 4", res.EventID)
 	}

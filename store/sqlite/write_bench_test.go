@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store/storetest"
+	"github.com/lexsona/lexsona/memory/memorytest"
 )
 
 // BenchmarkRecordDurability measures corrections per second with 1 and 64
@@ -50,7 +50,7 @@ func BenchmarkRecordDurability(b *testing.B) {
 							if i > int64(b.N) {
 								return
 							}
-							if _, _, err := storetest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", (int(i)+w)%100),
+							if _, _, err := memorytest.Record(ctx, db, engine.Correction{RuleID: fmt.Sprintf("bench.rule-%05d", (int(i)+w)%100),
 								Polarity: engine.Reinforce, UserText: "use the replace tool", At: t0}); err != nil {
 								b.Error(err)
 								return

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -30,25 +29,14 @@ func WantCode(tb testing.TB, err error, want string) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // Def is a registry definition of a tool_preference rule that should be
 // followed, with examples.
 func Def(id, text string, examples ...string) engine.Definition {
 	return engine.Definition{Rule: engine.Rule{RuleID: id, Category: "tool_preference", Severity: engine.SeverityShould, Text: text}, Examples: examples}
 }
 
-// MustSync syncs defs as the default registry at T0 or fails the test.
-func MustSync(t *testing.T, db *store.DB, defs ...engine.Definition) memory.SyncResult {
-	t.Helper()
-	res, err := memory.SyncDefinitions(context.Background(), db, defs, t0)
-	if err != nil {
-		t.Fatalf("SyncDefinitions: %v", err)
-	}
-	return res
-}
-
-func mustVersion(t *testing.T, db *store.DB) int64 {
+// MustVersion returns the store's embeddings version or fails the test.
+func MustVersion(t *testing.T, db *store.DB) int64 {
 	t.Helper()
 	v, err := db.EmbeddingsVersion(context.Background())
 	if err != nil {
@@ -57,8 +45,8 @@ func mustVersion(t *testing.T, db *store.DB) int64 {
 	return v
 }
 
-// reopen opens another handle on db's database, as another process would.
-func reopen(t *testing.T, db *store.DB) *store.DB {
+// Reopen opens another handle on db's database, as another process would.
+func Reopen(t *testing.T, db *store.DB) *store.DB {
 	t.Helper()
 	return mustOpen(t, db.Path())
 }

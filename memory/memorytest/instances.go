@@ -1,4 +1,4 @@
-package storetest
+package memorytest
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // Several instances of LexSona on one database: each handle below is what
@@ -19,11 +20,11 @@ import (
 
 // testInstancesReplayIdempotency: a key used through one instance is
 // replayed by another, also when both receive the same request at once.
-func testInstancesReplayIdempotency(t *testing.T, open Opener) {
+func testInstancesReplayIdempotency(t *testing.T, open storetest.Opener) {
 	a := open(t)
-	b := reopen(t, a)
+	b := storetest.Reopen(t, a)
 	ctx := context.Background()
-	MustCreate(t, a, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, a, "tool.x", "tool_preference", engine.Scope{})
 
 	c := engine.Correction{RuleID: "tool.x", Polarity: engine.Reinforce, UserText: "no sed", At: t0, IdempotencyKey: "req-1"}
 	first, replayed, err := Record(ctx, a, c)
@@ -42,7 +43,7 @@ func testInstancesReplayIdempotency(t *testing.T, open Opener) {
 	other := c
 	other.UserText = "something else"
 	_, _, err = Record(ctx, b, other)
-	WantCode(t, err, engine.ECONFLICT)
+	storetest.WantCode(t, err, engine.ECONFLICT)
 
 	// The same new key sent to both instances by 16 clients at once: one
 	// records it, every other answer is its replay.
@@ -91,13 +92,13 @@ func testInstancesReplayIdempotency(t *testing.T, open Opener) {
 // testInstancesExactEvidence: corrections on the same rules through three
 // instances at once lose no update; every rule's events, in id order, add
 // exactly one observation each.
-func testInstancesExactEvidence(t *testing.T, open Opener) {
+func testInstancesExactEvidence(t *testing.T, open storetest.Opener) {
 	a := open(t)
-	handles := []*store.DB{a, reopen(t, a), reopen(t, a)}
+	handles := []*store.DB{a, storetest.Reopen(t, a), storetest.Reopen(t, a)}
 	ctx := context.Background()
 	rules := []string{"tool.a", "tool.b", "tool.c"}
 	for _, id := range rules {
-		MustCreate(t, a, id, "tool_preference", engine.Scope{})
+		storetest.MustCreate(t, a, id, "tool_preference", engine.Scope{})
 	}
 	const workers, each = 12, 60
 	var wg sync.WaitGroup
@@ -167,9 +168,9 @@ func testInstancesExactEvidence(t *testing.T, open Opener) {
 // testInstancesSeeChanges: a rule added, edited or archived, or a config
 // changed, through one instance is in the next snapshot of another whose
 // rule cache was warm.
-func testInstancesSeeChanges(t *testing.T, open Opener) {
+func testInstancesSeeChanges(t *testing.T, open storetest.Opener) {
 	a := open(t)
-	b := reopen(t, a)
+	b := storetest.Reopen(t, a)
 	ctx := context.Background()
 	req := engine.SnapshotRequest{Now: t0}
 	texts := func() map[string]string {

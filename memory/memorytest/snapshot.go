@@ -1,4 +1,4 @@
-package storetest
+package memorytest
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // seedVaried stores rules of many scopes, severities, topics and evidence levels.
@@ -45,7 +46,7 @@ func seedVaried(t *testing.T, db *store.DB) {
 	}
 }
 
-func testSnapshotMatchesEngine(t *testing.T, open Opener) {
+func testSnapshotMatchesEngine(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
 	seedVaried(t, db)
@@ -89,18 +90,18 @@ func testSnapshotMatchesEngine(t *testing.T, open Opener) {
 		}
 	}
 	_, err = memory.Snapshot(ctx, db, engine.SnapshotRequest{Scope: engine.Scope{Project: "A B"}})
-	WantCode(t, err, engine.EINVALID)
+	storetest.WantCode(t, err, engine.EINVALID)
 	_, err = memory.Snapshot(ctx, db, engine.SnapshotRequest{Max: -1})
-	WantCode(t, err, engine.EINVALID)
+	storetest.WantCode(t, err, engine.EINVALID)
 }
 
 // TestSnapshotCacheFollowsWrites: a cached snapshot sees every later write,
 // including writes made through another handle on the same file.
-func testSnapshotCacheFollowsWrites(t *testing.T, open Opener) {
+func testSnapshotCacheFollowsWrites(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	other := reopen(t, db) // another process, as far as the cache knows
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{Environment: "work"})
+	other := storetest.Reopen(t, db) // another process, as far as the cache knows
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{Environment: "work"})
 	req := engine.SnapshotRequest{Scope: engine.Scope{Environment: "work"}, Now: t0}
 	ids := func() []string {
 		s, err := memory.Snapshot(ctx, db, req)
@@ -133,10 +134,10 @@ func testSnapshotCacheFollowsWrites(t *testing.T, open Opener) {
 // TestRulesCacheStaysConsistent runs random writes of every kind, through two
 // handles on one file, and checks after each that the cached rules of several
 // scopes equal what the database says.
-func testRulesCacheStaysConsistent(t *testing.T, open Opener) {
+func testRulesCacheStaysConsistent(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	other := reopen(t, db)
+	other := storetest.Reopen(t, db)
 	scopes := []engine.Scope{{}, {Environment: "work"}, {Environment: "work", Project: "api"}, {Project: "api", AgentFamily: "claude"}}
 	views := []engine.Scope{{}, {Environment: "work"}, {Environment: "work", Project: "api", AgentFamily: "claude"}, {Environment: "home", Project: "api"}}
 	rng := rand.New(rand.NewPCG(7, 11))

@@ -1,4 +1,4 @@
-package storetest
+package memorytest
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
-func testSyncDefinitions(t *testing.T, open Opener) {
+func testSyncDefinitions(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	a, b, c := Def("reg.a", "Rule A", "say a", "A!"), Def("reg.b", "Rule B"), Def("reg.c", "Rule C", "Rule C")
+	a, b, c := storetest.Def("reg.a", "Rule A", "say a", "A!"), storetest.Def("reg.b", "Rule B"), storetest.Def("reg.c", "Rule C", "Rule C")
 	res := MustSync(t, db, a, b, c)
 	if diff := cmp.Diff(memory.SyncResult{Added: []string{"reg.a", "reg.b", "reg.c"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("first sync (-want +got):\n%s", diff)
@@ -44,16 +45,16 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	}
 
 	// A no-op sync writes nothing at all.
-	n, v := MustCount(t, db), mustVersion(t, db)
+	n, v := storetest.MustCount(t, db), storetest.MustVersion(t, db)
 	if res := MustSync(t, db, a, b, c); len(res.Added)+len(res.Updated)+len(res.Archived) != 0 {
 		t.Errorf("no-op sync: %+v", res)
 	}
-	if MustCount(t, db) != n || mustVersion(t, db) != v {
+	if storetest.MustCount(t, db) != n || storetest.MustVersion(t, db) != v {
 		t.Error("a no-op sync wrote")
 	}
 
 	// a changes text and drops an example; b leaves the registry.
-	a2 := Def("reg.a", "Rule A, reworded", "say a")
+	a2 := storetest.Def("reg.a", "Rule A, reworded", "say a")
 	a2.Rule.Scope = engine.Scope{Project: "api"}
 	res = MustSync(t, db, a2, c)
 	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{"reg.a"}, Archived: []string{"reg.b"}, Kept: []string{}}, res); diff != "" {
@@ -104,7 +105,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	}
 
 	// A user rule is never archived by a sync; a user edit survives until the registry changes.
-	MustCreate(t, db, "user.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "user.x", "tool_preference", engine.Scope{})
 	if _, err := memory.UpdateRule(ctx, db, "reg.b", memory.RuleUpdate{Text: ptr("my wording")}, t0); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	// A registry that defines the id of a rule the user created leaves that
 	// rule as it is, every time.
 	for range 2 {
-		res = MustSync(t, db, a2, b, c, Def("user.x", "The registry's wording"))
+		res = MustSync(t, db, a2, b, c, storetest.Def("user.x", "The registry's wording"))
 		if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{"user.x"}}, res); diff != "" {
 			t.Errorf("sync over a user rule (-want +got):\n%s", diff)
 		}
@@ -129,41 +130,41 @@ func testSyncDefinitions(t *testing.T, open Opener) {
 	}
 }
 
-func testSyncBadDefinitionWritesNothing(t *testing.T, open Opener) {
+func testSyncBadDefinitionWritesNothing(t *testing.T, open storetest.Opener) {
 	db := open(t)
-	bad := Def("reg.bad", "x")
+	bad := storetest.Def("reg.bad", "x")
 	bad.Rule.Severity = "urgent"
 	for _, tc := range []struct {
 		name string
 		defs []engine.Definition
 		msg  string
 	}{
-		{"unknown severity", []engine.Definition{Def("reg.ok", "ok"), bad}, `definition 2 (reg.bad): unknown severity "urgent"`},
-		{"duplicate", []engine.Definition{Def("reg.ok", "ok"), Def("reg.ok", "again")}, "duplicate rule id reg.ok"},
-		{"empty example", []engine.Definition{Def("reg.ok", "ok", " ")}, "example 1 is empty"},
-		{"bad id", []engine.Definition{Def("Reg OK", "ok")}, "malformed rule id"},
+		{"unknown severity", []engine.Definition{storetest.Def("reg.ok", "ok"), bad}, `definition 2 (reg.bad): unknown severity "urgent"`},
+		{"duplicate", []engine.Definition{storetest.Def("reg.ok", "ok"), storetest.Def("reg.ok", "again")}, "duplicate rule id reg.ok"},
+		{"empty example", []engine.Definition{storetest.Def("reg.ok", "ok", " ")}, "example 1 is empty"},
+		{"bad id", []engine.Definition{storetest.Def("Reg OK", "ok")}, "malformed rule id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := memory.SyncDefinitions(context.Background(), db, tc.defs, t0)
-			WantCode(t, err, engine.EINVALID)
+			storetest.WantCode(t, err, engine.EINVALID)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)
 			}
-			if c := MustCount(t, db); c != (store.Stats{}) {
+			if c := storetest.MustCount(t, db); c != (store.Stats{}) {
 				t.Errorf("wrote %+v", c)
 			}
 		})
 	}
 }
 
-func testSyncTenThousandDefinitions(t *testing.T, open Opener) {
+func testSyncTenThousandDefinitions(t *testing.T, open storetest.Opener) {
 	if testing.Short() {
 		t.Skip("short")
 	}
 	db := open(t)
 	defs := make([]engine.Definition, 10000)
 	for i := range defs {
-		defs[i] = Def(fmt.Sprintf("reg.r%05d", i), fmt.Sprintf("Rule number %d", i), fmt.Sprintf("example %d", i))
+		defs[i] = storetest.Def(fmt.Sprintf("reg.r%05d", i), fmt.Sprintf("Rule number %d", i), fmt.Sprintf("example %d", i))
 	}
 	if res := MustSync(t, db, defs...); len(res.Added) != 10000 {
 		t.Fatalf("added %d", len(res.Added))
@@ -184,10 +185,10 @@ func testSyncTenThousandDefinitions(t *testing.T, open Opener) {
 // TestSyncRegistryAllOrNothing: definitions, contrary texts and the registry
 // in force are written in one transaction; a failure in the contrary texts
 // leaves neither the definitions nor the registry in force.
-func testSyncRegistryAllOrNothing(t *testing.T, open Opener) {
+func testSyncRegistryAllOrNothing(t *testing.T, open storetest.Opener) {
 	ctx := context.Background()
 	db := open(t)
-	defs := []engine.Definition{Def("reg.a", "Rule A"), Def("reg.b", "Rule B")}
+	defs := []engine.Definition{storetest.Def("reg.a", "Rule A"), storetest.Def("reg.b", "Rule B")}
 	bad := memory.RegistrySync{Definitions: defs, Name: "r.yaml", YAML: []byte("v2"),
 		Contrary: func([]string) map[string][]string {
 			return map[string][]string{"reg.a": {"A is fine"}, "reg.zzz": {"no such rule"}}

@@ -1,4 +1,4 @@
-package storetest
+package memorytest
 
 import (
 	"context"
@@ -14,11 +14,12 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
-func testRecordMath(t *testing.T, open Opener) {
+func testRecordMath(t *testing.T, open storetest.Opener) {
 	db := open(t)
-	MustCreate(t, db, "style.x", "general", engine.Scope{}) // default thresholds: n_min 5, c_min 0.7
+	storetest.MustCreate(t, db, "style.x", "general", engine.Scope{}) // default thresholds: n_min 5, c_min 0.7
 	for k := 1; k <= 12; k++ {
 		res := MustRecord(t, db, engine.Correction{RuleID: "style.x", At: t0.Add(time.Duration(k) * time.Minute)})
 		wantConf := (2 + float64(k)) / (7 + float64(k))
@@ -41,10 +42,10 @@ func testRecordMath(t *testing.T, open Opener) {
 	}
 }
 
-func testRecordStoresTheEvent(t *testing.T, open Opener) {
+func testRecordStoresTheEvent(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	score := 0.91
 	c := engine.Correction{
 		RuleID: "tool.x", Polarity: engine.Reinforce, UserText: "don't use sed", AgentOutput: "sed -i s/a/b/ f",
@@ -67,10 +68,10 @@ func testRecordStoresTheEvent(t *testing.T, open Opener) {
 }
 
 // TestRecordConcurrent: many clients correcting one rule at once lose no update.
-func testRecordConcurrent(t *testing.T, open Opener) {
+func testRecordConcurrent(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.hot", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.hot", "tool_preference", engine.Scope{})
 	const workers, each = 16, 200
 	var wg sync.WaitGroup
 	errs := make(chan error, workers)
@@ -115,16 +116,16 @@ func testRecordConcurrent(t *testing.T, open Opener) {
 	}
 }
 
-func testRecordIdempotency(t *testing.T, open Opener) {
+func testRecordIdempotency(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	c := engine.Correction{RuleID: "tool.x", Polarity: engine.Reinforce, UserText: "no sed", At: t0, IdempotencyKey: "req-1"}
 	first, replayed, err := Record(ctx, db, c)
 	if err != nil || replayed {
 		t.Fatalf("first Record: %v, replayed=%v", err, replayed)
 	}
-	before := MustCount(t, db)
+	before := storetest.MustCount(t, db)
 
 	retry := c
 	retry.At = t0.Add(time.Minute) // a client retrying later, with the same content
@@ -135,18 +136,18 @@ func testRecordIdempotency(t *testing.T, open Opener) {
 	if diff := cmp.Diff(first, got); diff != "" {
 		t.Errorf("replayed result (-first +replay):\n%s", diff)
 	}
-	if diff := cmp.Diff(before, MustCount(t, db)); diff != "" {
+	if diff := cmp.Diff(before, storetest.MustCount(t, db)); diff != "" {
 		t.Errorf("replay wrote (-before +after):\n%s", diff)
 	}
 
 	other := c
 	other.UserText = "something else"
 	_, _, err = Record(ctx, db, other)
-	WantCode(t, err, engine.ECONFLICT)
+	storetest.WantCode(t, err, engine.ECONFLICT)
 	if !strings.Contains(err.Error(), "req-1") {
 		t.Errorf("%v does not name the key", err)
 	}
-	if diff := cmp.Diff(before, MustCount(t, db)); diff != "" {
+	if diff := cmp.Diff(before, storetest.MustCount(t, db)); diff != "" {
 		t.Errorf("conflict wrote (-before +after):\n%s", diff)
 	}
 	r, _ := db.GetRule(ctx, "tool.x")
@@ -155,16 +156,16 @@ func testRecordIdempotency(t *testing.T, open Opener) {
 	}
 }
 
-func testRecordBadInputWritesNothing(t *testing.T, open Opener) {
+func testRecordBadInputWritesNothing(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
-	MustCreate(t, db, "tool.gone", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.gone", "tool_preference", engine.Scope{})
 	if _, err := memory.ArchiveRule(ctx, db, "tool.gone", t0); err != nil {
 		t.Fatal(err)
 	}
 	good := engine.Correction{RuleID: "tool.x", Polarity: engine.Reinforce, UserText: "no", At: t0}
-	before := MustCount(t, db)
+	before := storetest.MustCount(t, db)
 	for _, tc := range []struct {
 		name string
 		edit func(c *engine.Correction)
@@ -187,22 +188,22 @@ func testRecordBadInputWritesNothing(t *testing.T, open Opener) {
 			c := good
 			tc.edit(&c)
 			_, _, err := Record(ctx, db, c)
-			WantCode(t, err, tc.code)
+			storetest.WantCode(t, err, tc.code)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)
 			}
-			if diff := cmp.Diff(before, MustCount(t, db)); diff != "" {
+			if diff := cmp.Diff(before, storetest.MustCount(t, db)); diff != "" {
 				t.Errorf("wrote (-before +after):\n%s", diff)
 			}
 		})
 	}
 }
 
-func testHistoryPaging(t *testing.T, open Opener) {
+func testHistoryPaging(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
-	MustCreate(t, db, "tool.y", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.y", "tool_preference", engine.Scope{})
 	for i := 0; i < 249; i++ {
 		MustRecord(t, db, engine.Correction{RuleID: "tool.x", At: t0.Add(time.Duration(i) * time.Second)})
 		if i%50 == 0 {
@@ -249,7 +250,7 @@ func testHistoryPaging(t *testing.T, open Opener) {
 	} {
 		evs, err := db.History(ctx, tc.id, tc.after, tc.limit)
 		if tc.code != "" {
-			WantCode(t, err, tc.code)
+			storetest.WantCode(t, err, tc.code)
 			continue
 		}
 		if err != nil || len(evs) != tc.want {
@@ -261,12 +262,12 @@ func testHistoryPaging(t *testing.T, open Opener) {
 // Statements run without their context's cancellation (runner.sctx), but a
 // context that is already done still stops every operation before it reads
 // or writes anything.
-func testDoneContextStopsStatements(t *testing.T, open Opener) {
+func testDoneContextStopsStatements(t *testing.T, open storetest.Opener) {
 	db := open(t)
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	before := MustCount(t, db)
+	before := storetest.MustCount(t, db)
 	if _, err := db.GetRule(ctx, "tool.x"); !errors.Is(err, context.Canceled) {
 		t.Errorf("GetRule: %v, want context.Canceled", err)
 	}
@@ -290,7 +291,7 @@ func testDoneContextStopsStatements(t *testing.T, open Opener) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Write cancelled midway: %v, want context.Canceled", err)
 	}
-	if after := MustCount(t, db); after != before {
+	if after := storetest.MustCount(t, db); after != before {
 		t.Errorf("counts %+v after the cancelled operations, want %+v", after, before)
 	}
 }

@@ -1,4 +1,4 @@
-package storetest
+package memorytest
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // counter records a counterexample on id in a context with the given tags.
@@ -20,10 +21,10 @@ func counter(t *testing.T, db *store.DB, id string, i int, tags ...string) memor
 		Scope: engine.Scope{ContextTags: tags}, At: t0.Add(time.Duration(i) * time.Hour)})
 }
 
-func testExceptionProposal(t *testing.T, open Opener) {
+func testExceptionProposal(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	parent := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{Environment: "work"})
+	parent := storetest.MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{Environment: "work"})
 	if r := counter(t, db, parent.RuleID, 1, "migration", "php"); r.Exception != nil {
 		t.Fatalf("proposal after one counterexample: %+v", r.Exception)
 	}
@@ -83,14 +84,14 @@ func testExceptionProposal(t *testing.T, open Opener) {
 		}
 	}
 	_, _, err = memory.AcceptException(ctx, db, wantID, t0)
-	WantCode(t, err, engine.ECONFLICT) // not a candidate any more
+	storetest.WantCode(t, err, engine.ECONFLICT) // not a candidate any more
 	_, _, err = memory.AcceptException(ctx, db, parent.RuleID, t0)
-	WantCode(t, err, engine.EINVALID) // not an exception proposal
+	storetest.WantCode(t, err, engine.EINVALID) // not an exception proposal
 	_, _, err = memory.AcceptException(ctx, db, "tool.none", t0)
-	WantCode(t, err, engine.ENOTFOUND)
+	storetest.WantCode(t, err, engine.ENOTFOUND)
 }
 
-func testRejectException(t *testing.T, open Opener) {
+func testRejectException(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
 	parent, id := mustExceptionProposal(t, db)
@@ -105,35 +106,35 @@ func testRejectException(t *testing.T, open Opener) {
 	if diff := cmp.Diff([]engine.Rule{p0, e0}, []engine.Rule{p1, e1}); diff != "" {
 		t.Errorf("reject did more than archive the proposal (-want +got):\n%s", diff)
 	}
-	n := MustCount(t, db)
-	WantCode(t, memory.RejectException(ctx, db, id, t0), engine.ECONFLICT) // reviewed already
-	if MustCount(t, db) != n {
+	n := storetest.MustCount(t, db)
+	storetest.WantCode(t, memory.RejectException(ctx, db, id, t0), engine.ECONFLICT) // reviewed already
+	if storetest.MustCount(t, db) != n {
 		t.Errorf("second reject wrote")
 	}
 	// The rejected pair is never proposed again.
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
-	WantCode(t, memory.RejectException(ctx, db, parent.RuleID, t0), engine.EINVALID)
+	storetest.WantCode(t, memory.RejectException(ctx, db, parent.RuleID, t0), engine.EINVALID)
 }
 
 // TestExceptionStatusOnlyByReview: UpdateRule refuses to set the status of
 // an exception proposal waiting for a decision (accepting it that way would
 // leave the original rule without the exclude tag), and writes nothing; its
 // other fields stay editable, and once accepted its status is a plain field.
-func testExceptionStatusOnlyByReview(t *testing.T, open Opener) {
+func testExceptionStatusOnlyByReview(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
 	parent, id := mustExceptionProposal(t, db)
 	p0, _ := db.GetRule(ctx, parent.RuleID)
-	n := MustCount(t, db)
+	n := storetest.MustCount(t, db)
 	for _, st := range []engine.Status{engine.StatusActiveEligible, engine.StatusArchived} {
 		_, err := memory.UpdateRule(ctx, db, id, memory.RuleUpdate{Status: ptr(st), Topic: ptr("sed")}, t0)
-		WantCode(t, err, engine.EINVALID)
+		storetest.WantCode(t, err, engine.EINVALID)
 		if err == nil || !strings.Contains(err.Error(), "lexsona rules accept "+id) || !strings.Contains(err.Error(), "POST /v1/rules/"+id+"/accept") {
 			t.Errorf("status %s: %v, want the commands and routes that decide it", st, err)
 		}
-		if MustCount(t, db) != n {
+		if storetest.MustCount(t, db) != n {
 			t.Errorf("status %s: the refused update wrote", st)
 		}
 	}
@@ -158,7 +159,7 @@ func testExceptionStatusOnlyByReview(t *testing.T, open Opener) {
 // through RejectCandidate archives it (it no longer waits for a decision),
 // leaves the rule it was an exception to as it was, and the same exception is
 // never proposed again.
-func testRejectCandidateArchivesException(t *testing.T, open Opener) {
+func testRejectCandidateArchivesException(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
 	parent, id := mustExceptionProposal(t, db)
@@ -186,7 +187,7 @@ func testRejectCandidateArchivesException(t *testing.T, open Opener) {
 		}
 	}
 	_, err = memory.RejectCandidate(ctx, db, id, t0)
-	WantCode(t, err, engine.ECONFLICT)
+	storetest.WantCode(t, err, engine.ECONFLICT)
 	if r := counter(t, db, parent.RuleID, 9, "migration"); r.Exception != nil {
 		t.Errorf("rejected exception proposed again: %+v", r.Exception)
 	}
@@ -197,7 +198,7 @@ func testRejectCandidateArchivesException(t *testing.T, open Opener) {
 // and the proposal's id.
 func mustExceptionProposal(t *testing.T, db *store.DB) (parent engine.Rule, id string) {
 	t.Helper()
-	parent = MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
+	parent = storetest.MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
 	var res memory.RecordResult
 	for i := range 3 {
 		res = counter(t, db, parent.RuleID, i, "migration")
@@ -208,10 +209,10 @@ func mustExceptionProposal(t *testing.T, db *store.DB) (parent engine.Rule, id s
 	return parent, res.Exception.Rule.RuleID
 }
 
-func testPendingConfirmations(t *testing.T, open Opener) {
+func testPendingConfirmations(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	in := engine.Pending{
 		Text: "maybe not sed", Scope: engine.Scope{Project: "API"}, Polarity: engine.Counter, FrameID: "f1",
 		AgentOutput: "sed -i", Candidates: []engine.Candidate{{RuleID: "tool.x", Score: 0.78}}, Model: "m@1", CreatedAt: t0,
@@ -260,7 +261,7 @@ func testPendingConfirmations(t *testing.T, open Opener) {
 		t.Errorf("ListPending(all) = %+v", l)
 	}
 
-	n := MustCount(t, db)
+	n := storetest.MustCount(t, db)
 	for _, tc := range []struct {
 		name string
 		fn   func(tx *store.Tx) error
@@ -280,16 +281,16 @@ func testPendingConfirmations(t *testing.T, open Opener) {
 		}, engine.EINVALID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			WantCode(t, db.Write(ctx, tc.fn), tc.code)
-			if MustCount(t, db) != n {
+			storetest.WantCode(t, db.Write(ctx, tc.fn), tc.code)
+			if storetest.MustCount(t, db) != n {
 				t.Error("wrote")
 			}
 		})
 	}
 	_, err = db.GetPending(ctx, 999)
-	WantCode(t, err, engine.ENOTFOUND)
+	storetest.WantCode(t, err, engine.ENOTFOUND)
 	_, err = db.ListPending(ctx, "maybe", 0)
-	WantCode(t, err, engine.EINVALID)
+	storetest.WantCode(t, err, engine.EINVALID)
 	_, err = db.ListPending(ctx, "", store.MaxPendingLimit+1)
-	WantCode(t, err, engine.EINVALID)
+	storetest.WantCode(t, err, engine.EINVALID)
 }

@@ -1,4 +1,4 @@
-package storetest
+package memorytest
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 func syncNamed(t *testing.T, db *store.DB, name string, defs ...engine.Definition) memory.SyncResult {
@@ -34,18 +35,18 @@ func status(t *testing.T, db *store.DB, id string) engine.Status {
 // archives only the rules of its registry that it no longer defines, even
 // when it defines nothing at all; the default pack is the registry of a
 // sync without a name.
-func testSyncNamedRegistries(t *testing.T, open Opener) {
+func testSyncNamedRegistries(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustSync(t, db, Def("pack.a", "Pack A"), Def("pack.b", "Pack B")) // the default pack
-	res := syncNamed(t, db, "team.yaml", Def("team.x", "Team X"), Def("team.y", "Team Y"))
+	MustSync(t, db, storetest.Def("pack.a", "Pack A"), storetest.Def("pack.b", "Pack B")) // the default pack
+	res := syncNamed(t, db, "team.yaml", storetest.Def("team.x", "Team X"), storetest.Def("team.y", "Team Y"))
 	if diff := cmp.Diff(memory.SyncResult{Added: []string{"team.x", "team.y"}, Updated: []string{}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("first sync of team.yaml (-want +got):\n%s", diff)
 	}
 	if h, _ := db.History(ctx, "team.x", 0, 0); len(h) != 1 || !strings.Contains(h[0].Detail, "team.yaml") {
 		t.Errorf("creation event %+v does not name the registry", h)
 	}
-	res = syncNamed(t, db, "team.yaml", Def("team.y", "Team Y"))
+	res = syncNamed(t, db, "team.yaml", storetest.Def("team.y", "Team Y"))
 	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{"team.x"}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("team.yaml without team.x (-want +got):\n%s", diff)
 	}
@@ -60,11 +61,11 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 		}
 	}
 	// The default pack's own sync archives only its rules; team.yaml's come back with team.yaml.
-	res = syncNamed(t, db, memory.DefaultRegistry, Def("pack.a", "Pack A"))
+	res = syncNamed(t, db, memory.DefaultRegistry, storetest.Def("pack.a", "Pack A"))
 	if diff := cmp.Diff([]string{"pack.b"}, res.Archived); diff != "" {
 		t.Errorf("default pack without pack.b archived (-want +got):\n%s", diff)
 	}
-	res = syncNamed(t, db, "team.yaml", Def("team.x", "Team X"))
+	res = syncNamed(t, db, "team.yaml", storetest.Def("team.x", "Team X"))
 	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{"team.x"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("team.x back in team.yaml (-want +got):\n%s", diff)
 	}
@@ -72,7 +73,7 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 		t.Error("restoring team.x changed the wrong rules")
 	}
 	// A rule that left its registry may be defined by another one, which takes it over.
-	res = syncNamed(t, db, "other.yaml", Def("team.y", "Team Y, elsewhere"))
+	res = syncNamed(t, db, "other.yaml", storetest.Def("team.y", "Team Y, elsewhere"))
 	if diff := cmp.Diff(memory.SyncResult{Added: []string{}, Updated: []string{"team.y"}, Archived: []string{}, Kept: []string{}}, res); diff != "" {
 		t.Errorf("other.yaml taking team.y over (-want +got):\n%s", diff)
 	}
@@ -92,35 +93,35 @@ func testSyncNamedRegistries(t *testing.T, open Opener) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the registry of each listed rule (-want +got):\n%s", diff)
 	}
-	if res := syncNamed(t, db, "team.yaml", Def("team.x", "Team X")); len(res.Archived) != 0 {
+	if res := syncNamed(t, db, "team.yaml", storetest.Def("team.x", "Team X")); len(res.Archived) != 0 {
 		t.Errorf("team.yaml archived %v, which other.yaml defines now", res.Archived)
 	}
 }
 
 // testSyncRegistryConflict: a definition whose id is a rule another
 // registry defines is refused, naming both, and nothing is written.
-func testSyncRegistryConflict(t *testing.T, open Opener) {
+func testSyncRegistryConflict(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	syncNamed(t, db, "team.yaml", Def("team.x", "Team X"))
-	before := MustCount(t, db)
+	syncNamed(t, db, "team.yaml", storetest.Def("team.x", "Team X"))
+	before := storetest.MustCount(t, db)
 	_, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "mine.yaml", YAML: []byte("v1"),
-		Definitions: []engine.Definition{Def("mine.a", "Mine A"), Def("team.x", "My X")}, At: t0})
-	WantCode(t, err, engine.ECONFLICT)
+		Definitions: []engine.Definition{storetest.Def("mine.a", "Mine A"), storetest.Def("team.x", "My X")}, At: t0})
+	storetest.WantCode(t, err, engine.ECONFLICT)
 	for _, want := range []string{"team.x", `"team.yaml"`, `"mine.yaml"`} {
 		if !strings.Contains(engine.ErrorMessage(err), want) {
 			t.Errorf("conflict %q does not name %s", engine.ErrorMessage(err), want)
 		}
 	}
-	if diff := cmp.Diff(before, MustCount(t, db)); diff != "" {
+	if diff := cmp.Diff(before, storetest.MustCount(t, db)); diff != "" {
 		t.Errorf("a refused sync wrote (-before +after):\n%s", diff)
 	}
 	if files, _ := db.Registries(ctx); len(files) != 0 {
 		t.Errorf("a refused sync recorded %+v", files)
 	}
 	for _, name := range []string{strings.Repeat("n", 257), "bad\nname"} {
-		_, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: name, Definitions: []engine.Definition{Def("mine.a", "A")}})
-		WantCode(t, err, engine.EINVALID)
+		_, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: name, Definitions: []engine.Definition{storetest.Def("mine.a", "A")}})
+		storetest.WantCode(t, err, engine.EINVALID)
 	}
 	if r, _ := db.GetRule(ctx, "team.x"); r.Text != "Team X" || r.Status != engine.StatusActiveEligible {
 		t.Errorf("team.x after the refused sync: %+v", r)
@@ -129,16 +130,16 @@ func testSyncRegistryConflict(t *testing.T, open Opener) {
 
 // testRegistries: each registry's YAML is recorded under its name, a
 // re-sync of the same YAML changes nothing.
-func testRegistries(t *testing.T, open Opener) {
+func testRegistries(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
 	if files, err := db.Registries(ctx); err != nil || len(files) != 0 {
 		t.Fatalf("Registries of a new store = %+v, %v", files, err)
 	}
 	for _, s := range []memory.RegistrySync{
-		{Name: "team.yaml", YAML: []byte("team v1"), Definitions: []engine.Definition{Def("team.x", "X")}},
-		{YAML: []byte("pack v1"), Definitions: []engine.Definition{Def("pack.a", "A")}},
-		{Name: "team.yaml", YAML: []byte("team v2"), Definitions: []engine.Definition{Def("team.x", "X2")}},
+		{Name: "team.yaml", YAML: []byte("team v1"), Definitions: []engine.Definition{storetest.Def("team.x", "X")}},
+		{YAML: []byte("pack v1"), Definitions: []engine.Definition{storetest.Def("pack.a", "A")}},
+		{Name: "team.yaml", YAML: []byte("team v2"), Definitions: []engine.Definition{storetest.Def("team.x", "X2")}},
 	} {
 		if _, err := memory.ApplyRegistry(ctx, db, s); err != nil {
 			t.Fatal(err)
@@ -158,60 +159,27 @@ func testRegistries(t *testing.T, open Opener) {
 	if diff := cmp.Diff([]string{"default=pack v1", "team.yaml=team v2"}, got); diff != "" {
 		t.Errorf("Registries (-want +got):\n%s", diff)
 	}
-	v := mustVersion(t, db)
+	v := storetest.MustVersion(t, db)
 	if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "team.yaml", YAML: []byte("team v2"),
-		Definitions: []engine.Definition{Def("team.x", "X2")}}); err != nil {
+		Definitions: []engine.Definition{storetest.Def("team.x", "X2")}}); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := db.Registries(ctx)
-	if !cmp.Equal(files, again) || mustVersion(t, db) != v {
+	if !cmp.Equal(files, again) || storetest.MustVersion(t, db) != v {
 		t.Errorf("a sync of the recorded YAML changed something: %+v → %+v", files, again)
-	}
-}
-
-// testEventTypes: AppendEvent takes the promotion and violation events
-// beside the engine's, and refuses an unknown type.
-func testEventTypes(t *testing.T, open Opener) {
-	db := open(t)
-	ctx := context.Background()
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
-	for _, et := range []engine.EventType{"promotion", "violation"} {
-		err := db.Write(ctx, func(tx *store.Tx) error {
-			_, err := tx.AppendEvent(engine.Event{RuleID: "tool.x", EventType: et, Detail: string(et), At: t0})
-			return err
-		})
-		if err != nil {
-			t.Fatalf("AppendEvent(%s): %v", et, err)
-		}
-	}
-	err := db.Write(ctx, func(tx *store.Tx) error {
-		_, err := tx.AppendEvent(engine.Event{RuleID: "tool.x", EventType: "celebration", At: t0})
-		return err
-	})
-	WantCode(t, err, engine.EINVALID)
-	hist, _ := db.History(ctx, "tool.x", 0, 0)
-	var types []engine.EventType
-	for _, e := range hist {
-		types = append(types, e.EventType)
-		if e.Polarity != 0 || e.Alpha != 2 || e.Beta != 5 {
-			t.Errorf("event %+v: want polarity 0 and the rule's alpha/beta", e)
-		}
-	}
-	if diff := cmp.Diff([]engine.EventType{engine.EventCreation, "promotion", "violation"}, types); diff != "" {
-		t.Errorf("event types (-want +got):\n%s", diff)
 	}
 }
 
 // testPlanRegistry: a plan is the sync's own decisions without its writes —
 // the store is unchanged after it, and the sync then does exactly what the
 // plan said; a sync that would fail makes the plan fail the same way.
-func testPlanRegistry(t *testing.T, open Opener) {
+func testPlanRegistry(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	syncNamed(t, db, "team.yaml", Def("team.x", "Team X"), Def("team.y", "Team Y"))
-	MustCreate(t, db, "mine.z", "tool_preference", engine.Scope{})
+	syncNamed(t, db, "team.yaml", storetest.Def("team.x", "Team X"), storetest.Def("team.y", "Team Y"))
+	storetest.MustCreate(t, db, "mine.z", "tool_preference", engine.Scope{})
 	next := memory.RegistrySync{Name: "team.yaml", At: t0, Definitions: []engine.Definition{
-		Def("team.x", "Team X, changed"), Def("team.w", "Team W"), Def("mine.z", "Mine Z")}}
+		storetest.Def("team.x", "Team X, changed"), storetest.Def("team.w", "Team W"), storetest.Def("mine.z", "Mine Z")}}
 	before, err := db.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -236,6 +204,6 @@ func testPlanRegistry(t *testing.T, open Opener) {
 	if len(res.Added) != 1 || len(res.Updated) != 1 || len(res.Archived) != 1 || len(res.Kept) != 1 {
 		t.Errorf("sync %+v: want team.w added, team.x updated, team.y archived, mine.z kept", res)
 	}
-	_, err = memory.PlanRegistrySyncs(ctx, db, memory.RegistrySync{Name: "other.yaml", At: t0, Definitions: []engine.Definition{Def("team.x", "X")}})
-	WantCode(t, err, engine.ECONFLICT)
+	_, err = memory.PlanRegistrySyncs(ctx, db, memory.RegistrySync{Name: "other.yaml", At: t0, Definitions: []engine.Definition{storetest.Def("team.x", "X")}})
+	storetest.WantCode(t, err, engine.ECONFLICT)
 }

@@ -1,4 +1,4 @@
-package storetest
+package memorytest
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
-func testUpdateRule(t *testing.T, open Opener) {
+func testUpdateRule(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	for i := 0; i < 3; i++ {
 		MustRecord(t, db, engine.Correction{RuleID: "tool.x"})
 	}
@@ -46,7 +47,7 @@ func testUpdateRule(t *testing.T, open Opener) {
 	}
 
 	// No change: no event. Bad input: nothing written.
-	n := MustCount(t, db)
+	n := storetest.MustCount(t, db)
 	if _, err := memory.UpdateRule(ctx, db, "tool.x", memory.RuleUpdate{Topic: ptr("editing")}, t0); err != nil {
 		t.Fatal(err)
 	}
@@ -63,20 +64,20 @@ func testUpdateRule(t *testing.T, open Opener) {
 		{memory.RuleUpdate{Text: ptr("fine"), Category: ptr("Not OK")}, engine.EINVALID},
 	} {
 		_, err := memory.UpdateRule(ctx, db, "tool.x", tc.u, t0)
-		WantCode(t, err, tc.code)
+		storetest.WantCode(t, err, tc.code)
 	}
 	_, err = memory.UpdateRule(ctx, db, "tool.nope", memory.RuleUpdate{Topic: ptr("x")}, t0)
-	WantCode(t, err, engine.ENOTFOUND)
-	if diff := cmp.Diff(n, MustCount(t, db)); diff != "" {
+	storetest.WantCode(t, err, engine.ENOTFOUND)
+	if diff := cmp.Diff(n, storetest.MustCount(t, db)); diff != "" {
 		t.Errorf("rejected updates wrote (-before +after):\n%s", diff)
 	}
 }
 
-func testRenameMovesEverything(t *testing.T, open Opener) {
+func testRenameMovesEverything(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.old", "tool_preference", engine.Scope{})
-	MustCreate(t, db, "tool.other", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.old", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.other", "tool_preference", engine.Scope{})
 	MustRecord(t, db, engine.Correction{RuleID: "tool.old", Polarity: engine.Counter, Scope: engine.Scope{ContextTags: []string{"ci"}}})
 	MustRecord(t, db, engine.Correction{RuleID: "tool.old"})
 	texts, _ := db.MissingEmbeddings(ctx, "m@1")
@@ -86,7 +87,7 @@ func testRenameMovesEverything(t *testing.T, open Opener) {
 	oldHist, _ := db.History(ctx, "tool.old", 0, 0)
 
 	_, err := memory.UpdateRule(ctx, db, "tool.old", memory.RuleUpdate{RenameTo: ptr("tool.other")}, t0)
-	WantCode(t, err, engine.ECONFLICT)
+	storetest.WantCode(t, err, engine.ECONFLICT)
 	got, err := memory.UpdateRule(ctx, db, "tool.old", memory.RuleUpdate{RenameTo: ptr("tool.new")}, t0)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +96,7 @@ func testRenameMovesEverything(t *testing.T, open Opener) {
 		t.Errorf("renamed rule %+v", got)
 	}
 	_, err = db.GetRule(ctx, "tool.old")
-	WantCode(t, err, engine.ENOTFOUND)
+	storetest.WantCode(t, err, engine.ENOTFOUND)
 	hist, _ := db.History(ctx, "tool.new", 0, 0)
 	if len(hist) != len(oldHist)+1 {
 		t.Fatalf("history has %d events, want %d", len(hist), len(oldHist)+1)
@@ -121,34 +122,34 @@ func testRenameMovesEverything(t *testing.T, open Opener) {
 	}
 }
 
-func testArchiveRule(t *testing.T, open Opener) {
+func testArchiveRule(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
-	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
+	storetest.MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	r, err := memory.ArchiveRule(ctx, db, "tool.x", t0)
 	if err != nil || r.Status != engine.StatusArchived {
 		t.Fatalf("ArchiveRule = %+v, %v", r, err)
 	}
-	n := MustCount(t, db)
+	n := storetest.MustCount(t, db)
 	if _, err := memory.ArchiveRule(ctx, db, "tool.x", t0); err != nil {
 		t.Fatal(err)
 	}
-	if MustCount(t, db) != n {
+	if storetest.MustCount(t, db) != n {
 		t.Error("archiving an archived rule wrote something")
 	}
 	_, _, err = Record(ctx, db, engine.Correction{RuleID: "tool.x", Polarity: 1, UserText: "x", At: t0})
-	WantCode(t, err, engine.EINVALID)
+	storetest.WantCode(t, err, engine.EINVALID)
 	r, err = memory.UpdateRule(ctx, db, "tool.x", memory.RuleUpdate{Status: ptr(engine.StatusActiveEligible)}, t0)
 	if err != nil || r.Status != engine.StatusActiveEligible {
 		t.Fatalf("restore = %+v, %v", r, err)
 	}
 }
 
-func testMergeRule(t *testing.T, open Opener) {
+func testMergeRule(t *testing.T, open storetest.Opener) {
 	db := open(t)
 	ctx := context.Background()
 	cfg := engine.DefaultConfig()
-	into := MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
+	into := storetest.MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
 	MustRecord(t, db, engine.Correction{RuleID: into.RuleID, At: t0.Add(1)})
 	cand := engine.NewCandidateRule("stop using sed on files", "", engine.Scope{}, cfg, t0.Add(2))
 	err := db.Write(ctx, func(tx *store.Tx) error {
@@ -164,7 +165,7 @@ func testMergeRule(t *testing.T, open Opener) {
 	candHist, _ := db.History(ctx, cand.RuleID, 0, 0)
 
 	_, err = memory.MergeRule(ctx, db, into.RuleID, cand.RuleID, t0)
-	WantCode(t, err, engine.EINVALID) // into is not a candidate
+	storetest.WantCode(t, err, engine.EINVALID) // into is not a candidate
 	got, err := memory.MergeRule(ctx, db, cand.RuleID, into.RuleID, t0.Add(5))
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +178,7 @@ func testMergeRule(t *testing.T, open Opener) {
 		t.Errorf("merged rule (-want +got):\n%s", diff)
 	}
 	_, err = db.GetRule(ctx, cand.RuleID)
-	WantCode(t, err, engine.ENOTFOUND)
+	storetest.WantCode(t, err, engine.ENOTFOUND)
 	hist, _ := db.History(ctx, into.RuleID, 0, 0)
 	var moved []engine.Event
 	for _, e := range hist {
