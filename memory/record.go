@@ -66,8 +66,9 @@ func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.Pendin
 // are replaced by placeholders before anything is classified or stored.
 // With c.IdempotencyKey the whole operation is idempotent: a retry with the
 // same correction (At aside) returns the first response with replayed=true
-// and writes nothing; the key is looked up once, in the write transaction. Errors: EINVALID naming a bad text, polarity, frame id,
-// agent output, key, scope or time (in the future), or an archived rule;
+// and writes nothing; the key is looked up once, in the write transaction.
+// Errors: EINVALID naming a bad text, polarity, frame id, agent output,
+// key, scope or time (in the future), or an archived rule;
 // ETOOLARGE for a text over 1 MiB; ENOTFOUND for an unknown rule; ECONFLICT
 // when the key was used for another correction; the classifier's and the
 // store's otherwise. On error nothing is written.
