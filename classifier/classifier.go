@@ -225,7 +225,7 @@ func (c *Classifier) thresholdsFor(id models.Identity, key string) (Thresholds, 
 // a text over 1 MiB; ENOTFOUND when CORRECT[...] names an unknown rule;
 // EUNAVAILABLE (or others) from the embedder or the corpus.
 func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Scope) (Result, error) {
-	if err := engine.ValidateCorrectionText(text); err != nil {
+	if err := engine.ValidateCorrectionText("correction text", text); err != nil {
 		return Result{}, err
 	}
 	s, err := engine.ParseScope(scope)

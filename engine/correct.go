@@ -21,24 +21,23 @@ type Outcome struct {
 	Assessment     Assessment
 }
 
-// ExceptionPossible reports whether recording c on r may propose an
-// exception: c is a counterexample and r is active-eligible. Only then does
-// Correct look at the rule's counterexample tags.
-func ExceptionPossible(r *Rule, c Correction) bool {
-	return c.Polarity == Counter && r.Status == StatusActiveEligible
-}
+// ExceptionState reads what an exception proposal for rule ruleID is
+// decided from: per context tag, the number of its counterexamples that
+// carried it (before the correction being decided), and the tags for which
+// an exception was proposed or rejected before, which are not proposed
+// again. Correct calls it only for a counterexample on an active-eligible
+// rule; its errors are returned as they are.
+type ExceptionState func(ruleID string) (counts map[string]int, proposed []string, err error)
 
 // Correct decides what the checked correction c does to r, the rule it
 // names as read in the caller's transaction, under cfg: the evidence of its
 // polarity at c.At (Rule.ApplyEvidence), its event (a confirmation when
 // c.Confirmation), the promotion of a candidate (PromoteCandidate) and,
-// when ExceptionPossible, the exception proposal of the context tags:
-// counts are r's counterexample tag counts before c (c's own tags are added
-// here) and proposed the tags proposed or rejected before, which are not
-// proposed again. The proposal's rule
-// is unchecked: the caller drops one whose id is taken or invalid. Errors:
-// EINVALID for an archived rule.
-func Correct(r Rule, c Correction, cfg Config, counts map[string]int, proposed []string) (Outcome, error) {
+// for a counterexample on an active-eligible rule, the exception proposal
+// of the context tags that state reads (c's own tags are added to its
+// counts). The proposal's rule is unchecked: the caller drops one whose id
+// is taken or invalid. Errors: EINVALID for an archived rule; state's.
+func Correct(r Rule, c Correction, cfg Config, state ExceptionState) (Outcome, error) {
 	if r.Status == StatusArchived {
 		return Outcome{}, Errorf(EINVALID, "rule %s is archived: restore it (status active-eligible) before recording corrections on it", r.RuleID)
 	}
@@ -51,7 +50,11 @@ func Correct(r Rule, c Correction, cfg Config, counts map[string]int, proposed [
 	if c.Confirmation {
 		out.Event.EventType = EventConfirmation
 	}
-	if ExceptionPossible(&r, c) {
+	if c.Polarity == Counter && r.Status == StatusActiveEligible {
+		counts, proposed, err := state(r.RuleID)
+		if err != nil {
+			return Outcome{}, err
+		}
 		skip := make(map[string]bool, len(proposed))
 		for _, tag := range proposed {
 			skip[tag] = true

@@ -155,7 +155,7 @@ func (c Correction) Validate() error {
 	if c.Polarity != Reinforce && c.Polarity != Counter {
 		return Errorf(EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", c.Polarity)
 	}
-	if err := ValidateCorrectionText(c.UserText); err != nil {
+	if err := ValidateCorrectionText("correction text", c.UserText); err != nil {
 		return err
 	}
 	if c.AgentOutput != "" {

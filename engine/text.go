@@ -26,15 +26,16 @@ func ValidateText(field, s string, max int) error {
 	return nil
 }
 
-// ValidateCorrectionText checks a correction's text: ValidateText's errors
-// for "correction text" (at most MaxUserTextLength bytes), and EINVALID for
-// a text without a letter or digit, from which nothing can be learned.
-func ValidateCorrectionText(text string) error {
-	if err := ValidateText("correction text", text, MaxUserTextLength); err != nil {
+// ValidateCorrectionText checks the text of a correction, or of a prompt
+// that may be one, named field: ValidateText's errors (at most
+// MaxUserTextLength bytes), and EINVALID for a text without a letter or
+// digit, from which nothing can be learned.
+func ValidateCorrectionText(field, text string) error {
+	if err := ValidateText(field, text, MaxUserTextLength); err != nil {
 		return err
 	}
 	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
-		return Errorf(EINVALID, "correction text has no letters or digits: say what was wrong")
+		return Errorf(EINVALID, "%s has no letters or digits: say what was wrong", field)
 	}
 	return nil
 }

@@ -2,12 +2,8 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +13,7 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/server"
+	"github.com/lexsona/lexsona/server/servertest"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -33,9 +30,9 @@ const (
 // `lexsona serve` (httptest over server.Handler), with the default tenant
 // and the named tenants alice and bob.
 type tenantEnv struct {
+	servertest.Client
 	t   *testing.T
 	srv *Server
-	url string
 }
 
 // newTenantEnv starts both over backend "sqlite" (files in a temp dir) or
@@ -87,51 +84,5 @@ func newTenantEnv(t *testing.T, backend string) *tenantEnv {
 			t.Errorf("closing the MCP server: %v", err)
 		}
 	})
-	return &tenantEnv{t: t, srv: srv, url: ts.URL}
-}
-
-// must makes one HTTP request with key and fails unless it answers want;
-// it returns the body.
-func (e *tenantEnv) must(want int, key, method, path, body string) string {
-	e.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, e.url+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		e.t.Fatalf("%s %s: status %d, want %d; body %s", method, path, resp.StatusCode, want, b)
-	}
-	return string(b)
-}
-
-// ruleIDs are the ids of GET /v1/rules's answer.
-func ruleIDs(t *testing.T, body string) []string {
-	t.Helper()
-	var l struct {
-		Rules []struct {
-			ID string `json:"rule_id"`
-		} `json:"rules"`
-	}
-	if err := json.Unmarshal([]byte(body), &l); err != nil {
-		t.Fatalf("decoding rules %s: %v", body, err)
-	}
-	var ids []string
-	for _, r := range l.Rules {
-		ids = append(ids, r.ID)
-	}
-	return ids
+	return &tenantEnv{Client: servertest.Client{T: t, URL: ts.URL}, t: t, srv: srv}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lexsona/lexsona/server/servertest"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -98,10 +99,10 @@ func TestTenantsMCP(t *testing.T) {
 					t.Errorf("bob's %s %v mentions alice's rules: %s", c.tool, c.args, all)
 				}
 			}
-			if b := e.must(200, bobKey, http.MethodGet, "/v1/rules?limit=1000", ""); strings.Contains(b, "amber") {
+			if b := e.Must(200, bobKey, http.MethodGet, "/v1/rules?limit=1000", ""); strings.Contains(b, "amber") {
 				t.Errorf("bob's HTTP rules mention alice's: %s", b)
 			}
-			if ids := ruleIDs(t, e.must(200, aliceKey, http.MethodGet, "/v1/rules?limit=1000", "")); !slices.Contains(ids, "amber.p1-rule") {
+			if ids := servertest.RuleIDs(t, e.Must(200, aliceKey, http.MethodGet, "/v1/rules?limit=1000", "")); !slices.Contains(ids, "amber.p1-rule") {
 				t.Errorf("alice's HTTP key does not see her MCP rule: %v", ids)
 			}
 

@@ -3,8 +3,6 @@ package memory
 import (
 	"context"
 	"fmt"
-	"strings"
-	"unicode"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
@@ -108,13 +106,7 @@ func classifierText(text string) error {
 	if len(text) > engine.MaxUserTextLength {
 		return engine.Errorf(engine.ETOOLARGE, "text over %d bytes", engine.MaxUserTextLength)
 	}
-	if err := engine.ValidateText("prompt", text, engine.MaxUserTextLength); err != nil {
-		return err
-	}
-	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
-		return engine.Errorf(engine.EINVALID, "the prompt has no letters or digits")
-	}
-	return nil
+	return engine.ValidateCorrectionText("prompt", text)
 }
 
 // captureDetail is the detail of a captured correction's event.

@@ -20,9 +20,10 @@ type RecordResult struct {
 }
 
 // ApplyCorrection records the checked correction c on its rule inside tx,
-// in three steps: it reads the rule and config (and, for a counterexample,
-// the rule's counterexample tags and past exception proposals), lets
-// engine.Correct decide — the evidence, the event, the
+// in three steps: it reads the rule and config, lets engine.Correct decide
+// (reading, for a counterexample on an active-eligible rule, the rule's
+// counterexample tags and past exception proposals through
+// store.Tx.ExceptionState) — the evidence, the event, the
 // promotion of a candidate the evidence carries past its category's floor
 // and threshold with candidates.auto_promote on, the exception proposed when
 // enough counterexamples share a context tag — and writes what it decided:
@@ -44,17 +45,7 @@ func ApplyCorrection(tx *store.Tx, c engine.Correction) (res RecordResult, promo
 	if err != nil {
 		return RecordResult{}, false, err
 	}
-	var counts map[string]int
-	var proposed []string
-	if c.Polarity == engine.Counter { // what an exception proposal needs (engine.ExceptionPossible)
-		if counts, err = tx.CounterexampleTags(rule.RuleID); err != nil {
-			return RecordResult{}, false, err
-		}
-		if proposed, err = tx.ExceptionTags(rule.RuleID); err != nil {
-			return RecordResult{}, false, err
-		}
-	}
-	out, err := engine.Correct(rule, c, cfg, counts, proposed)
+	out, err := engine.Correct(rule, c, cfg, tx.ExceptionState)
 	if err != nil {
 		return RecordResult{}, false, err
 	}

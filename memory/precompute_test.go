@@ -17,6 +17,7 @@ import (
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/registry/registrytest"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // tSync is the time of the registry tests' syncs.
@@ -234,18 +235,6 @@ func TestSyncContrary(t *testing.T) {
 		}
 		return reg, sum
 	}
-	kinds := func(id string) map[string]string {
-		t.Helper()
-		texts, err := db.RuleTexts(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, x := range texts {
-			out[x.Text] = x.Kind
-		}
-		return out
-	}
 	_, sum := sync(`version: 1
 rules:
   - {rule_id: a.one, category: c, severity: must, template: Use pnpm, examples: [pnpm please], contrary: [npm is fine, yarn is ok]}
@@ -255,10 +244,10 @@ rules:
 		t.Errorf("first sync %+v: want 5 texts embedded (a.one's template, example, 2 contrary; a.mine's template), a.mine kept", sum)
 	}
 	want := map[string]string{"Use pnpm": store.KindTemplate, "pnpm please": store.KindExample, "npm is fine": store.KindContrary, "yarn is ok": store.KindContrary}
-	if diff := cmp.Diff(want, kinds("a.one")); diff != "" {
+	if diff := cmp.Diff(want, storetest.MustTextKinds(t, db, "a.one")); diff != "" {
 		t.Errorf("a.one texts (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]string{"My rule": store.KindTemplate}, kinds("a.mine")); diff != "" {
+	if diff := cmp.Diff(map[string]string{"My rule": store.KindTemplate}, storetest.MustTextKinds(t, db, "a.mine")); diff != "" {
 		t.Errorf("a.mine texts (-want +got):\n%s", diff)
 	}
 	_, sum = sync(`version: 1
@@ -266,7 +255,7 @@ rules:
   - {rule_id: a.one, category: c, severity: must, template: Use pnpm, examples: [pnpm please], contrary: [npm is fine]}
 `)
 	delete(want, "yarn is ok")
-	if diff := cmp.Diff(want, kinds("a.one")); diff != "" {
+	if diff := cmp.Diff(want, storetest.MustTextKinds(t, db, "a.one")); diff != "" {
 		t.Errorf("a.one texts after dropping one (-want +got):\n%s", diff)
 	}
 	if sum.Embedded != 0 || sum.Skipped != 4 { // a.one's 3 texts and a.mine's template

@@ -149,7 +149,7 @@ type uiBrowser struct {
 func (e *tenantEnv) uiLogin(t *testing.T, key string) *uiBrowser {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
-	b := &uiBrowser{t: t, url: e.url, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	b := &uiBrowser{t: t, url: e.URL, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	st, body := b.get("/login")
 	m := uiCSRF.FindStringSubmatch(body)
 	if st != http.StatusOK || m == nil {
@@ -212,10 +212,10 @@ func TestUITenantsSharedRegistry(t *testing.T) {
 			if st, body := op.post("/registry/sync", url.Values{"yaml": {team("Run tasks with just")}}); st != http.StatusOK {
 				t.Fatalf("the owner's page sync: %d %.300s", st, body)
 			}
-			if b := e.must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with just") {
+			if b := e.Must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with just") {
 				t.Errorf("the shared rule at alice's: %s", b)
 			}
-			e.must(404, bobKey, http.MethodGet, "/v1/rules/team.use-just", "")
+			e.Must(404, bobKey, http.MethodGet, "/v1/rules/team.use-just", "")
 
 			for _, c := range []struct {
 				path string
@@ -231,7 +231,7 @@ func TestUITenantsSharedRegistry(t *testing.T) {
 					t.Errorf("alice POST %s %v: %d, want 403 read-only: %.300s", c.path, c.form, st, body)
 				}
 			}
-			b := e.must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", "")
+			b := e.Must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", "")
 			if !strings.Contains(b, "Run tasks with just") || jsonField(t, b, "status") == "archived" {
 				t.Errorf("the shared rule after alice's refused posts: %s", b)
 			}
@@ -255,7 +255,7 @@ func TestUITenantsSharedRegistry(t *testing.T) {
 			if st, body := alice.post("/registry/sync", url.Values{"yaml": {own}}); st != http.StatusOK {
 				t.Errorf("alice syncing her own registry: %d %.300s", st, body)
 			}
-			e.must(404, opKey, http.MethodGet, "/v1/rules/amberpack.use-just", "")
+			e.Must(404, opKey, http.MethodGet, "/v1/rules/amberpack.use-just", "")
 		})
 	}
 }

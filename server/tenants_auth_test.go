@@ -122,7 +122,7 @@ func TestTenantFirstRequestsTogether(t *testing.T) {
 	errs := make(chan string, n)
 	for i := 0; i < n; i++ {
 		go func() {
-			st, b := e.call(aliceKey, "GET", "/v1/rules?limit=1", "")
+			st, b := e.Call(aliceKey, "GET", "/v1/rules?limit=1", "")
 			if st != 200 {
 				errs <- b
 				return

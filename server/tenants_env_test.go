@@ -3,12 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +15,7 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/server/servertest"
 	"github.com/lexsona/lexsona/store"
 )
 
@@ -36,9 +34,9 @@ var tenantKeys = "write:" + opKey + ",alice:write:" + aliceKey + ",alice:read:" 
 // tenantEnv is a real HTTP server (httptest over Handler) with the default
 // tenant and the named tenants alice and bob, on one backend.
 type tenantEnv struct {
+	servertest.Client
 	t    *testing.T
 	srv  *Server
-	url  string
 	base string // the default store's DSN
 }
 
@@ -60,7 +58,7 @@ func newTenantEnv(t *testing.T, backend string, edit func(*Config)) *tenantEnv {
 			t.Errorf("closing the server: %v", err)
 		}
 	})
-	return &tenantEnv{t: t, srv: srv, url: ts.URL, base: base}
+	return &tenantEnv{Client: servertest.Client{T: t, URL: ts.URL}, t: t, srv: srv, base: base}
 }
 
 // newTenantEnvRun is newTenantEnv with the server running as lexsona serve
@@ -86,7 +84,7 @@ func newTenantEnvRun(t *testing.T, backend string, edit func(*Config)) *tenantEn
 			t.Errorf("Run: %v", err)
 		}
 	})
-	return &tenantEnv{t: t, srv: srv, url: "http://" + srv.Addr(), base: base}
+	return &tenantEnv{Client: servertest.Client{T: t, URL: "http://" + srv.Addr()}, t: t, srv: srv, base: base}
 }
 
 // tenantConfig is the config of a tenant server over backend (see
@@ -126,46 +124,6 @@ func tenantConfig(t *testing.T, backend string, edit func(*Config)) (Config, str
 	return cfg, base
 }
 
-// call makes one request with key (none when empty) and returns the status
-// and body.
-func (e *tenantEnv) call(key, method, path, body string, header ...string) (int, string) {
-	e.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, e.url+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
-// must makes a request and fails unless it answers want; it returns the body.
-func (e *tenantEnv) must(want int, key, method, path, body string, header ...string) string {
-	e.t.Helper()
-	status, b := e.call(key, method, path, body, header...)
-	if status != want {
-		e.t.Fatalf("%s %s: status %d, want %d; body %s", method, path, status, want, b)
-	}
-	return b
-}
-
 // field decodes body and returns its top-level field name as a string.
 func jsonField(t *testing.T, body, name string) string {
 	t.Helper()
@@ -180,24 +138,6 @@ func jsonField(t *testing.T, body, name string) string {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return ""
-}
-
-// ruleIDs are the ids of GET /v1/rules's answer.
-func ruleIDs(t *testing.T, body string) []string {
-	t.Helper()
-	var l struct {
-		Rules []struct {
-			ID string `json:"rule_id"`
-		} `json:"rules"`
-	}
-	if err := json.Unmarshal([]byte(body), &l); err != nil {
-		t.Fatalf("decoding rules %s: %v", body, err)
-	}
-	var ids []string
-	for _, r := range l.Rules {
-		ids = append(ids, r.ID)
-	}
-	return ids
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

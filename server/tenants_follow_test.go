@@ -28,8 +28,8 @@ func TestSharedRegistryChangedOutsideTheServer(t *testing.T) {
 				return "version: 1\nname: team\nrules:\n  - rule_id: team.use-just\n    category: tool_preference\n    severity: should\n" +
 					"    template: \"" + text + "\"\n"
 			}
-			e.must(200, opKey, http.MethodPost, "/v1/registry/sync", team("Run tasks with just, not make"), "Content-Type", "application/yaml")
-			if b := e.must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with just, not make") {
+			e.Must(200, opKey, http.MethodPost, "/v1/registry/sync", team("Run tasks with just, not make"), "Content-Type", "application/yaml")
+			if b := e.Must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with just, not make") {
 				t.Fatalf("alice's shared rule: %s", b)
 			}
 
@@ -45,7 +45,7 @@ func TestSharedRegistryChangedOutsideTheServer(t *testing.T) {
 			}
 			deadline := time.Now().Add(10 * time.Second)
 			for {
-				b := e.must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", "")
+				b := e.Must(200, aliceKey, http.MethodGet, "/v1/rules/team.use-just", "")
 				if strings.Contains(b, "Run every task with just") {
 					break
 				}

@@ -34,9 +34,9 @@ func (l *lockedBuffer) String() string {
 func TestRequestLogNamesTheTenant(t *testing.T) {
 	var logs lockedBuffer
 	e := newTenantEnv(t, "sqlite", func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
-	e.must(200, aliceKey, http.MethodGet, "/v1/rules/tool.pnpm-not-npm", "")
-	e.must(200, opKey, http.MethodGet, "/v1/rules/tool.use-ripgrep", "")
-	e.must(401, "wrong-key-0123456789abcdef", http.MethodGet, "/v1/rules/tool.no-force-push", "")
+	e.Must(200, aliceKey, http.MethodGet, "/v1/rules/tool.pnpm-not-npm", "")
+	e.Must(200, opKey, http.MethodGet, "/v1/rules/tool.use-ripgrep", "")
+	e.Must(401, "wrong-key-0123456789abcdef", http.MethodGet, "/v1/rules/tool.no-force-push", "")
 	for path, want := range map[string]string{
 		"/v1/rules/tool.pnpm-not-npm":  "tenant=alice",
 		"/v1/rules/tool.use-ripgrep":   "tenant=default",

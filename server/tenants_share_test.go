@@ -59,44 +59,44 @@ func TestTenantsSharedRegistry(t *testing.T) {
 					"    template: \"" + text + "\"\n    examples: [\"use just not make\"]\n"
 			}
 			yamlHdr := []string{"Content-Type", "application/yaml"}
-			e.must(404, carolKey, get, "/v1/rules/team.use-just", "") // carol is open before the sync
-			e.must(200, opKey, post, "/v1/registry/sync", team("Run tasks with just, not make"), yamlHdr...)
+			e.Must(404, carolKey, get, "/v1/rules/team.use-just", "") // carol is open before the sync
+			e.Must(200, opKey, post, "/v1/registry/sync", team("Run tasks with just, not make"), yamlHdr...)
 			for _, key := range []string{aliceKey, carolKey} {
-				if b := e.must(200, key, get, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with just, not make") || jsonField(t, b, "registry") != "team" {
+				if b := e.Must(200, key, get, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with just, not make") || jsonField(t, b, "registry") != "team" {
 					t.Errorf("the shared rule: %s", b)
 				}
 			}
-			e.must(404, bobKey, get, "/v1/rules/team.use-just", "")
+			e.Must(404, bobKey, get, "/v1/rules/team.use-just", "")
 
 			// The receivers may not sync it, by query or by name:.
 			for _, path := range []string{"/v1/registry/sync", "/v1/registry/sync?name=team", "/v1/registry/sync?name=team&dry_run=true"} {
-				if b := e.must(403, aliceKey, post, path, team("Run tasks with make"), yamlHdr...); !strings.Contains(b, "read-only") {
+				if b := e.Must(403, aliceKey, post, path, team("Run tasks with make"), yamlHdr...); !strings.Contains(b, "read-only") {
 					t.Errorf("alice syncing the shared registry: %s", b)
 				}
 			}
 			// Nor edit its rules.
-			e.must(403, aliceKey, http.MethodPatch, "/v1/rules/team.use-just", `{"text":"Run tasks with make"}`)
+			e.Must(403, aliceKey, http.MethodPatch, "/v1/rules/team.use-just", `{"text":"Run tasks with make"}`)
 			// bob, who does not receive it, may have a registry of that name.
-			e.must(200, bobKey, post, "/v1/registry/sync", team("Run tasks with make"), yamlHdr...)
-			e.must(200, aliceKey, post, "/v1/registry/sync", strings.ReplaceAll(team("Use the amber formatter"), "team", "amberpack"), yamlHdr...)
+			e.Must(200, bobKey, post, "/v1/registry/sync", team("Run tasks with make"), yamlHdr...)
+			e.Must(200, aliceKey, post, "/v1/registry/sync", strings.ReplaceAll(team("Use the amber formatter"), "team", "amberpack"), yamlHdr...)
 
 			// Evidence stays the tenant's.
-			e.must(201, aliceKey, post, "/v1/corrections", `{"text":"use just","rule_id":"team.use-just"}`)
-			if a, o := e.must(200, aliceKey, get, "/v1/rules/team.use-just", ""), e.must(200, opKey, get, "/v1/rules/team.use-just", ""); jsonField(t, a, "evidence") != "1" || jsonField(t, o, "evidence") != "0" {
+			e.Must(201, aliceKey, post, "/v1/corrections", `{"text":"use just","rule_id":"team.use-just"}`)
+			if a, o := e.Must(200, aliceKey, get, "/v1/rules/team.use-just", ""), e.Must(200, opKey, get, "/v1/rules/team.use-just", ""); jsonField(t, a, "evidence") != "1" || jsonField(t, o, "evidence") != "0" {
 				t.Errorf("evidence: alice %s, owner %s", a, o)
 			}
 			// The owner's change reaches the receivers, and only them.
-			e.must(200, opKey, post, "/v1/registry/sync", team("Run every task with just"), yamlHdr...)
+			e.Must(200, opKey, post, "/v1/registry/sync", team("Run every task with just"), yamlHdr...)
 			for _, key := range []string{aliceKey, carolKey} {
-				if b := e.must(200, key, get, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run every task with just") {
+				if b := e.Must(200, key, get, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run every task with just") {
 					t.Errorf("the shared rule after its owner's change: %s", b)
 				}
 			}
-			e.must(200, bobKey, http.MethodPatch, "/v1/rules/team.use-just", `{"text":"Run tasks with make, always"}`)
-			if b := e.must(200, bobKey, get, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with make") {
+			e.Must(200, bobKey, http.MethodPatch, "/v1/rules/team.use-just", `{"text":"Run tasks with make, always"}`)
+			if b := e.Must(200, bobKey, get, "/v1/rules/team.use-just", ""); !strings.Contains(b, "Run tasks with make") {
 				t.Errorf("bob's own team registry changed: %s", b)
 			}
-			if b := e.must(200, aliceKey, get, "/v1/rules/team.use-just", ""); jsonField(t, b, "evidence") != "1" {
+			if b := e.Must(200, aliceKey, get, "/v1/rules/team.use-just", ""); jsonField(t, b, "evidence") != "1" {
 				t.Errorf("alice's evidence after the owner's change: %s", b)
 			}
 		})

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // tenantBackends are the stores every tenant test runs on.
@@ -20,28 +22,28 @@ func tenantActivity(t *testing.T, e *tenantEnv, key, marker string, sharedCorrec
 	t.Helper()
 	const post, patch = http.MethodPost, http.MethodPatch
 	for _, p := range []string{"p1", "p2"} {
-		e.must(201, key, post, "/v1/rules", fmt.Sprintf(
+		e.Must(201, key, post, "/v1/rules", fmt.Sprintf(
 			`{"rule_id":"%s.%s-rule","category":"tool_preference","text":"always run the %s checker in %s","scope":{"project":"%s"}}`, marker, p, marker, p, p))
 	}
-	if status, b := e.call(key, post, "/v1/rules", `{"rule_id":"team.shared-rule","category":"code_style","text":"prefer small pull requests"}`); status != 201 && status != 409 {
+	if status, b := e.Call(key, post, "/v1/rules", `{"rule_id":"team.shared-rule","category":"code_style","text":"prefer small pull requests"}`); status != 201 && status != 409 {
 		t.Fatalf("adding team.shared-rule: %d %s", status, b)
 	}
-	e.must(201, key, post, "/v1/corrections", fmt.Sprintf(`{"text":"you skipped the %s checker","rule_id":"%s.p1-rule","scope":{"project":"p1"}}`, marker, marker),
+	e.Must(201, key, post, "/v1/corrections", fmt.Sprintf(`{"text":"you skipped the %s checker","rule_id":"%s.p1-rule","scope":{"project":"p1"}}`, marker, marker),
 		// The same key in tenants whose markers are as long, for different requests.
 		"Idempotency-Key", "same-key-"+strconv.Itoa(len(marker)))
 	for i := 0; i < sharedCorrections; i++ {
-		e.must(201, key, post, "/v1/corrections", `{"text":"that pull request is too large","rule_id":"team.shared-rule","scope":{"project":"p2"}}`)
+		e.Must(201, key, post, "/v1/corrections", `{"text":"that pull request is too large","rule_id":"team.shared-rule","scope":{"project":"p2"}}`)
 	}
 	// Two confirmations of one text: the first is left pending, the second
 	// accepted. In a tenant's second run the accepted text is one of its
 	// learned exemplars, and matches at once.
-	b := e.must(201, key, post, "/v1/corrections", `{"text":"`+textConfirm+`","scope":{"project":"p1"}}`)
+	b := e.Must(201, key, post, "/v1/corrections", `{"text":"`+textConfirm+`","scope":{"project":"p1"}}`)
 	if jsonField(t, b, "pending_id") != "" {
-		b = e.must(201, key, post, "/v1/corrections", `{"text":"`+textConfirm+`","scope":{"project":"p2"}}`)
-		e.must(200, key, post, "/v1/confirmations/"+jsonField(t, b, "pending_id"), `{"action":"accept","rule_id":"tool.use-ripgrep"}`)
+		b = e.Must(201, key, post, "/v1/corrections", `{"text":"`+textConfirm+`","scope":{"project":"p2"}}`)
+		e.Must(200, key, post, "/v1/confirmations/"+jsonField(t, b, "pending_id"), `{"action":"accept","rule_id":"tool.use-ripgrep"}`)
 	}
-	e.must(200, key, patch, "/v1/rules/"+marker+".p2-rule", fmt.Sprintf(`{"text":"always run the %s checker twice in p2"}`, marker))
-	b = e.must(201, key, post, "/v1/corrections", `{"text":"always name the `+marker+` kubernetes namespaces in lowercase","scope":{"project":"p2"}}`)
+	e.Must(200, key, patch, "/v1/rules/"+marker+".p2-rule", fmt.Sprintf(`{"text":"always run the %s checker twice in p2"}`, marker))
+	b = e.Must(201, key, post, "/v1/corrections", `{"text":"always name the `+marker+` kubernetes namespaces in lowercase","scope":{"project":"p2"}}`)
 	var rec struct {
 		Decision    string `json:"decision"`
 		CreatedRule *struct {
@@ -52,16 +54,16 @@ func tenantActivity(t *testing.T, e *tenantEnv, key, marker string, sharedCorrec
 		t.Fatalf("a correction matching no rule: %s", b)
 	}
 	if rec.CreatedRule != nil { // a second run matches the first run's rule
-		e.must(200, key, post, "/v1/rules/"+rec.CreatedRule.RuleID+"/accept", "")
+		e.Must(200, key, post, "/v1/rules/"+rec.CreatedRule.RuleID+"/accept", "")
 	}
 	yaml := fmt.Sprintf("version: 1\nname: %spack\nrules:\n  - rule_id: %s.pack-rule\n    category: tool_preference\n    severity: should\n"+
 		"    template: \"Format %s files with the %s formatter\"\n    examples: [\"use the %s formatter\"]\n", marker, marker, marker, marker, marker)
-	e.must(200, key, post, "/v1/registry/sync", yaml, "Content-Type", "application/yaml")
-	e.must(200, key, post, "/v1/classify", `{"text":"stop editing files with sed","scope":{"project":"p1"}}`)
-	e.must(200, key, post, "/v1/embeddings", `{"input":["`+marker+` text"]}`)
+	e.Must(200, key, post, "/v1/registry/sync", yaml, "Content-Type", "application/yaml")
+	e.Must(200, key, post, "/v1/classify", `{"text":"stop editing files with sed","scope":{"project":"p1"}}`)
+	e.Must(200, key, post, "/v1/embeddings", `{"input":["`+marker+` text"]}`)
 	dir := hookProject(t)
-	e.must(200, key, post, "/v1/hooks/claude-code", hookEvent(t, dir, map[string]string{"hook_event_name": "SessionStart", "source": "startup"}))
-	e.must(200, key, post, "/v1/hooks/claude-code", hookEvent(t, dir, map[string]string{"hook_event_name": "UserPromptSubmit",
+	e.Must(200, key, post, "/v1/hooks/claude-code", hookEvent(t, dir, map[string]string{"hook_event_name": "SessionStart", "source": "startup"}))
+	e.Must(200, key, post, "/v1/hooks/claude-code", hookEvent(t, dir, map[string]string{"hook_event_name": "UserPromptSubmit",
 		"prompt": "CORRECT[" + marker + ".p1-rule]: you skipped the " + marker + " checker again"}))
 }
 
@@ -72,7 +74,7 @@ func tenantSnapshot(t *testing.T, e *tenantEnv, key string) map[string]string {
 	t.Helper()
 	snap := map[string]string{}
 	get := func(path string) string {
-		b := e.must(200, key, http.MethodGet, path, "")
+		b := e.Must(200, key, http.MethodGet, path, "")
 		snap[path] = b
 		return b
 	}
@@ -83,11 +85,11 @@ func tenantSnapshot(t *testing.T, e *tenantEnv, key string) map[string]string {
 		get("/v1/why?project=" + p)
 	}
 	get("/v1/confirmations?status=all&limit=1000")
-	for _, id := range ruleIDs(t, get("/v1/rules?limit=1000")) {
+	for _, id := range servertest.RuleIDs(t, get("/v1/rules?limit=1000")) {
 		get("/v1/rules/" + id)
 		get("/v1/rules/" + id + "/history?limit=1000")
 	}
-	snap["classify"] = e.must(200, key, http.MethodPost, "/v1/classify", `{"text":"you skipped the checker again","scope":{"project":"p1"}}`)
+	snap["classify"] = e.Must(200, key, http.MethodPost, "/v1/classify", `{"text":"you skipped the checker again","scope":{"project":"p1"}}`)
 	return snap
 }
 
@@ -140,7 +142,7 @@ func TestTenantsIsolation(t *testing.T) {
 			noMention(t, "alice", alice, "bravo", "delta")
 			noMention(t, "bob", bob, "amber", "delta")
 			noMention(t, "default", op, "amber", "bravo")
-			if got := ruleIDs(t, alice["/v1/rules?limit=1000"]); !slices.Contains(got, "amber.pack-rule") || !slices.Contains(got, "team.shared-rule") {
+			if got := servertest.RuleIDs(t, alice["/v1/rules?limit=1000"]); !slices.Contains(got, "amber.pack-rule") || !slices.Contains(got, "team.shared-rule") {
 				t.Errorf("alice's rules %v lack her own", got)
 			}
 			// One rule id in both tenants, each with its own evidence.
@@ -148,17 +150,17 @@ func TestTenantsIsolation(t *testing.T) {
 				t.Errorf("team.shared-rule has the same evidence in both tenants: %s / %s", a, b)
 			}
 			// A read key of a tenant stays a read key.
-			e.must(403, aliceRead, http.MethodPost, "/v1/rules", `{"rule_id":"x.y","category":"x","text":"x"}`)
-			e.must(200, aliceRead, http.MethodGet, "/v1/rules/amber.p1-rule", "")
+			e.Must(403, aliceRead, http.MethodPost, "/v1/rules", `{"rule_id":"x.y","category":"x","text":"x"}`)
+			e.Must(200, aliceRead, http.MethodGet, "/v1/rules/amber.p1-rule", "")
 
 			crossByID(t, e)
 			crossPending(t, e)
 
 			for _, key := range []string{aliceKey, aliceRead, bobKey} {
-				e.must(403, key, http.MethodGet, "/metrics", "")
+				e.Must(403, key, http.MethodGet, "/metrics", "")
 			}
-			e.must(401, "", http.MethodGet, "/metrics", "")
-			metrics := e.must(200, opKey, http.MethodGet, "/metrics", "")
+			e.Must(401, "", http.MethodGet, "/metrics", "")
+			metrics := e.Must(200, opKey, http.MethodGet, "/metrics", "")
 			for _, w := range []string{"alice", "bob", "amber", "bravo", "delta", "tenant", "team.shared-rule"} {
 				if strings.Contains(metrics, w) {
 					t.Errorf("/metrics mentions %q", w)
@@ -188,14 +190,14 @@ func crossByID(t *testing.T, e *tenantEnv) {
 			} else {
 				body = fmt.Sprintf(body, id)
 			}
-			st, b := e.call(bobKey, r.method, path, body)
+			st, b := e.Call(bobKey, r.method, path, body)
 			path2, body2 := strings.ReplaceAll(path, id, nowhere), strings.ReplaceAll(body, id, nowhere)
-			st2, b2 := e.call(bobKey, r.method, path2, body2)
+			st2, b2 := e.Call(bobKey, r.method, path2, body2)
 			if st != st2 || strings.ReplaceAll(b, id, nowhere) != b2 || st < 400 {
 				t.Errorf("bob %s %s: %d %s; for an id nowhere: %d %s", r.method, path, st, b, st2, b2)
 			}
 		}
-		e.must(200, aliceKey, http.MethodGet, "/v1/rules/"+id, "")
+		e.Must(200, aliceKey, http.MethodGet, "/v1/rules/"+id, "")
 	}
 }
 
@@ -204,25 +206,25 @@ func crossByID(t *testing.T, e *tenantEnv) {
 // exists nowhere.
 func crossPending(t *testing.T, e *tenantEnv) {
 	var l ConfirmationList
-	if err := jsonUnmarshal(e.must(200, aliceKey, http.MethodGet, "/v1/confirmations", ""), &l); err != nil || len(l.Confirmations) == 0 {
-		t.Fatalf("alice has no open confirmation: %v; all: %s", err, e.must(200, aliceKey, http.MethodGet, "/v1/confirmations?status=all", ""))
+	if err := jsonUnmarshal(e.Must(200, aliceKey, http.MethodGet, "/v1/confirmations", ""), &l); err != nil || len(l.Confirmations) == 0 {
+		t.Fatalf("alice has no open confirmation: %v; all: %s", err, e.Must(200, aliceKey, http.MethodGet, "/v1/confirmations?status=all", ""))
 	}
 	id := strconv.FormatInt(l.Confirmations[0].ID, 10)
 	body := `{"action":"reject"}`
-	st, b := e.call(carolKey, http.MethodPost, "/v1/confirmations/"+id, body)
-	st2, b2 := e.call(carolKey, http.MethodPost, "/v1/confirmations/999999", body)
+	st, b := e.Call(carolKey, http.MethodPost, "/v1/confirmations/"+id, body)
+	st2, b2 := e.Call(carolKey, http.MethodPost, "/v1/confirmations/999999", body)
 	if st != 404 || st2 != 404 || strings.ReplaceAll(b, id, "999999") != b2 {
 		t.Errorf("carol resolving alice's confirmation %s: %d %s; an id nowhere: %d %s", id, st, b, st2, b2)
 	}
 	if got := maxPending(t, e, carolKey); got != 0 {
 		t.Errorf("carol has confirmations up to %d", got)
 	}
-	e.must(200, aliceKey, http.MethodPost, "/v1/confirmations/"+id, body)
+	e.Must(200, aliceKey, http.MethodPost, "/v1/confirmations/"+id, body)
 }
 
 func maxPending(t *testing.T, e *tenantEnv, key string) int64 {
 	var l ConfirmationList
-	b := e.must(200, key, http.MethodGet, "/v1/confirmations?status=all&limit=1000", "")
+	b := e.Must(200, key, http.MethodGet, "/v1/confirmations?status=all&limit=1000", "")
 	if err := jsonUnmarshal(b, &l); err != nil {
 		t.Fatal(err)
 	}

@@ -62,13 +62,24 @@ func (t *Tx) AppendEvent(ev engine.Event) (int64, error) {
 // -1). Errors: EINVALID for a bad polarity of a confirmation or a score that
 // is not a finite number ≥ -1.
 func (t *Tx) InsertEvent(ev *engine.Event) (int64, error) {
-	if ev.Score != nil {
-		if err := validateFloat("score", *ev.Score, -1); err != nil {
-			return 0, err
-		}
+	if err := checkEventRow(ev); err != nil {
+		return 0, err
 	}
 	if ev.At.IsZero() {
 		ev.At = time.Now()
+	}
+	return t.dt.InsertEvent(ev)
+}
+
+// checkEventRow checks the score of ev, when it has one (a finite number
+// ≥ -1), and sets its polarity from its type: a reinforcement's is 1, a
+// counterexample's -1, a confirmation keeps its own, which must be 1 or -1,
+// any other event has none. Errors: EINVALID naming what is wrong.
+func checkEventRow(ev *engine.Event) error {
+	if ev.Score != nil {
+		if err := validateFloat("score", *ev.Score, -1); err != nil {
+			return err
+		}
 	}
 	switch ev.EventType {
 	case engine.EventReinforcement:
@@ -77,12 +88,12 @@ func (t *Tx) InsertEvent(ev *engine.Event) (int64, error) {
 		ev.Polarity = engine.Counter
 	case engine.EventConfirmation:
 		if ev.Polarity != engine.Counter && ev.Polarity != engine.Reinforce {
-			return 0, engine.Errorf(engine.EINVALID, "a confirmation event needs a polarity of 1 or -1")
+			return engine.Errorf(engine.EINVALID, "a confirmation event needs a polarity of 1 or -1")
 		}
 	default:
 		ev.Polarity = 0
 	}
-	return t.dt.InsertEvent(ev)
+	return nil
 }
 
 // History returns up to limit events of a rule with ids after afterEventID,

@@ -86,22 +86,8 @@ func CheckImportEvent(ruleID string, ev *engine.Event) error {
 			return engine.Errorf(engine.EINVALID, "the event's %s is %v: want a finite number > 0", f.name, f.v)
 		}
 	}
-	if ev.Score != nil {
-		if err := validateFloat("score", *ev.Score, -1); err != nil {
-			return err
-		}
-	}
-	switch ev.EventType {
-	case engine.EventReinforcement:
-		ev.Polarity = engine.Reinforce
-	case engine.EventCounterexample:
-		ev.Polarity = engine.Counter
-	case engine.EventConfirmation:
-		if ev.Polarity != engine.Counter && ev.Polarity != engine.Reinforce {
-			return engine.Errorf(engine.EINVALID, "a confirmation event needs a polarity of 1 or -1")
-		}
-	default:
-		ev.Polarity = 0
+	if err := checkEventRow(ev); err != nil {
+		return err
 	}
 	ev.Scope, ev.At = s, ev.At.UTC()
 	return nil
@@ -197,7 +183,7 @@ func (t *Tx) ImportRule(row RuleRow, texts []RuleText, events []engine.Event) (b
 			return false, engine.Errorf(engine.EINVALID, "rule %s is an exception to %q, which the store does not have: import that rule first", row.RuleID, row.ExceptionOf)
 		}
 	}
-	if err := t.insertRuleRow(row); err != nil {
+	if err := t.InsertRuleRow(row); err != nil {
 		return false, err
 	}
 	now := time.Now()

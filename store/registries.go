@@ -14,8 +14,8 @@ func (db *DB) Registries(ctx context.Context) ([]RegistryFile, error) {
 	return db.reader(ctx).RegistryFiles()
 }
 
-// recorded reports whether yaml is recorded under name.
-func (db *DB) recorded(ctx context.Context, name string, yaml []byte) (bool, error) {
+// Recorded reports whether yaml is recorded under name.
+func (db *DB) Recorded(ctx context.Context, name string, yaml []byte) (bool, error) {
 	files, err := db.Registries(ctx)
 	if err != nil {
 		return false, err
@@ -41,9 +41,9 @@ func CheckTextsOf(kind string, texts map[string][]string) error {
 	return nil
 }
 
-// replaceTextsOf is ReplaceRuleTexts in tx, for texts already checked
+// ReplaceTextsOf is ReplaceRuleTexts in tx, for texts already checked
 // (CheckTextsOf): ENOTFOUND naming an unknown rule.
-func (tx *Tx) replaceTextsOf(kind string, texts map[string][]string) error {
+func (tx *Tx) ReplaceTextsOf(kind string, texts map[string][]string) error {
 	ids := make([]string, 0, len(texts))
 	for id := range texts {
 		ids = append(ids, id)
@@ -57,7 +57,7 @@ func (tx *Tx) replaceTextsOf(kind string, texts map[string][]string) error {
 		for i, x := range texts[id] {
 			list[i] = KindText{kind, x}
 		}
-		if err := tx.replaceTexts(id, []string{kind}, list); err != nil {
+		if err := tx.ReplaceTexts(id, []string{kind}, list); err != nil {
 			return err
 		}
 	}

@@ -85,9 +85,9 @@ func CheckRule(r *engine.Rule) error {
 	return nil
 }
 
-// insertRuleRow inserts a checked rule; an archived one is archived by the
-// user unless row says otherwise.
-func (t *Tx) insertRuleRow(row RuleRow) error {
+// InsertRuleRow inserts a checked rule row (CheckRule) whose id is free;
+// an archived one is archived by the user unless row says otherwise.
+func (t *Tx) InsertRuleRow(row RuleRow) error {
 	if row.Status == engine.StatusArchived && row.ArchivedBy == "" {
 		row.ArchivedBy = ArchivedByUser
 	}
@@ -143,7 +143,7 @@ func (t *Tx) InsertRule(r engine.Rule, ev engine.Event) (int64, error) {
 			return 0, err
 		}
 	}
-	if err := t.insertRuleRow(RuleRow{Rule: r}); err != nil {
+	if err := t.InsertRuleRow(RuleRow{Rule: r}); err != nil {
 		return 0, err
 	}
 	ev.RuleID, ev.EventType, ev.Alpha, ev.Beta = r.RuleID, engine.EventCreation, r.Alpha, r.Beta
@@ -177,12 +177,13 @@ func (t *Tx) SaveRule(r engine.Rule) error {
 	if !ok {
 		return notFound(r.RuleID)
 	}
-	return t.saveRow(RuleRow{Rule: r, ArchivedBy: old.ArchivedBy, DefinitionSHA256: old.DefinitionSHA256, Registry: old.Registry})
+	return t.SaveRuleRow(RuleRow{Rule: r, ArchivedBy: old.ArchivedBy, DefinitionSHA256: old.DefinitionSHA256, Registry: old.Registry})
 }
 
-// saveRow overwrites a checked rule row: an archived rule keeps who
-// archived it (the user when it was not archived), any other has no one.
-func (t *Tx) saveRow(row RuleRow) error {
+// SaveRuleRow overwrites a checked rule row (ENOTFOUND when there is
+// none): an archived rule keeps who archived it (the user when it was not
+// archived), any other has no one.
+func (t *Tx) SaveRuleRow(row RuleRow) error {
 	switch {
 	case row.Status != engine.StatusArchived:
 		row.ArchivedBy = ""

@@ -85,12 +85,12 @@ func (t *Tx) AddRuleText(ruleID, kind, text string) error {
 	return nil
 }
 
-// replaceTexts makes texts the rule's only texts of the given kinds: rows of
+// ReplaceTexts makes texts the rule's only texts of the given kinds: rows of
 // those kinds that are not in texts are deleted (with their embeddings),
 // texts the rule has under another kind take the new kind when it is one of
 // kinds or stronger, and the rest are inserted. Unchanged texts keep their
 // embeddings. texts are checked by the caller.
-func (t *Tx) replaceTexts(ruleID string, kinds []string, texts []KindText) error {
+func (t *Tx) ReplaceTexts(ruleID string, kinds []string, texts []KindText) error {
 	replaced := func(k string) bool {
 		for _, x := range kinds {
 			if x == k {
@@ -154,7 +154,7 @@ func (db *DB) ReplaceRuleTexts(ctx context.Context, kind string, texts map[strin
 	if err := CheckTextsOf(kind, texts); err != nil {
 		return err
 	}
-	return db.Write(ctx, func(t *Tx) error { return t.replaceTextsOf(kind, texts) })
+	return db.Write(ctx, func(t *Tx) error { return t.ReplaceTextsOf(kind, texts) })
 }
 
 // RuleTexts lists a rule's texts ordered by kind and sha256. Errors: EINVALID

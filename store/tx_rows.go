@@ -16,15 +16,6 @@ import (
 // EINVALID for a malformed id, ENOTFOUND naming an unknown one.
 func (t *Tx) GetRuleRow(id string) (RuleRow, error) { return getRule(t.dt, id) }
 
-// InsertRuleRow inserts a checked rule row (see CheckRule) whose id is free;
-// an archived one is archived by the user unless row says otherwise.
-func (t *Tx) InsertRuleRow(row RuleRow) error { return t.insertRuleRow(row) }
-
-// SaveRuleRow overwrites a checked rule row: an archived rule keeps who
-// archived it (the user when it was not archived), any other has no one.
-// ENOTFOUND when there is no such rule.
-func (t *Tx) SaveRuleRow(row RuleRow) error { return t.saveRow(row) }
-
 // UpdateEvidence writes r's alpha, beta, counts, first_seen and
 // last_correction.
 func (t *Tx) UpdateEvidence(r engine.Rule) error { return t.dt.UpdateEvidence(r) }
@@ -38,15 +29,18 @@ func (t *Tx) SetStatus(id string, status engine.Status, archivedBy string) error
 // any order.
 func (t *Tx) RuleStates() ([]RuleState, error) { return t.dt.RuleStates() }
 
-// CounterexampleTags counts, per context tag, the counterexamples of a rule
-// that carried it.
-func (t *Tx) CounterexampleTags(ruleID string) (map[string]int, error) {
-	return t.dt.CounterexampleTags(ruleID)
+// ExceptionState returns what an exception proposal for rule ruleID is
+// decided from: per context tag, the number of its counterexamples that
+// carried it, and the tags for which an exception to it was proposed
+// (whatever became of it) or rejected, in any order. It has the shape of
+// engine.ExceptionState.
+func (t *Tx) ExceptionState(ruleID string) (counts map[string]int, proposed []string, err error) {
+	if counts, err = t.dt.CounterexampleTags(ruleID); err != nil {
+		return nil, nil, err
+	}
+	proposed, err = t.dt.ExceptionTags(ruleID)
+	return counts, proposed, err
 }
-
-// ExceptionTags returns the tags for which an exception to parentID was
-// proposed (whatever became of it) or rejected, in any order.
-func (t *Tx) ExceptionTags(parentID string) ([]string, error) { return t.dt.ExceptionTags(parentID) }
 
 // PutRejection records (parentID, tag) as rejected, so that the exception
 // is never proposed again; DeleteRejection forgets it.
@@ -63,27 +57,9 @@ func (t *Tx) InsertRuleText(x RuleText, at time.Time) (inserted bool, err error)
 	return t.dt.InsertRuleText(x, at)
 }
 
-// ReplaceTexts makes the texts of kinds of rule ruleID exactly texts
-// (checked), deleting the vectors of the texts that go.
-func (t *Tx) ReplaceTexts(ruleID string, kinds []string, texts []KindText) error {
-	return t.replaceTexts(ruleID, kinds, texts)
-}
-
-// ReplaceTextsOf is ReplaceRuleTexts in the transaction, for texts already
-// checked (CheckTextsOf): ENOTFOUND naming an unknown rule.
-func (t *Tx) ReplaceTextsOf(kind string, texts map[string][]string) error {
-	return t.replaceTextsOf(kind, texts)
-}
-
 // PutRegistryFile records a registry in force under its name (no write
 // when it is recorded with the same sha256).
 func (t *Tx) PutRegistryFile(f RegistryFile) error { return t.dt.PutRegistryFile(f) }
-
-// Recorded reports whether yaml is the registry recorded under name.
-// Errors are internal.
-func (db *DB) Recorded(ctx context.Context, name string, yaml []byte) (bool, error) {
-	return db.recorded(ctx, name, yaml)
-}
 
 // ScopeRules returns the cached active-eligible rules whose environment,
 // project and agent family admit s (a parsed scope), and the config, both

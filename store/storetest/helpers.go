@@ -50,3 +50,17 @@ func Reopen(t *testing.T, db *store.DB) *store.DB {
 	t.Helper()
 	return mustOpen(t, db.Path())
 }
+
+// MustTextKinds maps each text of rule id to its kind, or fails the test.
+func MustTextKinds(tb testing.TB, db *store.DB, id string) map[string]string {
+	tb.Helper()
+	texts, err := db.RuleTexts(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, x := range texts {
+		out[x.Text] = x.Kind
+	}
+	return out
+}

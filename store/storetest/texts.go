@@ -23,18 +23,6 @@ func testReplaceRuleTexts(t *testing.T, open Opener) {
 	db := open(t)
 	MustCreate(t, db, "tool.a", "tool_preference", engine.Scope{})
 	MustCreate(t, db, "tool.b", "tool_preference", engine.Scope{})
-	kinds := func(id string) map[string]string {
-		t.Helper()
-		texts, err := db.RuleTexts(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, x := range texts {
-			out[x.Text] = x.Kind
-		}
-		return out
-	}
 	if err := db.Write(ctx, func(tx *store.Tx) error { return tx.AddRuleText("tool.a", store.KindExample, "ex") }); err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +45,10 @@ func testReplaceRuleTexts(t *testing.T, open Opener) {
 		if err := db.ReplaceRuleTexts(ctx, store.KindContrary, s.texts); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		if diff := cmp.Diff(s.a, kinds("tool.a")); diff != "" {
+		if diff := cmp.Diff(s.a, MustTextKinds(t, db, "tool.a")); diff != "" {
 			t.Errorf("step %d tool.a (-want +got):\n%s", i, diff)
 		}
-		if diff := cmp.Diff(s.b, kinds("tool.b")); diff != "" {
+		if diff := cmp.Diff(s.b, MustTextKinds(t, db, "tool.b")); diff != "" {
 			t.Errorf("step %d tool.b (-want +got):\n%s", i, diff)
 		}
 	}
@@ -79,7 +67,7 @@ func testReplaceRuleTexts(t *testing.T, open Opener) {
 			t.Errorf("ReplaceRuleTexts(%s, %v) = %v: want %s naming %q", tc.kind, tc.texts, err, tc.code, tc.msg)
 		}
 	}
-	if diff := cmp.Diff(map[string]string{"Text of tool.a": store.KindTemplate, "ex": store.KindExample}, kinds("tool.a")); diff != "" {
+	if diff := cmp.Diff(map[string]string{"Text of tool.a": store.KindTemplate, "ex": store.KindExample}, MustTextKinds(t, db, "tool.a")); diff != "" {
 		t.Errorf("a failed call wrote (-want +got):\n%s", diff)
 	}
 	if store.Affirms(store.KindContrary) || !store.Affirms(store.KindTemplate) || !store.Affirms(store.KindExample) || !store.Affirms(store.KindCorrection) {
