@@ -24,6 +24,9 @@ type Assessment struct {
 	Evidence        int        `json:"evidence"`
 	Active          bool       `json:"active"`
 	Provisional     bool       `json:"provisional"`
+	// Stated is set when an explicit statement keeps the rule in force
+	// (StatedInForce): Active then holds whatever the evidence says.
+	Stated bool `json:"stated,omitempty"`
 	Dormancy        Dormancy   `json:"dormancy,omitempty"`
 	Thresholds      Thresholds `json:"thresholds"`
 }
@@ -108,6 +111,10 @@ func Assess(r *Rule, cfg Config, now time.Time) Assessment {
 	a.Provisional = eligible && !a.Active && r.Severity == SeverityMust &&
 		a.Evidence >= cfg.ProvisionalNMin && MeetsConfidence(a.ConfidenceFinal, cfg.ProvisionalCMin)
 	switch {
+	case eligible && StatedInForce(r, cfg):
+		// What the user stated stays in force until contradicted: it
+		// neither decays out nor waits for evidence.
+		a.Stated, a.Active, a.Provisional = true, true, false
 	case a.DaysSinceLast > cfg.DormantDays:
 		a.Dormancy = DormancyDormant
 	case a.DaysSinceLast > cfg.StaleWeakDays && a.Evidence < cfg.StaleWeakNMax:

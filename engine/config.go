@@ -43,6 +43,16 @@ type Config struct {
 	// and confidence threshold (see PromoteCandidate); off, candidates wait
 	// for the user's accept.
 	AutoPromote bool `json:"auto_promote"`
+	// ExplicitWeight (key explicit.weight) is how many counterexamples,
+	// recorded after a rule was stated explicitly (Rule.State), it takes to
+	// outweigh the statement: until then the rule is in force whatever its
+	// evidence (StatedInForce). 0 makes explicit acts plain evidence.
+	ExplicitWeight int `json:"explicit_weight"`
+	// InboxSessionMax (key inbox.session_max) bounds the suggestions one
+	// session's captured prompts leave open in the inbox: past it a more
+	// likely suggestion replaces the least likely, a less likely one is
+	// dropped. 0 means no bound.
+	InboxSessionMax int `json:"inbox_session_max"`
 }
 
 // DefaultConfig returns the default hyperparameters: a Beta(2, 5) prior;
@@ -51,7 +61,8 @@ type Config struct {
 // 180-day decay; provisional must rules from n ≥ 3 and confidence ≥ 0.5;
 // stale-weak after 365 days with n < 5, dormant after 730; 20 rules per
 // snapshot; an exception proposed after 3 counterexamples sharing a tag;
-// candidates promoted automatically.
+// candidates wait for the user's accept; an explicit statement outweighed by
+// 3 counterexamples; at most 2 open suggestions from one session.
 func DefaultConfig() Config {
 	style := Thresholds{NMin: 3, CMin: 0.6, TauDays: 180}
 	return Config{
@@ -66,7 +77,7 @@ func DefaultConfig() Config {
 		ProvisionalNMin: 3, ProvisionalCMin: 0.5,
 		StaleWeakDays: 365, StaleWeakNMax: 5, DormantDays: 730,
 		MaxRules: 20, ExceptionMinCount: 3,
-		AutoPromote: true,
+		AutoPromote: false, ExplicitWeight: 3, InboxSessionMax: 2,
 	}
 }
 
@@ -91,6 +102,8 @@ func (c Config) Entries() []ConfigEntry {
 		{"dormant_days", f(c.DormantDays)}, {"max_rules", i(c.MaxRules)},
 		{"exception_min_count", i(c.ExceptionMinCount)},
 		{"candidates.auto_promote", strconv.FormatBool(c.AutoPromote)},
+		{"explicit.weight", i(c.ExplicitWeight)},
+		{"inbox.session_max", i(c.InboxSessionMax)},
 	}
 	for name, t := range c.Categories {
 		p := "category." + name + "."
@@ -201,6 +214,10 @@ func (c *Config) Set(key, value string) error {
 		}
 		c.AutoPromote = v
 		return nil
+	case "explicit.weight":
+		return setI(&c.ExplicitWeight, 0, 1e6)
+	case "inbox.session_max":
+		return setI(&c.InboxSessionMax, 0, 1e6)
 	}
 	return c.unknownKey(key)
 }

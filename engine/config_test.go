@@ -93,7 +93,7 @@ func TestConfigValidateKey(t *testing.T) {
 		{"configured category", "category.security_policy.c_min", ""},
 		{"custom category once configured", "category.docs.tau_days", ""},
 		{"new category far from the others", "category.release_notes.n_min", ""},
-		{"misspelt key", "max_rulez", `unknown config key "max_rulez" (did you mean "max_rules"?): the keys are alpha_prior, beta_prior, c_min, candidates.auto_promote, dormant_days, exception_min_count, max_rules, n_min, provisional_c_min, provisional_n_min, stale_weak_days, stale_weak_n_max, tau_days, and category.NAME`},
+		{"misspelt key", "max_rulez", `unknown config key "max_rulez" (did you mean "max_rules"?): the keys are alpha_prior, beta_prior, c_min, candidates.auto_promote, dormant_days, exception_min_count, explicit.weight, inbox.session_max, max_rules, n_min, provisional_c_min, provisional_n_min, stale_weak_days, stale_weak_n_max, tau_days, and category.NAME`},
 		{"unknown key, nothing close", "colour", `unknown config key "colour": the keys are`},
 		{"misspelt category", "category.tool_preferance.n_min", `did you mean "category.tool_preference.n_min"?`},
 		{"misspelt custom category", "category.doc.n_min", `did you mean "category.docs.n_min"?`},
@@ -137,18 +137,18 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
-// TestDefaultConfigAutoPromotes: candidates promote themselves unless
-// switched off, and the entries say so.
-func TestDefaultConfigAutoPromotes(t *testing.T) {
+// TestDefaultConfigWaitsForReview: candidates wait for the user's accept
+// unless auto-promotion is switched on, and the entries say so.
+func TestDefaultConfigWaitsForReview(t *testing.T) {
 	c := DefaultConfig()
-	if !c.AutoPromote {
-		t.Fatal("auto-promotion is off by default")
+	if c.AutoPromote {
+		t.Fatal("auto-promotion is on by default")
 	}
-	if !slices.Contains(c.Entries(), ConfigEntry{"candidates.auto_promote", "true"}) {
-		t.Errorf("entries %v lack candidates.auto_promote=true", c.Entries())
-	}
-	c.Set("candidates.auto_promote", "false")
 	if !slices.Contains(c.Entries(), ConfigEntry{"candidates.auto_promote", "false"}) {
 		t.Errorf("entries %v lack candidates.auto_promote=false", c.Entries())
+	}
+	c.Set("candidates.auto_promote", "true")
+	if !slices.Contains(c.Entries(), ConfigEntry{"candidates.auto_promote", "true"}) {
+		t.Errorf("entries %v lack candidates.auto_promote=true", c.Entries())
 	}
 }

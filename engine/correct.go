@@ -42,11 +42,25 @@ func Correct(r Rule, c Correction, cfg Config, state ExceptionState) (Outcome, e
 		return Outcome{}, Errorf(EINVALID, "rule %s is archived: restore it (status active-eligible) before recording corrections on it", r.RuleID)
 	}
 	r.ApplyEvidence(c.Polarity, c.At)
-	out := Outcome{Event: Event{
+	var out Outcome
+	if c.Stated != "" {
+		if c.Polarity == Counter {
+			r.Unstate()
+		} else {
+			r.State(c.Stated, c.UserText, c.At)
+			if r.Status == StatusCandidate && r.ExceptionOf == "" {
+				// Naming a candidate explicitly accepts it.
+				r.Status = StatusActiveEligible
+				out.Promotion = &Event{RuleID: r.RuleID, EventType: EventPromotion, Scope: c.Scope, Alpha: r.Alpha, Beta: r.Beta,
+					At: c.At, Detail: "accepted from candidate by an explicit act: " + c.Stated}
+			}
+		}
+	}
+	out.Event = Event{
 		RuleID: r.RuleID, EventType: c.Polarity.EventType(), UserText: c.UserText, AgentOutput: c.AgentOutput,
 		FrameID: c.FrameID, Scope: c.Scope, Decision: c.Decision, Score: c.Score, Candidates: c.Candidates,
 		Model: c.Model, Detail: c.Detail, Polarity: c.Polarity, Alpha: r.Alpha, Beta: r.Beta, At: c.At,
-	}}
+	}
 	if c.Confirmation {
 		out.Event.EventType = EventConfirmation
 	}

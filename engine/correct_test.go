@@ -9,7 +9,7 @@ import (
 // event, the promotion of a candidate, an exception proposal read only for
 // a counterexample on an active-eligible rule — and the refusals.
 func TestCorrect(t *testing.T) {
-	cfg := DefaultConfig() // ExceptionMinCount 3
+	cfg := autoPromoting(t) // ExceptionMinCount 3
 	active := func() Rule { return ruleWith("general", SeverityShould, 4, 0, t0) }
 	passing := func() Rule { // one more reinforcement passes the default thresholds
 		r := ruleWith("general", SeverityShould, 9, 0, t0)

@@ -121,6 +121,11 @@ type Correction struct {
 	// confirmation: the event is a confirmation event carrying the polarity.
 	Confirmation bool
 	Detail       string
+	// Stated names the explicit act this correction is (one of the
+	// Stated* names), "" for implicit evidence: a reinforcement then puts
+	// the rule in force at once (Rule.State), a counterexample withdraws
+	// its statement (Rule.Unstate).
+	Stated string
 }
 
 // MaxUserTextLength bounds the stored text of a correction (1 MiB).

@@ -23,7 +23,7 @@ func TestPromoteCandidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := autoPromoting(t)
 			r := NewCandidateRule("use pnpm, never npm", tt.category, Scope{}, cfg, t0)
 			at := t0
 			for r.Reinforcements < 100 {
@@ -47,7 +47,7 @@ func TestPromoteCandidate(t *testing.T) {
 }
 
 func TestPromoteCandidateRefuses(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := autoPromoting(t)
 	passing := func() Rule { // 12/17: passes the default thresholds
 		r := ruleWith("general", SeverityShould, 10, 0, t0)
 		r.Status = StatusCandidate
@@ -101,7 +101,7 @@ func TestPromoteCandidateRefuses(t *testing.T) {
 // TestCorrectionsNeeded checks counts worked out by hand from the prior
 // Beta(2, 5): k more reinforcements give confidence (2+r+k)/(7+r+c+k).
 func TestCorrectionsNeeded(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := autoPromoting(t)
 	cfg.Categories["half"] = Thresholds{NMin: 3, CMin: 0.5, TauDays: 180}   // 5/10 is exactly 0.5
 	cfg.Categories["floor"] = Thresholds{NMin: 20, CMin: 0.1, TauDays: 180} // the evidence floor decides
 	cfg.Categories["forever"] = Thresholds{NMin: 0, CMin: 1, TauDays: 180}  // see below

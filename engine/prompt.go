@@ -7,7 +7,9 @@ import (
 
 // RenderPrompt renders a snapshot as the Markdown block injected into an
 // agent's prompt: a heading with the scope, then MUST, SHOULD and STYLE
-// sections with one line per rule, provisional rules marked.
+// sections with one line per rule, provisional rules marked, and each
+// rule's receipt: the date the user stated it, or how often it was
+// reinforced.
 func RenderPrompt(s Snapshot) string {
 	var b strings.Builder
 	b.WriteString("## LexSona Behavioral Rules (scope: " + s.Scope.String() + ")\n\n")
@@ -34,6 +36,10 @@ func RenderPrompt(s Snapshot) string {
 				b.WriteString("(provisional) ")
 			}
 			b.WriteString("[" + r.RuleID + "] " + oneLine(r.Text))
+			if r.Stated != nil {
+				b.WriteString(" (stated by the user: " + r.Stated.At.UTC().Format("2006-01-02") + ")\n")
+				continue
+			}
 			b.WriteString(" (reinforced " + itoa(r.Reinforcements) + " " + plural(r.Reinforcements, "time", "times"))
 			b.WriteString(", last: " + r.LastCorrection.UTC().Format("2006-01-02") + ")\n")
 		}

@@ -24,6 +24,30 @@ type Definition struct {
 // "proposed." + up to six slug words of the text + "-" + 6 hex digits of its
 // sha256, so the same text always proposes the same id.
 func ProposedRuleID(text string) string {
+	return "proposed." + slugID(text)
+}
+
+// FiledRuleID is the id a rule from text gets once the user accepts it
+// into category: a prefix for the category (tool., code., style.,
+// security., else user.) + the slug and hash ProposedRuleID uses. The user
+// may give another.
+func FiledRuleID(text, category string) string {
+	prefix := "user."
+	switch category {
+	case CategoryToolPreference:
+		prefix = "tool."
+	case CategoryCodeStyle:
+		prefix = "code."
+	case CategoryCommunicationStyle:
+		prefix = "style."
+	case CategorySecurityPolicy:
+		prefix = "security."
+	}
+	return prefix + slugID(text)
+}
+
+// slugID is up to six slug words of text + "-" + 6 hex digits of its sha256.
+func slugID(text string) string {
 	var words []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
@@ -41,7 +65,7 @@ func ProposedRuleID(text string) string {
 	if slug == "" {
 		slug = "rule"
 	}
-	return "proposed." + slug + "-" + hex.EncodeToString(sum[:3])
+	return slug + "-" + hex.EncodeToString(sum[:3])
 }
 
 // NewCandidateRule returns the candidate rule a correction that matched
@@ -84,4 +108,13 @@ type Pending struct {
 	RuleID      string      `json:"rule_id,omitempty"` // the rule it resolved to
 	CreatedAt   time.Time   `json:"created_at"`
 	ResolvedAt  *time.Time  `json:"resolved_at,omitempty"`
+	// Seen counts the prompts this suggestion stands for: a captured prompt
+	// that repeats an open suggestion raises it instead of adding another
+	// (1 for a new one); LastSeenAt is when it was raised last.
+	Seen       int        `json:"seen"`
+	LastSeenAt *time.Time `json:"last_seen_at,omitempty"`
+	// Gate is the correction gate's probability for a captured prompt
+	// (the highest of the prompts merged into it); nil for a correction
+	// someone recorded.
+	Gate *float64 `json:"gate,omitempty"`
 }

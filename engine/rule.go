@@ -180,6 +180,9 @@ type Rule struct {
 	// ExceptionTag the context tag it carves out (see DetectExceptionPattern).
 	ExceptionOf  string `json:"exception_of,omitempty"`
 	ExceptionTag string `json:"exception_tag,omitempty"`
+	// Stated is the explicit act that put the rule in force at once (see
+	// StatedInForce); nil when the rule's evidence alone decides.
+	Stated *Statement `json:"stated,omitempty"`
 }
 
 // Evidence is n: the corrections observed, not counting the prior.

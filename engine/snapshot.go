@@ -29,6 +29,9 @@ type SnapshotRule struct {
 	Specificity    float64   `json:"specificity"`
 	Provisional    bool      `json:"provisional"`
 	LastCorrection time.Time `json:"last_correction"`
+	// Stated is the explicit act that keeps the rule in force, when one
+	// does (StatedInForce).
+	Stated *Statement `json:"stated,omitempty"`
 }
 
 // Outcomes of a rule in a snapshot's decision trace.
@@ -133,12 +136,16 @@ func BuildSnapshot(rules []Rule, req SnapshotRequest, cfg Config) Snapshot {
 	}
 	for _, w := range top {
 		r := w.Rule
-		snap.Rules = append(snap.Rules, SnapshotRule{
+		sr := SnapshotRule{
 			RuleID: r.RuleID, Text: r.Text, Category: r.Category, Severity: r.Severity, Topic: r.Topic,
 			Scope: r.Scope, Confidence: w.Assessment.ConfidenceFinal, Alpha: r.Alpha, Beta: r.Beta,
 			Reinforcements: r.Reinforcements, Specificity: w.Specificity, Provisional: !w.Assessment.Active,
 			LastCorrection: r.LastCorrection,
-		})
+		}
+		if w.Assessment.Stated {
+			sr.Stated = r.Stated
+		}
+		snap.Rules = append(snap.Rules, sr)
 		decide(func() Decision { return includedDecision(r, w.Assessment, req, cfg) })
 	}
 	snap.Prompt = RenderPrompt(snap)

@@ -119,6 +119,10 @@ func inactiveDecision(r *Rule, a Assessment, req SnapshotRequest, cfg Config) De
 
 func includedDecision(r *Rule, a Assessment, req SnapshotRequest, cfg Config) Decision {
 	d := Decision{RuleID: r.RuleID, Outcome: OutcomeIncluded, Reason: "active"}
+	if a.Stated {
+		d.Reason = "active: stated explicitly (" + r.Stated.By + ", " + r.Stated.At.UTC().Format("2006-01-02") +
+			"); in force until " + itoa(cfg.ExplicitWeight) + " counterexamples recorded since outweigh it"
+	}
 	if !a.Active {
 		d.Needed = CorrectionsNeeded(r, cfg, req.Now)
 		d.Reason = "provisional: a must rule below its activation thresholds (" + inactiveReason(a) + "); " +

@@ -37,7 +37,7 @@ func whyFixture(tb testing.TB) []Rule {
 func TestExplainListsEveryRule(t *testing.T) {
 	rules := whyFixture(t)
 	req := SnapshotRequest{Scope: Scope{Environment: "Work", Project: "api", ContextTags: []string{"logs"}}, Now: t0}
-	w := Explain(rules, req, DefaultConfig())
+	w := Explain(rules, req, autoPromoting(t))
 	if len(w.Decisions) != len(rules) {
 		t.Fatalf("%d decisions for %d rules", len(w.Decisions), len(rules))
 	}
@@ -127,13 +127,20 @@ func TestExplainListsEveryRule(t *testing.T) {
 	}
 }
 
-// TestExplainAutoPromoteOff: candidates then wait for the user, whatever
-// their evidence.
+// autoPromoting is the default config with candidates.auto_promote on.
+func autoPromoting(tb testing.TB) Config {
+	tb.Helper()
+	cfg := DefaultConfig()
+	if err := cfg.Set("candidates.auto_promote", "true"); err != nil {
+		tb.Fatal(err)
+	}
+	return cfg
+}
+
+// TestExplainAutoPromoteOff: by default candidates wait for the user,
+// whatever their evidence.
 func TestExplainAutoPromoteOff(t *testing.T) {
 	cfg := DefaultConfig()
-	if err := cfg.Set("candidates.auto_promote", "false"); err != nil {
-		t.Fatal(err)
-	}
 	w := Explain(whyFixture(t), SnapshotRequest{Scope: Scope{Environment: "work"}, Now: t0}, cfg)
 	for _, d := range w.Decisions {
 		if d.Outcome != OutcomeCandidate {

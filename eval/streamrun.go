@@ -195,10 +195,11 @@ func (rep *StreamReport) count(cases map[string]*StreamCase, it StreamItem, res 
 		}
 	case memory.CapturePending:
 		out = OutPending
-		if it.RuleID() != "" && len(res.Candidates) > 0 && res.Candidates[0].RuleID == it.RuleID() {
+		if it.RuleID() != "" && len(res.Candidates) > 0 && res.Candidates[0].RuleID == it.RuleID() &&
+			(res.Polarity == engine.Counter) == it.Contradicts() {
 			out = OutPendingRight
 		}
-	case memory.CaptureProposed:
+	case memory.CaptureStated:
 		out = OutProposed
 	}
 	c.Outcomes[out]++

@@ -97,7 +97,7 @@ func TestHandleClaudeCodeEvents(t *testing.T) {
 		{"pending with notes ask", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"use pnpm"}`, pending, memory.ReviewCount{}, Options{Notes: NotesAsk},
 			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"` + askNote + `"}}`, 1},
 		{"proposed rule: silent", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"always use tabs"}`,
-			captured(memory.CaptureProposed, "new_rule", "proposed.always-use-tabs", "", 0.2, engine.Reinforce), memory.ReviewCount{}, Options{Notes: NotesAsk}, "", 1},
+			captured(memory.CaptureStated, "new_rule", "proposed.always-use-tabs", "", 0.2, engine.Reinforce), memory.ReviewCount{}, Options{Notes: NotesAsk}, "", 1},
 		{"ordinary prompt: silent", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"add a login page"}`,
 			memory.CaptureResponse{Action: memory.CaptureIgnored}, memory.ReviewCount{}, Options{Notes: NotesAsk}, "", 1},
 		{"pre tool use: no decision", `{` + common + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sed -i s/a/b/ f"},"tool_use_id":"toolu_01"}`,

@@ -27,14 +27,26 @@ type AcceptedRule struct {
 }
 
 // AcceptCandidate accepts candidate rule id at at (zero: now) as
-// ReviewCandidate does, under the id and category as names, and says what
-// its activation still needs. as is checked before anything is written.
+// ReviewCandidate does — the user's accept states it, so it is in force at
+// once — under the id and category as names (a proposed.* id and an
+// uncategorized candidate get ones suggested from its nearest rules when
+// as leaves them empty: see fileAs), and says what its activation still
+// needs. as is checked before anything is written.
 // Errors: EINVALID for a malformed id, rule id or category; ENOTFOUND for an
 // unknown candidate; ECONFLICT when it is not a candidate or as.RuleID is
 // taken.
 func (s *Service) AcceptCandidate(ctx context.Context, id string, as AcceptAs, at time.Time) (AcceptedRule, error) {
 	if err := engine.ValidateRuleID(id); err != nil {
 		return AcceptedRule{}, err
+	}
+	cand, err := s.db.GetRule(ctx, id)
+	if err != nil {
+		return AcceptedRule{}, err
+	}
+	if cand.Status == engine.StatusCandidate {
+		if as, err = s.fileAs(ctx, cand, as); err != nil {
+			return AcceptedRule{}, err
+		}
 	}
 	var p RulePatch
 	if as.RuleID != "" && as.RuleID != id {

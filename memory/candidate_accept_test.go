@@ -33,7 +33,27 @@ func TestAcceptCandidateAs(t *testing.T) {
 	if got.RuleID != "style.tabs-in-makefiles" || got.Category != engine.CategoryCodeStyle || got.Status != engine.StatusActiveEligible {
 		t.Errorf("accepted as %s %s %s", got.RuleID, got.Category, got.Status)
 	}
-	if got.CorrectionsNeeded < 1 || !strings.Contains(got.Needs, "more correction") {
-		t.Errorf("needs %d: %q", got.CorrectionsNeeded, got.Needs)
+	if got.CorrectionsNeeded != 0 || got.Needs != "active now" || got.Stated == nil || got.Stated.By != engine.StatedCandidateAccept {
+		t.Errorf("an accepted candidate is not in force at once: needs %d (%q), stated %+v", got.CorrectionsNeeded, got.Needs, got.Stated)
+	}
+}
+
+// TestAcceptCandidateFiles: a candidate accepted as it is gets a real id
+// and the category of its nearest rule, not proposed.* and uncategorized.
+func TestAcceptCandidateFiles(t *testing.T) {
+	s, _ := MustDefaultService(t, Options{})
+	res := MustRecord(t, s, engine.Correction{UserText: "always pin the exact versions of npm packages in package.json"})
+	if res.CreatedRule == nil {
+		t.Fatalf("no candidate proposed: %+v", res)
+	}
+	got, err := s.AcceptCandidate(t.Context(), res.CreatedRule.RuleID, AcceptAs{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(got.RuleID, "proposed.") || got.Category == engine.CategoryUncategorized {
+		t.Errorf("accepted as %s in %s, want a filed id and category", got.RuleID, got.Category)
+	}
+	if !strings.HasSuffix(got.RuleID, strings.TrimPrefix(res.CreatedRule.RuleID, "proposed.")) {
+		t.Errorf("id %s does not keep the proposal's slug %s", got.RuleID, res.CreatedRule.RuleID)
 	}
 }

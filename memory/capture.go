@@ -11,12 +11,16 @@ import (
 
 // What Capture did with a prompt (CaptureResponse.Action).
 const (
-	// CaptureRecorded: evidence on a rule (auto_match or explicit).
+	// CaptureRecorded: evidence on a rule, from a prompt that names its
+	// rule (CORRECT[rule_id]:) or says "remember: …" of a rule that
+	// matches; the rule is stated (in force at once).
 	CaptureRecorded = "recorded"
-	// CapturePending: a pending confirmation in the inbox (confirm band).
+	// CapturePending: one inbox suggestion (new, or an open one raised:
+	// Merged), never evidence.
 	CapturePending = "pending"
-	// CaptureProposed: a candidate rule proposed for review (no rule fits).
-	CaptureProposed = "proposed"
+	// CaptureStated: a new rule the user stated ("remember: …" that no
+	// rule matches), in force at once (CreatedRule).
+	CaptureStated = "stated"
 	// CaptureIgnored: nothing written; Reason says why.
 	CaptureIgnored = "ignored"
 )
@@ -27,28 +31,37 @@ type CaptureResponse struct {
 	*RecordResponse
 	Action string `json:"action"`
 	// Gate is the correction gate's verdict (nil when the text was ignored
-	// before the gate: empty once cleaned, or too large).
+	// before the gate: empty once cleaned, only pasted log or code, or an
+	// explicit form).
 	Gate *classifier.GateResult `json:"gate,omitempty"`
 	// Cleaned counts the characters engine.CleanText removed or changed
 	// before the text was judged and stored.
 	Cleaned int `json:"cleaned"`
+	// Pasted counts the lines read as pasted log, code or stack trace and
+	// left out (engine.Prose).
+	Pasted int `json:"pasted,omitempty"`
 	// Reason says why an ignored text was ignored.
 	Reason string `json:"reason,omitempty"`
 }
 
 // Capture acts on free text that nobody marked as a correction — a prompt
-// a hook saw — so that LexSona learns only what the user meant:
-//   - the text is cleaned (engine.CleanText: line ends to LF, terminal escape
-//     sequences and other control characters removed); a text that is then
-//     empty, has no letter or digit, or is over the size limit is ignored;
-//   - it is classified and judged by the correction gate
-//     (classifier.Capture); below the gate's threshold nothing is written;
-//   - past the gate, it is recorded as Record would: evidence on the rule
-//     of an auto match or a CORRECT[rule_id]: text (a reinforcement, or a
-//     counterexample for a contradiction), a pending confirmation for the
-//     confirm band, a candidate rule proposed for review when no rule fits;
-//     a generic complaint is ignored. The event's detail says it was
-//     captured, the gate's probability and what cleaning changed.
+// a hook saw — so that LexSona learns only what the user meant. Nothing it
+// captures becomes a standing instruction without the user:
+//   - the text is cut to engine.MaxCaptureBytes and cleaned
+//     (engine.CleanText); a text that is then empty or has no letter or
+//     digit is ignored;
+//   - explicit forms keep the automatic band: CORRECT[rule_id]: records on
+//     that rule and states it; "remember: …" records on the rule it
+//     matches in the automatic band, or states a new rule of the user's
+//     words (see remember);
+//   - any other text is read as prose (engine.Prose: pasted log, code and
+//     stack traces left out, at most engine.MaxProseBytes kept — all that
+//     is judged and stored); nothing is left, it is ignored;
+//   - the correction gate judges the prose (classifier.Capture); below its
+//     threshold, or a generic complaint no rule can be learned from,
+//     nothing is written;
+//   - past the gate it becomes one inbox suggestion (suggest): never
+//     evidence, never a candidate rule.
 //
 // c.RuleID and c.Polarity must be unset (Capture decides them).
 // Errors: EINVALID for a bad scope, frame id or agent output, or a rule id
@@ -58,8 +71,57 @@ func (s *Service) Capture(ctx context.Context, c engine.Correction) (CaptureResp
 	if c.RuleID != "" || c.Polarity != 0 {
 		return CaptureResponse{}, engine.Errorf(engine.EINVALID, "a captured prompt names no rule and no polarity: use Record for a correction marked as one")
 	}
-	text, cleaned := engine.CleanText(c.UserText)
+	text, cleaned := engine.CleanText(engine.CutAtRune(c.UserText, engine.MaxCaptureBytes))
 	resp := CaptureResponse{Action: CaptureIgnored, Cleaned: cleaned}
+	if _, _, explicit, err := classifier.ParseExplicit(text); err != nil {
+		resp.Reason = "a CORRECT[...] prefix that does not parse: " + engine.ErrorMessage(err)
+		return resp, nil
+	} else if explicit {
+		return s.captureExplicit(ctx, c, text, resp)
+	}
+	if body, ok := parseRemember(text); ok {
+		return s.remember(ctx, c, body, resp)
+	}
+	prose := engine.Prose(text)
+	resp.Pasted = prose.PastedLines
+	if err := classifierText(prose.Text); err != nil {
+		resp.Reason = "no prose to judge: " + engine.ErrorMessage(err)
+		if prose.MostlyPasted() {
+			resp.Reason = "only pasted log, code or stack trace"
+		}
+		return resp, nil
+	}
+	c.UserText = prose.Text
+	c, redacted, err := prepareCorrection(c, s.now())
+	if err != nil {
+		return CaptureResponse{}, err
+	}
+	cl, err := s.clf.Capture(ctx, c.UserText, c.Scope)
+	if err != nil {
+		return CaptureResponse{}, err
+	}
+	resp.Gate = cl.Gate
+	if !cl.Gate.Passed {
+		resp.Reason = fmt.Sprintf("not a correction: the gate gives %.2f, below %.2f", cl.Gate.Prob, cl.Gate.Threshold)
+		return resp, nil
+	}
+	c.Detail = captureDetail(cl.Gate, cleaned, prose.PastedLines)
+	rec, _, err := s.commit(ctx, c, cl, redacted, suggest)
+	if err != nil {
+		return CaptureResponse{}, err
+	}
+	resp.RecordResponse = &rec
+	if rec.PendingID != 0 {
+		resp.Action = CapturePending
+	} else {
+		resp.Reason = rec.Reason
+	}
+	return resp, nil
+}
+
+// captureExplicit records a CORRECT[rule_id]: prompt as Record would: on
+// its rule, which it states.
+func (s *Service) captureExplicit(ctx context.Context, c engine.Correction, text string, resp CaptureResponse) (CaptureResponse, error) {
 	if err := classifierText(text); err != nil {
 		resp.Reason = engine.ErrorMessage(err)
 		return resp, nil
@@ -74,27 +136,16 @@ func (s *Service) Capture(ctx context.Context, c engine.Correction) (CaptureResp
 		return CaptureResponse{}, err
 	}
 	resp.Gate = cl.Gate
-	switch {
-	case !cl.Gate.Passed:
-		resp.Reason = fmt.Sprintf("not a correction: the gate gives %.2f, below %.2f", cl.Gate.Prob, cl.Gate.Threshold)
-		return resp, nil
-	case cl.Decision == classifier.DecisionNewRule && !cl.Learnable():
-		resp.Reason = cl.UnlearnableReason()
-		return resp, nil
-	}
-	c.Detail = captureDetail(cl.Gate, cleaned)
-	rec, _, err := s.commit(ctx, c, cl, redacted)
+	c.Detail = captureDetail(cl.Gate, resp.Cleaned, 0)
+	rec, _, err := s.commit(ctx, c, cl, redacted, act)
 	if err != nil {
 		return CaptureResponse{}, err
 	}
 	resp.RecordResponse = &rec
-	switch {
-	case rec.PendingID != 0:
-		resp.Action = CapturePending
-	case rec.CreatedRule != nil:
-		resp.Action = CaptureProposed
-	case rec.RecordResult != nil:
+	if rec.RecordResult != nil {
 		resp.Action = CaptureRecorded
+	} else {
+		resp.Reason = rec.Reason
 	}
 	return resp, nil
 }
@@ -109,8 +160,9 @@ func classifierText(text string) error {
 	return engine.ValidateCorrectionText("prompt", text)
 }
 
-// captureDetail is the detail of a captured correction's event.
-func captureDetail(g *classifier.GateResult, cleaned int) string {
+// captureDetail is the detail of a captured correction's event or
+// suggestion.
+func captureDetail(g *classifier.GateResult, cleaned, pasted int) string {
 	d := "captured from a prompt"
 	if g.Gate == classifier.GateExplicit {
 		d += " (CORRECT[...])"
@@ -119,6 +171,9 @@ func captureDetail(g *classifier.GateResult, cleaned int) string {
 	}
 	if cleaned > 0 {
 		d += fmt.Sprintf("; %d control characters or line ends cleaned from the text", cleaned)
+	}
+	if pasted > 0 {
+		d += fmt.Sprintf("; %d lines of pasted log or code left out", pasted)
 	}
 	return d
 }

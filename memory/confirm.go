@@ -39,7 +39,9 @@ type ConfirmResult struct {
 //     counterexample) to ruleID, or to the top candidate when ruleID is
 //     empty, and appends a `confirmation` event carrying the text, scope,
 //     candidates, model and the rule's score among the candidates; its
-//     detail says which polarity it was;
+//     detail says which polarity it was. The user's accept is an explicit
+//     act: a reinforcement puts the rule in force at once (Rule.State), a
+//     counterexample withdraws its statement;
 //   - reject: marks it rejected, nothing else;
 //   - new: proposes a candidate rule from its text, as Record's new_rule;
 //     refused for a counterexample (polarity −1), which has nothing to
@@ -193,6 +195,7 @@ func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *Co
 		RuleID: ruleID, Polarity: pol, UserText: p.Text, AgentOutput: p.AgentOutput, FrameID: p.FrameID,
 		Scope: p.Scope, At: at, Decision: classifier.DecisionConfirm, Score: score, Candidates: p.Candidates, Model: p.Model,
 		Confirmation: true, Detail: fmt.Sprintf("%s accepted from confirmation %d", pol.EventType(), p.ID),
+		Stated:       engine.StatedSuggestion,
 	})
 	out.Promoted, out.Activated = promoted, res.Active && !wasActive
 	return res, err

@@ -8,9 +8,9 @@ import (
 	"github.com/lexsona/lexsona/store/storetest"
 )
 
-// TestConfirmReportsOutcome: accepting confirmations one by one on a rule
-// says, on the one accept that does it, that the rule became active, and on
-// a candidate, that it was promoted; no other accept says so.
+// TestConfirmReportsOutcome: the user's first accept of a confirmation on
+// a rule states it, so it says the rule became active (and a candidate
+// promoted) on that accept; no later accept says so.
 func TestConfirmReportsOutcome(t *testing.T) {
 	const text = "always wrap quokka handlers in a retry budget"
 	tests := []struct {
@@ -52,6 +52,9 @@ func TestConfirmReportsOutcome(t *testing.T) {
 			}
 			if activatedAt == 0 {
 				t.Fatalf("never activated in 30 confirmations (rule %+v)", mustRule(t, db, id))
+			}
+			if activatedAt != 1 {
+				t.Errorf("activated at accept %d, want 1: an accept states its rule", activatedAt)
 			}
 			if want := map[bool]int{true: activatedAt, false: 0}[tt.candidate]; promotedAt != want {
 				t.Errorf("promoted at accept %d, want %d (activated at %d)", promotedAt, want, activatedAt)

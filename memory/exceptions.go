@@ -30,7 +30,7 @@ func AcceptCandidate(ctx context.Context, db *store.DB, id string, at time.Time)
 		return exc, err
 	}
 	s := engine.StatusActiveEligible
-	return UpdateRule(ctx, db, r.RuleID, RuleUpdate{Status: &s}, at)
+	return UpdateRule(ctx, db, r.RuleID, RuleUpdate{Status: &s, Stated: engine.StatedCandidateAccept}, at)
 }
 
 // RejectCandidate archives candidate rule id. An exception proposal is

@@ -39,6 +39,11 @@ type RecordResponse struct {
 	Redacted int `json:"redacted"`
 	// Promoted is set when this correction made its candidate rule active.
 	Promoted bool `json:"promoted,omitempty"`
+	// Merged is set when a captured prompt raised the count of the open
+	// suggestion PendingID instead of adding one; Replaced names the
+	// suggestion of the same session it replaced under the inbox budget.
+	Merged   bool  `json:"merged,omitempty"`
+	Replaced int64 `json:"replaced,omitempty"`
 }
 
 // Stored reports whether Record wrote anything: evidence, a pending
@@ -81,8 +86,12 @@ func (s *Service) Record(ctx context.Context, c engine.Correction) (RecordRespon
 	if err != nil {
 		return RecordResponse{}, false, err
 	}
-	return s.commit(ctx, c, cl, redacted)
+	return s.commit(ctx, c, cl, redacted, act)
 }
+
+// actFunc writes what a classification calls for, inside tx, into resp:
+// act for a recorded correction, suggest for a captured prompt.
+type actFunc func(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp *RecordResponse) error
 
 // prepareCorrection normalises and validates c (NormalizeCorrection) and
 // replaces the secrets of its text and agent output by placeholders,
@@ -97,8 +106,9 @@ func prepareCorrection(c engine.Correction, now time.Time) (engine.Correction, i
 
 // commit writes what the classification cl of the prepared correction c
 // calls for, in one write transaction under c's idempotency key (see
-// Record); redacted is the count of secrets prepareCorrection replaced.
-func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier.Classification, redacted int) (RecordResponse, bool, error) {
+// Record); redacted is the count of secrets prepareCorrection replaced, act
+// what writes the decision.
+func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier.Classification, redacted int, act actFunc) (RecordResponse, bool, error) {
 	sum, err := fingerprint(c)
 	if err != nil {
 		return RecordResponse{}, false, err
@@ -115,7 +125,7 @@ func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier
 			}
 		}
 		resp = RecordResponse{Decision: cl.Decision, Score: cl.Score, Polarity: cl.Polarity, Candidates: cl.Candidates, Reason: cl.Reason, Redacted: redacted}
-		if err := s.act(tx, c, &cl, &resp); err != nil {
+		if err := act(tx, c, &cl, &resp); err != nil {
 			return err
 		}
 		if c.IdempotencyKey != "" {
@@ -132,12 +142,17 @@ func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier
 	return resp, replayed, nil
 }
 
-// act writes what decision cl calls for, inside tx, into resp.
-func (s *Service) act(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp *RecordResponse) error {
+// act writes what decision cl calls for, inside tx, into resp. A rule named
+// in the text (CORRECT[rule_id]:) is an explicit act: it states the rule
+// (engine.Correction.Stated), unless c says which act it is already.
+func act(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp *RecordResponse) error {
 	switch cl.Decision {
 	case classifier.DecisionAutoMatch, classifier.DecisionExplicit:
 		rc := c
 		rc.IdempotencyKey, rc.RuleID, rc.Decision, rc.Candidates, rc.Polarity = "", cl.RuleID, cl.Decision, cl.Candidates, cl.Polarity
+		if rc.Stated == "" && cl.Decision == classifier.DecisionExplicit && c.RuleID == "" {
+			rc.Stated = engine.StatedExplicit
+		}
 		score := cl.Score
 		rc.Score = &score
 		if cl.Decision == classifier.DecisionAutoMatch {

@@ -18,6 +18,9 @@ type RuleUpdate struct {
 	Scope                 *engine.Scope
 	Status                *engine.Status
 	RenameTo              *string
+	// Stated, when set, names the explicit act (engine.Stated*) that puts
+	// the rule in force at once: the rule is stated with its text.
+	Stated string
 }
 
 // UpdateRule changes a rule's definition in one transaction and appends one
@@ -81,6 +84,10 @@ func UpdateRule(ctx context.Context, db *store.DB, id string, u RuleUpdate, at t
 				return err
 			}
 			change("status", string(old.Status), string(r.Status))
+		}
+		if u.Stated != "" {
+			r.State(u.Stated, r.Text, at)
+			changes = append(changes, "stated: "+u.Stated)
 		}
 		if u.RenameTo != nil && *u.RenameTo != old.RuleID {
 			if err := engine.ValidateRuleID(*u.RenameTo); err != nil {

@@ -21,7 +21,8 @@ type NewRule struct {
 	At time.Time `json:"-"`
 }
 
-// AddRule creates the rule of n at the prior and, in the same transaction,
+// AddRule creates the rule of n at the prior, stated by the user (in force
+// at once: engine.StatedInForce) and, in the same transaction,
 // stores the vectors of its text for the classifier's embedders, so that the
 // very next correction can match it (the text is embedded before the write
 // lock is taken). It returns the rule assessed now. Errors: EINVALID or
@@ -44,6 +45,7 @@ func (s *Service) AddRule(ctx context.Context, n NewRule) (engine.RuleView, erro
 	r := engine.NewRule(n.RuleID, n.Category, sev, n.Text, n.Scope, cfg, now)
 	r.Topic = n.Topic
 	r.Status = engine.StatusActiveEligible
+	r.State(engine.StatedRuleAdded, r.Text, now)
 	if err := r.Validate(); err != nil {
 		return engine.RuleView{}, err
 	}

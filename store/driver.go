@@ -168,6 +168,10 @@ type DriverTx interface {
 	DeleteEmbeddingsLike(prefix, keep string) (int64, error)
 
 	InsertPending(p engine.Pending) (int64, error)
+	// SeePending counts one more prompt for the open confirmation id, at
+	// at, keeping the higher of its gate probability and gate; done is false
+	// when no open confirmation has that id.
+	SeePending(id int64, gate float64, at time.Time) (done bool, err error)
 	// ResolvePending sets the status, rule and time of a confirmation that
 	// is still pending; done is false when there is none pending.
 	ResolvePending(id int64, status, ruleID string, at time.Time) (done bool, err error)

@@ -42,6 +42,26 @@ func (t *Tx) CreatePending(p engine.Pending) (int64, error) {
 	return t.dt.InsertPending(p)
 }
 
+// SeePending counts one more captured prompt for the open confirmation id
+// (see engine.Pending.Seen) at at, keeping the higher gate probability.
+// Errors: ECONFLICT when it is resolved, ENOTFOUND for an unknown id.
+func (t *Tx) SeePending(id int64, gate float64, at time.Time) error {
+	done, err := t.dt.SeePending(id, gate, at)
+	if err != nil || done {
+		return err
+	}
+	p, err := t.GetPending(id)
+	if err != nil {
+		return err
+	}
+	return engine.Errorf(engine.ECONFLICT, "confirmation %d is already resolved (%s)", id, p.Status)
+}
+
+// ListPending lists confirmations inside the transaction (see DB.ListPending).
+func (t *Tx) ListPending(status string, limit int) ([]engine.Pending, error) {
+	return t.dt.ListPending(status, limit)
+}
+
 // GetPending loads a pending confirmation inside the transaction (see DB.GetPending).
 func (t *Tx) GetPending(id int64) (engine.Pending, error) { return getPending(t.dt, id) }
 

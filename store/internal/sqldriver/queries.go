@@ -139,6 +139,10 @@ func (x Queries[C]) InsertPending(p engine.Pending) (int64, error) {
 	return x.C.InsertID("create pending confirmation", x.S.pendingInsert, PendingArgs(&p)...)
 }
 
+func (x Queries[C]) SeePending(id int64, gate float64, at time.Time) (bool, error) {
+	return x.affected("raise pending confirmation", x.S.pendingSeen, FormatTime(at), gate, id)
+}
+
 func (x Queries[C]) ResolvePending(id int64, status, ruleID string, at time.Time) (bool, error) {
 	return x.affected("resolve pending confirmation", x.S.pendingResolve, status, NullStr(ruleID), FormatTime(at), id)
 }

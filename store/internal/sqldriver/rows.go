@@ -16,17 +16,27 @@ type Scanner interface{ Scan(dest ...any) error }
 // scope_environment, scope_project, scope_agent_family, scope_context_tags,
 // scope_exclude_tags, topic, alpha, beta, reinforcements, counter_examples,
 // first_seen, last_correction, status, source, exception_of, exception_tag,
-// registry; then the columns extra reads. Empty tag lists are nil. Its
+// registry, stated_at, stated_by, stated_text, stated_counter_base; then
+// the columns extra reads (a rule without a statement has stated_at ""). Empty tag lists are nil. Its
 // errors are the Scan's (a missing row included) or a stored value that
 // cannot be read.
 func ScanRule(sc Scanner, tags Tags, extra ...any) (engine.Rule, error) {
 	var r engine.Rule
-	var sev, status, first, last string
+	var sev, status, first, last, statedAt string
+	var st engine.Statement
 	dest := []any{&r.RuleID, &r.Category, &sev, &r.Text, &r.Scope.Environment, &r.Scope.Project,
 		&r.Scope.AgentFamily, tags.Dest(&r.Scope.ContextTags), tags.Dest(&r.Scope.ExcludeTags), &r.Topic, &r.Alpha, &r.Beta,
-		&r.Reinforcements, &r.CounterExamples, &first, &last, &status, &r.Source, &r.ExceptionOf, &r.ExceptionTag, &r.Registry}
+		&r.Reinforcements, &r.CounterExamples, &first, &last, &status, &r.Source, &r.ExceptionOf, &r.ExceptionTag, &r.Registry,
+		&statedAt, &st.By, &st.Text, &st.CounterBase}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return r, err
+	}
+	if statedAt != "" {
+		var err error
+		if st.At, err = ParseTime(statedAt); err != nil {
+			return r, err
+		}
+		r.Stated = &st
 	}
 	r.Severity, r.Status = engine.Severity(sev), engine.Status(status)
 	if len(r.Scope.ContextTags) == 0 {
@@ -65,14 +75,23 @@ func ScanRuleState(sc Scanner) (store.RuleState, error) {
 // ruleArgs are the values of a rule's definition and evidence columns, in
 // ScanRule's order from category to last_correction, then those of a rule
 // row: status, archived_by, source, exception_of, exception_tag,
-// definition_sha256, registry.
+// definition_sha256, registry; then statedArgs.
 func ruleArgs(row *store.RuleRow, tags Tags) []any {
 	x := &row.Rule
-	return []any{x.Category, string(x.Severity), x.Text, NullStr(x.Scope.Environment), NullStr(x.Scope.Project),
+	return append([]any{x.Category, string(x.Severity), x.Text, NullStr(x.Scope.Environment), NullStr(x.Scope.Project),
 		NullStr(x.Scope.AgentFamily), tags.Arg(x.Scope.ContextTags), tags.Arg(x.Scope.ExcludeTags), NullStr(x.Topic),
 		x.Alpha, x.Beta, x.Reinforcements, x.CounterExamples, FormatTime(x.FirstSeen), FormatTime(x.LastCorrection),
 		string(row.Status), NullStr(row.ArchivedBy), row.Source, NullStr(row.ExceptionOf),
-		NullStr(row.ExceptionTag), NullStr(row.DefinitionSHA256), NullStr(row.Registry)}
+		NullStr(row.ExceptionTag), NullStr(row.DefinitionSHA256), NullStr(row.Registry)}, statedArgs(x)...)
+}
+
+// statedArgs are the values of x's statement: stated_at, stated_by,
+// stated_text (NULLs when x has none) and stated_counter_base.
+func statedArgs(x *engine.Rule) []any {
+	if x.Stated == nil {
+		return []any{nil, nil, nil, 0}
+	}
+	return []any{FormatTime(x.Stated.At), x.Stated.By, NullStr(x.Stated.Text), x.Stated.CounterBase}
 }
 
 // InsertRuleArgs are the values that insert row: rule_id, the columns of
@@ -91,11 +110,12 @@ func UpdateRuleArgs(row *store.RuleRow, tags Tags, now time.Time) []any {
 }
 
 // EvidenceArgs are the values that save x's evidence: alpha, beta,
-// reinforcements, counter_examples, first_seen, last_correction,
-// updated_at (now), then rule_id.
+// reinforcements, counter_examples, first_seen, last_correction, the
+// statement (statedArgs), updated_at (now), then rule_id.
 func EvidenceArgs(x *engine.Rule, now time.Time) []any {
-	return []any{x.Alpha, x.Beta, x.Reinforcements, x.CounterExamples, FormatTime(x.FirstSeen),
-		FormatTime(x.LastCorrection), FormatTime(now), x.RuleID}
+	args := []any{x.Alpha, x.Beta, x.Reinforcements, x.CounterExamples, FormatTime(x.FirstSeen),
+		FormatTime(x.LastCorrection)}
+	return append(append(args, statedArgs(x)...), FormatTime(now), x.RuleID)
 }
 
 // ScanEvent reads an event from a row whose columns are, NULLs selected as
@@ -136,15 +156,23 @@ func EventArgs(ev *engine.Event) []any {
 
 // ScanPending reads a confirmation from a row whose columns are, NULLs
 // selected as "": id, text, scope, polarity, frame_id, agent_output,
-// candidates, model, status, rule_id, created_at, resolved_at. Its
-// candidates are never nil. Its errors are ScanRule's.
+// candidates, model, status, rule_id, created_at, resolved_at, seen,
+// last_seen_at, gate (NULL read as nil). Its candidates are never nil. Its
+// errors are ScanRule's.
 func ScanPending(sc Scanner) (engine.Pending, error) {
 	var p engine.Pending
-	var scope, cands, created, resolved string
+	var scope, cands, created, resolved, lastSeen string
 	var pol int16
 	if err := sc.Scan(&p.ID, &p.Text, &scope, &pol, &p.FrameID, &p.AgentOutput, &cands, &p.Model, &p.Status,
-		&p.RuleID, &created, &resolved); err != nil {
+		&p.RuleID, &created, &resolved, &p.Seen, &lastSeen, &p.Gate); err != nil {
 		return p, err
+	}
+	if lastSeen != "" {
+		t, err := ParseTime(lastSeen)
+		if err != nil {
+			return p, err
+		}
+		p.LastSeenAt = &t
 	}
 	p.Polarity = engine.Polarity(pol)
 	var err error
@@ -172,14 +200,14 @@ func ScanPending(sc Scanner) (engine.Pending, error) {
 
 // PendingArgs are the values of a new confirmation's columns: text, scope,
 // polarity, frame_id, agent_output, candidates ("[]" when none), model,
-// created_at.
+// created_at, gate (NULL when nil).
 func PendingArgs(p *engine.Pending) []any {
 	cands := CandidatesJSON(p.Candidates)
 	if cands == nil {
 		cands = "[]"
 	}
 	return []any{p.Text, ScopeJSON(p.Scope), int16(p.Polarity), NullStr(p.FrameID), NullStr(p.AgentOutput),
-		cands, NullStr(p.Model), FormatTime(p.CreatedAt)}
+		cands, NullStr(p.Model), FormatTime(p.CreatedAt), p.Gate}
 }
 
 // ScanRegistryFile reads name, yaml, sha256, synced_at.

@@ -108,7 +108,7 @@ type Statements struct {
 	textsOfRule, textInsert, textSetKind, textDelete, liveTexts, countLiveTexts, missingTexts string
 	embeddingPut, embeddingDims, embeddingsLike, embeddingsSize, embeddingsLoad               string
 
-	pendingInsert, pendingGet, pendingResolve, pendingList string
+	pendingInsert, pendingGet, pendingResolve, pendingList, pendingSeen string
 
 	configAll, configUpsert, configDelete, idemGet, idemInsert, idemPrune, registries, registryPut, stats string
 	jobRanAt, jobRan                                                                                      string
@@ -141,7 +141,8 @@ const (
 	ruleCols = `rule_id, category, severity, rule_text, coalesce(scope_environment, ''), coalesce(scope_project, ''),
 	coalesce(scope_agent_family, ''), scope_context_tags, scope_exclude_tags, coalesce(topic, ''),
 	alpha, beta, reinforcements, counter_examples, first_seen, last_correction, status, source,
-	coalesce(exception_of, ''), coalesce(exception_tag, ''), coalesce(registry, '')`
+	coalesce(exception_of, ''), coalesce(exception_tag, ''), coalesce(registry, ''),
+	coalesce(stated_at, ''), coalesce(stated_by, ''), coalesce(stated_text, ''), stated_counter_base`
 	rowCols = ruleCols + `, coalesce(archived_by, ''), coalesce(definition_sha256, '')`
 )
 
@@ -165,15 +166,18 @@ func (s *Statements) rules() {
 	s.ruleInsert = s.add(`INSERT INTO persona_rules (rule_id, category, severity, rule_text, scope_environment, scope_project,
 	scope_agent_family, scope_context_tags, scope_exclude_tags, topic, alpha, beta, reinforcements, counter_examples,
 	first_seen, last_correction, status, archived_by, source, exception_of, exception_tag, definition_sha256, registry,
+	stated_at, stated_by, stated_text, stated_counter_base,
 	created_at, updated_at` + insertCols + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-	$17, $18, $19, $20, $21, $22, $23, $24, $25` + insertVals + `)`)
+	$17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29` + insertVals + `)`)
 	s.ruleUpdate = s.add(`UPDATE persona_rules SET category = $1, severity = $2, rule_text = $3, scope_environment = $4,
 	scope_project = $5, scope_agent_family = $6, scope_context_tags = $7, scope_exclude_tags = $8, topic = $9, alpha = $10,
 	beta = $11, reinforcements = $12, counter_examples = $13, first_seen = $14, last_correction = $15, status = $16,
 	archived_by = $17, source = $18, exception_of = $19, exception_tag = $20, definition_sha256 = $21, registry = $22,
-	updated_at = $23` + stamp + ` WHERE rule_id = $24`)
+	stated_at = $23, stated_by = $24, stated_text = $25, stated_counter_base = $26,
+	updated_at = $27` + stamp + ` WHERE rule_id = $28`)
 	s.ruleEvidence = s.add(`UPDATE persona_rules SET alpha = $1, beta = $2, reinforcements = $3, counter_examples = $4,
-	first_seen = $5, last_correction = $6, updated_at = $7` + stamp + ` WHERE rule_id = $8`)
+	first_seen = $5, last_correction = $6, stated_at = $7, stated_by = $8, stated_text = $9, stated_counter_base = $10,
+	updated_at = $11` + stamp + ` WHERE rule_id = $12`)
 	s.ruleStatus = s.add(`UPDATE persona_rules SET status = $1, archived_by = $2, updated_at = $3` + stamp + ` WHERE rule_id = $4`)
 	s.ruleRename = s.add(`UPDATE persona_rules SET rule_id = $1 WHERE rule_id = $2`)
 	s.ruleDelete = s.add(`DELETE FROM persona_rules WHERE rule_id = $1`)
@@ -240,9 +244,12 @@ func (s *Statements) texts() {
 
 func (s *Statements) records() {
 	pendingCols := `id, text, scope` + s.d.AsText + `, polarity, coalesce(frame_id, ''), coalesce(agent_output, ''),
-	candidates` + s.d.AsText + `, coalesce(model, ''), status, coalesce(rule_id, ''), created_at, coalesce(resolved_at, '')`
+	candidates` + s.d.AsText + `, coalesce(model, ''), status, coalesce(rule_id, ''), created_at, coalesce(resolved_at, ''),
+	seen, coalesce(last_seen_at, ''), gate`
 	s.pendingInsert = s.add(s.returning(`INSERT INTO pending_confirmations (text, scope, polarity, frame_id, agent_output, candidates,
-	model, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8)`, "id"))
+	model, status, created_at, gate) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9)`, "id"))
+	s.pendingSeen = s.add(`UPDATE pending_confirmations SET seen = seen + 1, last_seen_at = $1,
+	gate = CASE WHEN gate IS NULL OR gate < $2 THEN $2 ELSE gate END WHERE id = $3 AND status = 'pending'`)
 	s.pendingGet = s.add(`SELECT ` + pendingCols + ` FROM pending_confirmations WHERE id = $1`)
 	s.pendingResolve = s.add(`UPDATE pending_confirmations SET status = $1, rule_id = $2, resolved_at = $3 WHERE id = $4 AND status = 'pending'`)
 	s.pendingList = s.add(`SELECT ` + pendingCols + ` FROM pending_confirmations WHERE $1 = '' OR status = $1 ORDER BY id LIMIT $2`)
