@@ -3,6 +3,8 @@ package hooks
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -66,15 +68,28 @@ type Backend interface {
 	// project's files (DetectScope); the service's HTTP route never reads
 	// its own files on a caller's say-so (CwdScope, DetectScopeWithin).
 	Scope(ctx context.Context, ev Event) (engine.Scope, error)
+	// Persona is the persona block of scope, "" when no rule is in force
+	// there.
 	Persona(ctx context.Context, scope engine.Scope) (string, error)
 	// Capture is memory.Service.Capture: the correction gate, then the
 	// classifier, then what the decision calls for.
 	Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error)
-	// Review counts what waits in the inbox.
-	Review(ctx context.Context) (memory.ReviewCount, error)
+	// Review counts what waits in the inbox for scope's project.
+	Review(ctx context.Context, scope engine.Scope) (memory.ReviewCount, error)
 	// Enforced returns the must rules in force for scope that carry
 	// checks (see Enforcements); like Persona it must not need the embedder.
 	Enforced(ctx context.Context, scope engine.Scope) ([]Enforcement, error)
+}
+
+// FrameID is a session id as a frame id: itself when it fits the 256
+// bytes a frame id holds, else its hash (a longer id is not an error of the
+// user's).
+func FrameID(session string) string {
+	if len(session) <= 256 {
+		return session
+	}
+	sum := sha256.Sum256([]byte(session))
+	return "session-sha256:" + hex.EncodeToString(sum[:])
 }
 
 // ReadEvent decodes one event from r. Errors: EINVALID for JSON that does not
@@ -135,16 +150,21 @@ func handleSessionStart(ctx context.Context, ev Event, b Backend, o Options) (*O
 	if err != nil {
 		return nil, err
 	}
+	parts := []string{}
+	if persona != "" {
+		parts = append(parts, strings.TrimRight(persona, "\n"))
+	}
+	parts = append(parts, AgentInstruction)
 	if o.Notes != NotesOff {
-		rc, err := b.Review(ctx)
+		rc, err := b.Review(ctx, scope)
 		if err != nil {
 			return nil, err
 		}
 		if line := reviewLine(rc, o.ReviewURL); line != "" {
-			persona = strings.TrimRight(persona, "\n") + "\n\n" + line + "\n"
+			parts = append(parts, line)
 		}
 	}
-	return contextOutput(ev.HookEventName, persona), nil
+	return contextOutput(ev.HookEventName, strings.Join(parts, "\n\n")+"\n"), nil
 }
 
 func handlePrompt(ctx context.Context, ev Event, b Backend, o Options) (*Output, error) {
@@ -155,7 +175,7 @@ func handlePrompt(ctx context.Context, ev Event, b Backend, o Options) (*Output,
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.Capture(ctx, engine.Correction{UserText: ev.Prompt, Scope: scope, FrameID: ev.SessionID})
+	res, err := b.Capture(ctx, engine.Correction{UserText: ev.Prompt, Scope: scope, FrameID: FrameID(ev.SessionID), IdempotencyKey: o.IdempotencyKey})
 	if err != nil {
 		return nil, err
 	}
@@ -166,8 +186,12 @@ func handlePrompt(ctx context.Context, ev Event, b Backend, o Options) (*Output,
 			advice = "Here the user does not want that rule applied."
 		}
 		return contextOutput(ev.HookEventName, fmt.Sprintf(
-			"LexSona recorded this prompt as a %s of rule [%s] (%s, score %.2f). %s",
-			res.EventType, res.RuleID, res.Decision, res.Score, advice)), nil
+			"LexSona recorded this prompt as a %s of rule [%s]%s (%s). %s",
+			res.EventType, res.RuleID, ruleText(res), res.Decision, advice)), nil
+	case memory.CaptureStated:
+		return contextOutput(ev.HookEventName, fmt.Sprintf(
+			"LexSona stored what the user asked to remember as rule [%s]%s. Follow it from now on.",
+			res.RuleID, ruleText(res))), nil
 	case memory.CapturePending:
 		if o.Notes != NotesAsk || len(res.Candidates) == 0 {
 			return nil, nil
@@ -184,6 +208,15 @@ func handlePrompt(ctx context.Context, ev Event, b Backend, o Options) (*Output,
 			rule, res.Score, rule, flag, ev.SessionID)), nil
 	}
 	return nil, nil
+}
+
+// ruleText is ` "TEXT"` for the rule a capture recorded on, "" when the
+// response does not carry its text.
+func ruleText(r memory.CaptureResponse) string {
+	if r.RuleText == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %q", r.RuleText)
 }
 
 // EncodeOutput is the JSON of o as the hook answers it, on stdout or in an

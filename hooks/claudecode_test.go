@@ -38,7 +38,7 @@ func (f *fakeBackend) Capture(_ context.Context, c engine.Correction) (memory.Ca
 	return f.capture, nil
 }
 
-func (f *fakeBackend) Review(context.Context) (memory.ReviewCount, error) { return f.review, nil }
+func (f *fakeBackend) Review(context.Context, engine.Scope) (memory.ReviewCount, error) { return f.review, nil }
 
 func (f *fakeBackend) Enforced(_ context.Context, s engine.Scope) ([]Enforcement, error) {
 	f.scopes = append(f.scopes, s)
@@ -50,7 +50,7 @@ func captured(action, decision, rule, eventType string, score float64, pol engin
 	rec := &memory.RecordResponse{Decision: decision, Score: score, Polarity: pol,
 		Candidates: []engine.Candidate{{RuleID: rule, Score: score}}}
 	switch action {
-	case memory.CaptureRecorded:
+	case memory.CaptureRecorded, memory.CaptureStated:
 		rec.RecordResult = &memory.RecordResult{RuleID: rule, EventType: engine.EventType(eventType)}
 	case memory.CapturePending:
 		rec.PendingID = 7
@@ -75,6 +75,12 @@ func TestHandleClaudeCodeEvents(t *testing.T) {
 	askNote := "LexSona: this prompt may be a correction about rule [tool.pnpm-not-npm] (score 0.61, below the automatic band). Before acting on it, ask the user whether they are correcting you on that rule. If they confirm, record it with " +
 		"`lexsona record --rule tool.pnpm-not-npm --frame abc123 --text \\\"\\u003ctheir words\\u003e\\\"`; if not, do nothing."
 	pending := captured(memory.CapturePending, "confirm", "tool.pnpm-not-npm", "", 0.61, engine.Reinforce)
+	ctxOut := func(event string, parts ...string) string {
+		data, _ := json.Marshal(contextOutput(event, strings.Join(parts, "\n\n")))
+		return string(data)
+	}
+	stated := captured(memory.CaptureStated, "new_rule", "user.always-use-tabs-a1b2c3", "", 0.2, engine.Reinforce)
+	stated.RuleText = "always use tabs"
 	for _, tc := range []struct {
 		name, event string
 		capture     memory.CaptureResponse
@@ -84,20 +90,21 @@ func TestHandleClaudeCodeEvents(t *testing.T) {
 		records     int
 	}{
 		{"session start, empty inbox", `{` + common + `,"hook_event_name":"SessionStart","source":"startup"}`, memory.CaptureResponse{}, memory.ReviewCount{}, Options{},
-			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"` + persona + `\n"}}`, 0},
+			ctxOut("SessionStart", persona, AgentInstruction+"\n"), 0},
 		{"session start names the inbox", `{` + common + `,"hook_event_name":"SessionStart","source":"startup"}`, memory.CaptureResponse{}, memory.ReviewCount{Pending: 2, Proposed: 1},
 			Options{ReviewURL: "http://127.0.0.1:8080/"},
-			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"` + persona + `\n\nLexSona: 3 items wait for the user's review (2 possible corrections, 1 proposed rules): review them at http://127.0.0.1:8080/. Mention this to the user once; do not act on it yourself.\n"}}`, 0},
+			ctxOut("SessionStart", persona, AgentInstruction, "LexSona: 3 items wait for the user's review (2 possible corrections, 1 proposed rules): review them at http://127.0.0.1:8080/. Mention this to the user once; do not act on it yourself.\n"), 0},
 		{"session start, notes off", `{` + common + `,"hook_event_name":"SessionStart","source":"startup"}`, memory.CaptureResponse{}, memory.ReviewCount{Pending: 2}, Options{Notes: NotesOff},
-			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"` + persona + `\n"}}`, 0},
+			ctxOut("SessionStart", persona, AgentInstruction+"\n"), 0},
 		{"recorded contradiction", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"no, sed -i is fine here"}`,
 			captured(memory.CaptureRecorded, "auto_match", "tool.no-sed", "counterexample", 0.91, engine.Counter), memory.ReviewCount{}, Options{},
-			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona recorded this prompt as a counterexample of rule [tool.no-sed] (auto_match, score 0.91). Here the user does not want that rule applied."}}`, 1},
+			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona recorded this prompt as a counterexample of rule [tool.no-sed] (auto_match). Here the user does not want that rule applied."}}`, 1},
 		{"pending goes to the inbox silently", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"use pnpm"}`, pending, memory.ReviewCount{}, Options{}, "", 1},
 		{"pending with notes ask", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"use pnpm"}`, pending, memory.ReviewCount{}, Options{Notes: NotesAsk},
 			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"` + askNote + `"}}`, 1},
-		{"proposed rule: silent", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"always use tabs"}`,
-			captured(memory.CaptureStated, "new_rule", "proposed.always-use-tabs", "", 0.2, engine.Reinforce), memory.ReviewCount{}, Options{Notes: NotesAsk}, "", 1},
+		{"remember: states a rule", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"remember: always use tabs"}`,
+			stated, memory.ReviewCount{}, Options{Notes: NotesAsk},
+			ctxOut("UserPromptSubmit", `LexSona stored what the user asked to remember as rule [user.always-use-tabs-a1b2c3] "always use tabs". Follow it from now on.`), 1},
 		{"ordinary prompt: silent", `{` + common + `,"hook_event_name":"UserPromptSubmit","prompt":"add a login page"}`,
 			memory.CaptureResponse{Action: memory.CaptureIgnored}, memory.ReviewCount{}, Options{Notes: NotesAsk}, "", 1},
 		{"pre tool use: no decision", `{` + common + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sed -i s/a/b/ f"},"tool_use_id":"toolu_01"}`,
@@ -166,21 +173,27 @@ func TestDetectScopeOverrides(t *testing.T) {
 	}
 }
 
+// installCmd and uninstall are the edits of the round trip: command hooks
+// with a matcher for Bash.
+func installCmd(b []byte) ([]byte, error) {
+	return InstallClaudeCode(b, Install{Command: DefaultHookCommand, Matcher: "Bash"})
+}
+
 func TestInstallUninstallRoundTrip(t *testing.T) {
 	orig := mustRead(t, "testdata/settings/other.json.in")
 	path := filepath.Join(t.TempDir(), ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	os.WriteFile(path, orig, 0o600)
-	changed, err := EditSettingsFile(path, DefaultHookCommand, InstallClaudeCode)
+	changed, err := EditSettingsFile(path, installCmd)
 	if err != nil || !changed {
 		t.Fatalf("install: %v %v", changed, err)
 	}
 	installed := mustRead(t, path)
 	golden(t, "settings/other.installed.golden", installed)
-	if changed, err := EditSettingsFile(path, DefaultHookCommand, InstallClaudeCode); err != nil || changed {
+	if changed, err := EditSettingsFile(path, installCmd); err != nil || changed {
 		t.Errorf("second install changed the file: %v %v", changed, err)
 	}
-	if changed, err := EditSettingsFile(path, DefaultHookCommand, UninstallClaudeCode); err != nil || !changed {
+	if changed, err := EditSettingsFile(path, UninstallClaudeCode); err != nil || !changed {
 		t.Fatalf("uninstall: %v %v", changed, err)
 	}
 	golden(t, "settings/other.uninstalled.golden", mustRead(t, path))
@@ -196,14 +209,14 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	}
 	// A missing file: install creates it, uninstall empties the hooks.
 	fresh := filepath.Join(t.TempDir(), "settings.json")
-	EditSettingsFile(fresh, DefaultHookCommand, InstallClaudeCode)
+	EditSettingsFile(fresh, installCmd)
 	golden(t, "settings/fresh.installed.golden", mustRead(t, fresh))
-	EditSettingsFile(fresh, DefaultHookCommand, UninstallClaudeCode)
+	EditSettingsFile(fresh, UninstallClaudeCode)
 	if got := string(mustRead(t, fresh)); got != "{}\n" {
 		t.Errorf("fresh after uninstall: %q", got)
 	}
 	os.WriteFile(fresh, []byte(`{"hooks": []}`), 0o644)
-	if _, err := EditSettingsFile(fresh, DefaultHookCommand, InstallClaudeCode); engine.ErrorCode(err) != engine.EINVALID {
+	if _, err := EditSettingsFile(fresh, installCmd); engine.ErrorCode(err) != engine.EINVALID {
 		t.Errorf("malformed hooks: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -135,4 +137,24 @@ func recordViolation(ctx context.Context, b Backend, v memory.Violation) error {
 	case <-t.C:
 		return fmt.Errorf("%w: the store did not take it within %s", ErrNotRecorded, ViolationTimeout)
 	}
+}
+
+// EnforcedTools is the PreToolUse matcher for reg: the tool patterns of
+// every check of its rules, as one alternation ("Bash", "Bash|Write"), ""
+// when no rule carries a check. Every rule counts, active or not, so a rule
+// that becomes active later is enforced without installing again.
+func EnforcedTools(reg *registry.Registry) string {
+	seen := map[string]bool{}
+	var tools []string
+	for _, d := range reg.Definitions() {
+		for _, c := range reg.Checks(d.Rule.RuleID) {
+			t := strings.TrimSuffix(strings.TrimPrefix(c.Tool.String(), "^(?:"), ")$")
+			if !seen[t] {
+				seen[t] = true
+				tools = append(tools, t)
+			}
+		}
+	}
+	sort.Strings(tools)
+	return strings.Join(tools, "|")
 }

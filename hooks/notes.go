@@ -24,9 +24,23 @@ type Options struct {
 	// Notes is NotesSession (also ""), NotesOff or NotesAsk.
 	Notes string
 	// ReviewURL is where the inbox can be reviewed (the service's review
-	// page); empty: the line names `lexsona confirm list` instead.
+	// page); empty: the line names `lexsona confirm` instead.
 	ReviewURL string
+	// IdempotencyKey, when set, records the prompt of a UserPromptSubmit
+	// event once however often it is delivered (a drained spool item's key).
+	IdempotencyKey string
 }
+
+// AgentInstruction is the SessionStart text that makes the agent the judge
+// of what is a correction: it asks the agent to report, with the user's
+// own words, when the user corrects how it works or states a standing
+// preference. The hook's gate only suggests; what the agent reports is
+// recorded like any correction (the classifier still picks the rule).
+const AgentInstruction = "LexSona keeps this user's corrections of how you work. When the user corrects how you work " +
+	"or states a standing preference (tools, style, process, communication — not a bug in the code or a new task), " +
+	"record it once, with the user's own words: call the MCP tool `record_correction` if you have it, else run " +
+	"`lexsona record --text \"<the user's words>\"`, adding `--rule RULE_ID` when a rule listed above fits and " +
+	"`--counter` when the user objects to that rule. Do not record anything else."
 
 // ParseNotes checks a notes setting; "" is NotesSession. Errors: EINVALID
 // naming the value and the accepted ones.
@@ -46,7 +60,7 @@ func reviewLine(rc memory.ReviewCount, url string) string {
 	if rc.Total() == 0 {
 		return ""
 	}
-	where := "run `lexsona confirm list` and `lexsona rules list --status candidate`"
+	where := "run `lexsona confirm` and `lexsona rules list --status candidate`"
 	if url != "" {
 		where = "review them at " + url
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"strings"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -12,10 +13,15 @@ import (
 // DefaultHookCommand is the command Claude Code runs for LexSona's hooks.
 const DefaultHookCommand = "lexsona hook claude-code"
 
-// hookTimeout is the timeout, in seconds, written with each command hook:
-// a command hook may load the model (about half a second) before it
-// answers.
+// hookTimeout is the timeout, in seconds, written with the SessionStart
+// and PreToolUse command hooks: they read the store only and answer within
+// the hook's own 2 s bound.
 const hookTimeout = 10
+
+// promptHookTimeout bounds the UserPromptSubmit command hook, which runs
+// async (Claude Code does not wait for it): it spools the prompt and starts
+// a drainer.
+const promptHookTimeout = 30
 
 // installedEvents are the events LexSona hooks into.
 var installedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventPreToolUse}
@@ -98,12 +104,13 @@ type hookGroup struct {
 	Hooks   []hookAction `json:"hooks"`
 }
 
-// hookAction is one hook of a group: a command hook (Command) or an HTTP
-// hook (URL, with Headers whose $VARs Claude Code fills from the variables
-// AllowedEnvVars names).
+// hookAction is one hook of a group: a command hook (Command; Async runs
+// it without holding the prompt) or an HTTP hook (URL, with Headers whose
+// $VARs Claude Code fills from the variables AllowedEnvVars names).
 type hookAction struct {
 	Type           string            `json:"type"`
 	Command        string            `json:"command,omitempty"`
+	Async          bool              `json:"async,omitempty"`
 	URL            string            `json:"url,omitempty"`
 	Headers        map[string]string `json:"headers,omitempty"`
 	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
@@ -122,84 +129,107 @@ func joinArray(items []json.RawMessage) json.RawMessage {
 	return append(out, ']')
 }
 
-// ourGroup is the group LexSona adds to each installed event.
-func ourGroup(command string) json.RawMessage {
-	g, _ := json.Marshal(hookGroup{Hooks: []hookAction{{Type: "command", Command: command, Timeout: hookTimeout}}})
-	return g
+// Install is what `hooks install` writes into Claude Code's settings.
+//   - Command runs LexSona's hook (DefaultHookCommand, or the binary by its
+//     absolute path). SessionStart and UserPromptSubmit are always command
+//     hooks: Claude Code runs no HTTP hook on SessionStart, and the prompt
+//     goes to the spool so it is never lost (UserPromptSubmit runs async).
+//   - Server, when set, is the base URL of a running lexsona serve: the
+//     command hooks then take the persona from it and deliver captured
+//     prompts to it (--server), and PreToolUse is an HTTP hook posting to
+//     PreToolURL (the service's HTTPRoute, with the project's scope).
+//   - Matcher is the PreToolUse matcher: the tools the enforced rules
+//     check ("Bash", "Bash|Write"); "" installs no PreToolUse hook.
+type Install struct {
+	Command    string
+	Server     string
+	PreToolURL string
+	Matcher    string
 }
 
-// isOurs reports whether a settings group is ours: equal to it but for the
-// hooks' timeouts (an install of another version, or a timeout the user
-// changed, is still ours).
-func isOurs(raw, ours json.RawMessage) bool {
-	return bytes.Equal(canonicalGroup(raw, true), canonicalGroup(ours, true))
-}
-
-// sameGroup reports whether a settings group is exactly ours.
-func sameGroup(raw, ours json.RawMessage) bool {
-	return bytes.Equal(canonicalGroup(raw, false), canonicalGroup(ours, false))
-}
-
-// canonicalGroup is a group's JSON with its keys sorted, without the
-// timeout of each of its hooks when noTimeout; nil when it is not JSON.
-func canonicalGroup(raw json.RawMessage, noTimeout bool) []byte {
-	var g any
-	if json.Unmarshal(raw, &g) != nil {
-		return nil
+// groups are the settings groups of i, by event.
+func (i Install) groups() map[string]json.RawMessage {
+	cmd := i.Command
+	if i.Server != "" {
+		cmd += " --server " + i.Server
 	}
-	if m, ok := g.(map[string]any); ok && noTimeout {
-		if hs, ok := m["hooks"].([]any); ok {
-			for _, h := range hs {
-				if h, ok := h.(map[string]any); ok {
-					delete(h, "timeout")
-				}
-			}
-		}
+	mk := func(g hookGroup) json.RawMessage {
+		b, _ := json.Marshal(g)
+		return b
 	}
-	out, _ := json.Marshal(g)
+	out := map[string]json.RawMessage{
+		EventSessionStart:     mk(hookGroup{Hooks: []hookAction{{Type: "command", Command: cmd, Timeout: hookTimeout}}}),
+		EventUserPromptSubmit: mk(hookGroup{Hooks: []hookAction{{Type: "command", Command: cmd, Async: true, Timeout: promptHookTimeout}}}),
+	}
+	switch {
+	case i.Matcher == "":
+	case i.PreToolURL != "":
+		out[EventPreToolUse] = mk(hookGroup{Matcher: i.Matcher, Hooks: []hookAction{{
+			Type: "http", URL: i.PreToolURL,
+			Headers:        map[string]string{"Authorization": "Bearer $" + HTTPKeyEnv},
+			AllowedEnvVars: []string{HTTPKeyEnv},
+			Timeout:        httpHookTimeout,
+		}}})
+	default:
+		out[EventPreToolUse] = mk(hookGroup{Matcher: i.Matcher, Hooks: []hookAction{{Type: "command", Command: cmd, Timeout: hookTimeout}}})
+	}
 	return out
 }
 
-// InstallClaudeCode returns settings (the bytes of a Claude Code settings.json,
-// empty for none) with LexSona's hooks running command added to SessionStart
-// and UserPromptSubmit, after the groups already there; every other key,
-// event and group is kept, in order. A group already installed is not added
-// twice. Errors: EINVALID when settings is not a JSON object or its hooks are
-// malformed.
-func InstallClaudeCode(settings []byte, command string) ([]byte, error) {
-	return installGroup(settings, ourGroup(command))
+// isOurs reports whether a settings group is one LexSona wrote, of any
+// kind and version: one of its hooks runs `… hook claude-code` or posts to
+// the service's HTTPRoute.
+func isOurs(raw json.RawMessage) bool {
+	var g hookGroup
+	if json.Unmarshal(raw, &g) != nil {
+		return false
+	}
+	for _, h := range g.Hooks {
+		if strings.Contains(h.Command, "hook claude-code") || strings.Contains(h.URL, HTTPRoute) {
+			return true
+		}
+	}
+	return false
 }
 
-// UninstallClaudeCode removes exactly the groups InstallClaudeCode adds (an
-// event left without groups, and a hooks object left empty, are removed too).
-// Errors: as InstallClaudeCode.
-func UninstallClaudeCode(settings []byte, command string) ([]byte, error) {
-	return uninstallGroup(settings, ourGroup(command))
-}
-
-// installGroup appends ours to each installed event unless it is there; a
-// group of ours with other timeouts is replaced where it stands.
-func installGroup(settings []byte, ours json.RawMessage) ([]byte, error) {
-	return editHooks(settings, func(groups []json.RawMessage) []json.RawMessage {
-		for i, g := range groups {
-			if isOurs(g, ours) {
-				if !sameGroup(g, ours) {
-					groups[i] = ours
-				}
-				return groups
+// InstallClaudeCode returns settings (the bytes of a Claude Code
+// settings.json, empty for none) with LexSona's hooks as i describes them,
+// after the groups already there: whatever LexSona wrote before, of any
+// kind, is replaced, and every other key, event and group is kept, in
+// order. Errors: EINVALID when settings is not a JSON object or its hooks
+// are malformed, or i has no command.
+func InstallClaudeCode(settings []byte, i Install) ([]byte, error) {
+	if strings.TrimSpace(i.Command) == "" {
+		return nil, engine.Errorf(engine.EINVALID, "hooks install: no command to run")
+	}
+	if i.PreToolURL != "" {
+		if err := ValidateHookURL(i.PreToolURL); err != nil {
+			return nil, err
+		}
+	}
+	ours := i.groups()
+	return editHooks(settings, func(event string, groups []json.RawMessage) []json.RawMessage {
+		var out []json.RawMessage
+		for _, g := range groups {
+			if !isOurs(g) {
+				out = append(out, g)
 			}
 		}
-		return append(groups, ours)
+		if g, ok := ours[event]; ok {
+			out = append(out, g)
+		}
+		return out
 	})
 }
 
-// uninstallGroup removes every group of ours (see isOurs) from the
-// installed events.
-func uninstallGroup(settings []byte, ours json.RawMessage) ([]byte, error) {
-	return editHooks(settings, func(groups []json.RawMessage) []json.RawMessage {
+// UninstallClaudeCode removes every group LexSona wrote (isOurs), of any
+// kind; an event left without groups, and a hooks object left empty, are
+// removed too. Errors: as InstallClaudeCode.
+func UninstallClaudeCode(settings []byte) ([]byte, error) {
+	return editHooks(settings, func(_ string, groups []json.RawMessage) []json.RawMessage {
 		var out []json.RawMessage
 		for _, g := range groups {
-			if !isOurs(g, ours) {
+			if !isOurs(g) {
 				out = append(out, g)
 			}
 		}
@@ -207,7 +237,7 @@ func uninstallGroup(settings []byte, ours json.RawMessage) ([]byte, error) {
 	})
 }
 
-func editHooks(settings []byte, edit func([]json.RawMessage) []json.RawMessage) ([]byte, error) {
+func editHooks(settings []byte, edit func(event string, groups []json.RawMessage) []json.RawMessage) ([]byte, error) {
 	var root object
 	if len(bytes.TrimSpace(settings)) > 0 {
 		if err := json.Unmarshal(settings, &root); err != nil {
@@ -227,7 +257,7 @@ func editHooks(settings []byte, edit func([]json.RawMessage) []json.RawMessage) 
 				return nil, engine.Errorf(engine.EINVALID, "settings hooks.%s is not a list: %v", event, err)
 			}
 		}
-		groups = edit(groups)
+		groups = edit(event, groups)
 		if len(groups) == 0 {
 			hooks.remove(event)
 			continue
@@ -251,18 +281,17 @@ func editHooks(settings []byte, edit func([]json.RawMessage) []json.RawMessage) 
 	return out.Bytes(), nil
 }
 
-// EditSettingsFile applies edit (InstallClaudeCode, UninstallClaudeCode or
-// their HTTP forms, with command as their command or URL) to the settings
-// file at path, creating it when absent, and writes it only when
-// it changes (atomically, keeping its mode). It reports whether it wrote.
-func EditSettingsFile(path, command string, edit func([]byte, string) ([]byte, error)) (bool, error) {
+// EditSettingsFile applies edit (an install or uninstall) to the settings
+// file at path, creating it when absent, and writes it only when it changes
+// (atomically, keeping its mode). It reports whether it wrote.
+func EditSettingsFile(path string, edit func([]byte) ([]byte, error)) (bool, error) {
 	old, mode, err := readExisting(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		mode = 0o644
 	} else if err != nil {
 		return false, err
 	}
-	data, err := edit(old, command)
+	data, err := edit(old)
 	if err != nil {
 		return false, engine.Errorf(engine.ErrorCode(err), "%s: %s", path, engine.ErrorMessage(err))
 	}

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"net/url"
 
 	"github.com/lexsona/lexsona/engine"
@@ -15,7 +14,8 @@ const HTTPRoute = "/v1/hooks/claude-code"
 // variable is unset, which a service without keys accepts).
 const HTTPKeyEnv = "LEXSONA_API_KEY"
 
-// httpHookTimeout is the timeout, in seconds, written with each HTTP hook.
+// httpHookTimeout is the timeout, in seconds, written with the PreToolUse
+// HTTP hook.
 // Claude Code treats a refused connection, a non-2xx answer and a timeout of
 // an HTTP hook as a non-blocking error: the prompt or tool call goes on
 // without LexSona. A service that is down fails at once; this bounds what a
@@ -24,18 +24,6 @@ const HTTPKeyEnv = "LEXSONA_API_KEY"
 // UserPromptSubmit). No onFailure field is written: "block" there would
 // turn LexSona being down into every tool call blocked.
 const httpHookTimeout = 5
-
-// ourHTTPGroup is the group LexSona adds to each installed event for HTTP
-// hooks posting to url.
-func ourHTTPGroup(url string) json.RawMessage {
-	g, _ := json.Marshal(hookGroup{Hooks: []hookAction{{
-		Type: "http", URL: url,
-		Headers:        map[string]string{"Authorization": "Bearer $" + HTTPKeyEnv},
-		AllowedEnvVars: []string{HTTPKeyEnv},
-		Timeout:        httpHookTimeout,
-	}}})
-	return g
-}
 
 // ValidateHookURL checks that u is an absolute http or https URL. Errors:
 // EINVALID naming u.
@@ -47,18 +35,3 @@ func ValidateHookURL(u string) error {
 	return nil
 }
 
-// InstallClaudeCodeHTTP is InstallClaudeCode with HTTP hooks that POST each
-// event to url (the service's HTTPRoute) instead of command hooks. Errors:
-// as InstallClaudeCode, and ValidateHookURL's.
-func InstallClaudeCodeHTTP(settings []byte, url string) ([]byte, error) {
-	if err := ValidateHookURL(url); err != nil {
-		return nil, err
-	}
-	return installGroup(settings, ourHTTPGroup(url))
-}
-
-// UninstallClaudeCodeHTTP removes exactly the groups InstallClaudeCodeHTTP
-// adds for url. Errors: as InstallClaudeCode.
-func UninstallClaudeCodeHTTP(settings []byte, url string) ([]byte, error) {
-	return uninstallGroup(settings, ourHTTPGroup(url))
-}

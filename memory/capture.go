@@ -42,6 +42,8 @@ type CaptureResponse struct {
 	Pasted int `json:"pasted,omitempty"`
 	// Reason says why an ignored text was ignored.
 	Reason string `json:"reason,omitempty"`
+	// RuleText is the text of the rule recorded on (recorded, stated).
+	RuleText string `json:"rule_text,omitempty"`
 }
 
 // Capture acts on free text that nobody marked as a correction — a prompt
@@ -144,6 +146,9 @@ func (s *Service) captureExplicit(ctx context.Context, c engine.Correction, text
 	resp.RecordResponse = &rec
 	if rec.RecordResult != nil {
 		resp.Action = CaptureRecorded
+		if r, err := s.db.GetRule(ctx, rec.RuleID); err == nil {
+			resp.RuleText = r.Text
+		}
 	} else {
 		resp.Reason = rec.Reason
 	}
@@ -188,9 +193,10 @@ type ReviewCount struct {
 // Total is Pending + Proposed.
 func (r ReviewCount) Total() int { return r.Pending + r.Proposed }
 
-// Review counts what waits for review (at most MaxPendingLimit of each).
-// Errors: the store's.
-func (s *Service) Review(ctx context.Context) (ReviewCount, error) {
+// Review counts what waits for review for scope's project (at most
+// MaxPendingLimit of each): the items of that project and those of no
+// project; with no project in scope, every item. Errors: the store's.
+func (s *Service) Review(ctx context.Context, scope engine.Scope) (ReviewCount, error) {
 	ps, err := s.db.ListPending(ctx, engine.PendingOpen, MaxPendingLimit)
 	if err != nil {
 		return ReviewCount{}, err
@@ -199,5 +205,17 @@ func (s *Service) Review(ctx context.Context) (ReviewCount, error) {
 	if err != nil {
 		return ReviewCount{}, err
 	}
-	return ReviewCount{Pending: len(ps), Proposed: len(rules)}, nil
+	ours := func(project string) bool { return scope.Project == "" || project == "" || project == scope.Project }
+	var rc ReviewCount
+	for _, p := range ps {
+		if ours(p.Scope.Project) {
+			rc.Pending++
+		}
+	}
+	for _, r := range rules {
+		if ours(r.Scope.Project) {
+			rc.Proposed++
+		}
+	}
+	return rc, nil
 }

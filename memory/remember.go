@@ -53,6 +53,9 @@ func (s *Service) remember(ctx context.Context, c engine.Correction, body string
 			return CaptureResponse{}, err
 		}
 		resp.RecordResponse, resp.Action = &rec, CaptureRecorded
+		if r, err := s.db.GetRule(ctx, rec.RuleID); err == nil {
+			resp.RuleText = r.Text
+		}
 		return resp, nil
 	}
 	vec, err := s.clf.Vectors(ctx, classifier.CandidateText(c.UserText), nil)
@@ -74,6 +77,9 @@ func (s *Service) remember(ctx context.Context, c engine.Correction, body string
 		return CaptureResponse{}, err
 	}
 	resp.RecordResponse, resp.Action = &rec, CaptureStated
+	if rec.CreatedRule != nil {
+		resp.RuleText = rec.CreatedRule.Text
+	}
 	return resp, nil
 }
 

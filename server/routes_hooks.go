@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/netip"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -63,8 +64,8 @@ func (b hookBackend) Capture(ctx context.Context, c engine.Correction) (memory.C
 	return b.mem.Capture(ctx, c)
 }
 
-func (b hookBackend) Review(ctx context.Context) (memory.ReviewCount, error) {
-	return b.mem.Review(ctx)
+func (b hookBackend) Review(ctx context.Context, scope engine.Scope) (memory.ReviewCount, error) {
+	return b.mem.Review(ctx, scope)
 }
 
 // RecordViolation writes a denied tool call on the rule's receipts.
@@ -103,7 +104,9 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 		return err
 	}
 	b := hookBackend{s: s, mem: mem, base: base, loopback: loopbackPeer(c.Request().RemoteAddr)}
-	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, b, hooks.Options{Notes: s.cfg.HookNotes, ReviewURL: s.reviewURL(c)})
+	// The spool's drainer sends each prompt's key: a redelivery records nothing.
+	key := strings.TrimSpace(c.Request().Header.Get(IdempotencyHeader))
+	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, b, hooks.Options{Notes: s.cfg.HookNotes, ReviewURL: s.reviewURL(c), IdempotencyKey: key})
 	if errors.Is(err, hooks.ErrNotRecorded) {
 		// The deny stands; only its receipt is missing.
 		s.log.Warn("claude-code hook", "err", err)

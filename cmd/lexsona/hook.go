@@ -15,14 +15,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// hookBackend is hooks.Backend over the CLI's store and core, each opened on
-// first use: SessionStart reads the store only, never loads the model.
-type hookBackend struct{ a *app }
+// hookBackend is hooks.Backend for the command hook: the store opened on
+// first use, never the model (SessionStart and PreToolUse read rows only;
+// a prompt goes to the spool). With server set, the persona comes from
+// that service, and what the hook captures is delivered there.
+type hookBackend struct {
+	a      *app
+	server string
+}
 
-// Scope detects the session's scope from the project's files: the command
-// hook runs as the user, inside the project (its cwd when the event has
-// none).
-func (h hookBackend) Scope(_ context.Context, ev hooks.Event) (engine.Scope, error) {
+// hookScope detects the session's scope from the project's files: the
+// command hook runs as the user, inside the project (its cwd when the event
+// has none).
+func hookScope(ev hooks.Event) (engine.Scope, error) {
 	dir := ev.Cwd
 	if dir == "" {
 		dir = "."
@@ -30,13 +35,26 @@ func (h hookBackend) Scope(_ context.Context, ev hooks.Event) (engine.Scope, err
 	return hooks.DetectScope(dir, hooks.AgentClaude)
 }
 
+func (h hookBackend) Scope(_ context.Context, ev hooks.Event) (engine.Scope, error) { return hookScope(ev) }
+
+// Persona is the persona block, "" when no rule is in force: from the
+// service when one is named and answers within a second, else from the
+// store.
 func (h hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
+	if h.server != "" {
+		if text, err := personaFrom(ctx, h.server, h.a.cfg.APIKey, scope); err == nil {
+			return text, nil
+		}
+	}
 	mem, err := h.a.openMemory(ctx)
 	if err != nil {
 		return "", err
 	}
 	snap, err := mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
-	return snap.Prompt, err
+	if err != nil || len(snap.Rules) == 0 {
+		return "", err
+	}
+	return snap.Prompt, nil
 }
 
 func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
@@ -47,53 +65,55 @@ func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.
 	return hooks.Enforced(ctx, mem, scope)
 }
 
-func (h hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (memory.ViolationResult, error) {
-	mem, err := h.a.openMemory(ctx)
-	if err != nil {
-		return memory.ViolationResult{}, err
+// RecordViolation puts the denied call on the spool: the deny never waits
+// for the database.
+func (h hookBackend) RecordViolation(_ context.Context, v memory.Violation) (memory.ViolationResult, error) {
+	if v.At.IsZero() {
+		v.At = time.Now().UTC()
 	}
-	return mem.RecordViolation(ctx, v)
+	return memory.ViolationResult{}, h.a.spoolViolation(v, "")
 }
 
-func (h hookBackend) Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error) {
-	core, err := h.a.openCore(ctx)
-	if err != nil {
-		return memory.CaptureResponse{}, err
-	}
-	return core.Memory.Capture(ctx, c)
+// Capture is never called by the command hook (prompts are spooled).
+func (h hookBackend) Capture(context.Context, engine.Correction) (memory.CaptureResponse, error) {
+	return memory.CaptureResponse{}, engine.Errorf(engine.EINTERNAL, "the command hook spools prompts")
 }
 
 // Review counts the inbox from the store alone: SessionStart never loads
 // the model.
-func (h hookBackend) Review(ctx context.Context) (memory.ReviewCount, error) {
+func (h hookBackend) Review(ctx context.Context, scope engine.Scope) (memory.ReviewCount, error) {
 	mem, err := h.a.openMemory(ctx)
 	if err != nil {
 		return memory.ReviewCount{}, err
 	}
-	return mem.Review(ctx)
+	return mem.Review(ctx, scope)
 }
 
 func newHookCmd(a *app) *cobra.Command {
-	var notes string
+	var notes, server string
 	c := &cobra.Command{
 		Use:   "hook claude-code",
 		Short: "Answer one agent hook event (JSON on stdin, JSON on stdout); installed by `lexsona hooks install`",
 		Long: `Reads one Claude Code hook event on stdin and answers on stdout:
-SessionStart gets the persona of the session's scope as additional context,
-and one line saying how many corrections wait for review (--notes);
-UserPromptSubmit passes the prompt through the correction gate: a prompt that
-is not a correction or standing instruction is left alone; one that is gets
-recorded on its rule (auto band, or CORRECT[rule_id]:) with the session id as
-frame id and the agent is told so, or goes silently to the inbox as a
-pending confirmation (confirm band) or a proposed rule (no rule fits);
+SessionStart gets the persona of the session's scope as additional context
+(nothing when no rule is in force), a few lines asking the agent to report
+the user's corrections (lexsona record, or the MCP tool record_correction),
+and one line saying how many of this project's items wait for review
+(--notes); it reads the store only, never loads the model.
+UserPromptSubmit puts the prompt on the spool (<data folder>/spool, synced
+before the hook returns) and starts a drainer, lexsona spool drain, that
+delivers it — to the service named by --server, else to the local memory:
+past the correction gate it becomes one inbox suggestion; CORRECT[rule_id]:
+and remember: are recorded at once. The prompt is never held, and never
+lost: what is not delivered stays on the spool for the next drain, and is
+recorded once (its session and hash are the idempotency key).
 PreToolUse denies a tool call that matches the enforce check of a must rule
-in force for the session's scope, and records the denied call as a violation
-on the rule's receipts (its confidence unchanged; see lexsona why RULE).
+in force for the session's scope, and spools the denied call as a violation
+for the rule's receipts.
 Other events get no answer. It fails open: on any error it prints one line on
-stderr, nothing on stdout, and exits 0, so the agent is never blocked. A deny
-whose violation could not be recorded is still printed, with one line on
-stderr. Every event is bounded by 2 s as a whole: past it, or on SIGTERM,
-the hook prints one line on stderr and exits 0.`,
+stderr, nothing on stdout, and exits 0, so the agent is never blocked. Every
+event is bounded by 2 s as a whole: past it, or on SIGTERM, the hook prints
+one line on stderr and exits 0.`,
 		// Exit code 2 blocks a Claude Code prompt or tool call: even a wrong
 		// invocation of the hook fails open.
 		Args:               cobra.ArbitraryArgs,
@@ -103,22 +123,13 @@ the hook prints one line on stderr and exits 0.`,
 				fmt.Fprintf(a.stderr, "lexsona hook: want `lexsona hook claude-code`, got %q (ignored; the agent goes on)\n", args)
 				return nil
 			}
-			// The hook's stderr carries one line on failure and nothing else:
-			// the embedder's and the registry sync's diagnostics are dropped.
 			errw := a.stderr
 			a.stderr = io.Discard
-			out, err := runClaudeHookWithin(cmd.Context(), a, hooks.Options{Notes: notes}, HookDeadline)
+			out, err := runClaudeHookWithin(cmd.Context(), a, hookBackend{a: a, server: server}, hooks.Options{Notes: notes}, HookDeadline)
 			if !a.abandoned {
 				a.stderr = errw
 			}
-			switch {
-			case errors.Is(err, hooks.ErrNotRecorded):
-				msg := hookErrText(err)
-				if !strings.HasPrefix(msg, hooks.ErrNotRecorded.Error()) {
-					msg = hooks.ErrNotRecorded.Error() + ": " + msg
-				}
-				fmt.Fprintf(errw, "lexsona hook: %s (the call is denied all the same)\n", strings.ReplaceAll(msg, "\n", " "))
-			case err != nil:
+			if err != nil {
 				fmt.Fprintf(errw, "lexsona hook: %s (ignored; the agent goes on)\n", strings.ReplaceAll(hookErrText(err), "\n", " "))
 				return nil
 			}
@@ -130,19 +141,20 @@ the hook prints one line on stderr and exits 0.`,
 		},
 	}
 	c.Flags().StringVar(&notes, "notes", cmp.Or(a.cfg.HookNotes, hooks.NotesSession),
-		"what the hook tells the agent about corrections waiting for review: session (one line at session start), off, or ask (also a note mid-task for each possible correction) (env LEXSONA_HOOK_NOTES)")
+		"what the hook tells the agent about corrections waiting for review: session (one line at session start), off, or ask (env LEXSONA_HOOK_NOTES)")
+	c.Flags().StringVar(&server, "server", "", "the `URL` of a running lexsona serve (e.g. http://127.0.0.1:8080): the persona comes from it and captured prompts are delivered to it")
 	return c
 }
 
 // HookDeadline bounds every hook event as a whole: reading the event, the
-// scope, the store and the model. Past it the hook fails open.
+// scope and the store. Past it the hook fails open.
 const HookDeadline = 2 * time.Second
 
 // runClaudeHookWithin is runClaudeHook bounded by d and by ctx (which the
 // process's SIGINT and SIGTERM cancel): when either ends first it returns an
 // error saying so at once, marks a abandoned, and leaves the event's work to
 // end with the process.
-func runClaudeHookWithin(ctx context.Context, a *app, o hooks.Options, d time.Duration) ([]byte, error) {
+func runClaudeHookWithin(ctx context.Context, a *app, b hookBackend, o hooks.Options, d time.Duration) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	type result struct {
@@ -151,7 +163,7 @@ func runClaudeHookWithin(ctx context.Context, a *app, o hooks.Options, d time.Du
 	}
 	done := make(chan result, 1)
 	go func() {
-		out, err := runClaudeHook(ctx, a, o)
+		out, err := runClaudeHook(ctx, a, b, o)
 		done <- result{out, err}
 	}()
 	select {
@@ -167,9 +179,9 @@ func runClaudeHookWithin(ctx context.Context, a *app, o hooks.Options, d time.Du
 }
 
 // runClaudeHook reads the event and returns the bytes to print (nil for
-// none). Every error is returned before anything is printed; one wrapping
-// hooks.ErrNotRecorded comes with the deny to print all the same.
-func runClaudeHook(ctx context.Context, a *app, o hooks.Options) (out []byte, err error) {
+// none). A prompt is spooled; afterwards a drainer is started when the
+// spool holds anything.
+func runClaudeHook(ctx context.Context, a *app, b hookBackend, o hooks.Options) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("internal error: %v", r)
@@ -182,7 +194,15 @@ func runClaudeHook(ctx context.Context, a *app, o hooks.Options) (out []byte, er
 	if o.Notes, err = hooks.ParseNotes(o.Notes); err != nil {
 		return nil, err
 	}
-	res, err := hooks.HandleClaudeCode(ctx, ev, hookBackend{a}, o)
+	defer a.drainIfWaiting()
+	if ev.HookEventName == hooks.EventUserPromptSubmit {
+		if strings.TrimSpace(ev.Prompt) == "" {
+			return nil, nil
+		}
+		_, err := a.spoolPrompt(ev, b.server)
+		return nil, err
+	}
+	res, err := hooks.HandleClaudeCode(ctx, ev, b, o)
 	if err != nil && !errors.Is(err, hooks.ErrNotRecorded) {
 		return nil, err
 	}
@@ -191,6 +211,13 @@ func runClaudeHook(ctx context.Context, a *app, o hooks.Options) (out []byte, er
 		return nil, encErr
 	}
 	return data, err
+}
+
+// drainIfWaiting starts a drainer when the spool holds anything.
+func (a *app) drainIfWaiting() {
+	if d, err := spoolDepth(a.spoolDir()); err == nil && d > 0 {
+		a.startDrainer()
+	}
 }
 
 func hookErrText(err error) string {

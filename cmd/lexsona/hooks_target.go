@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,13 +13,15 @@ import (
 
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/server"
+	"github.com/spf13/cobra"
 )
 
-// hookTarget is what `hooks install` writes: HTTP hooks posting to url, or
-// command hooks running command; why says how it was chosen.
+// hookTarget is what `hooks install` writes: command hooks running
+// command, delivering to the service at server when set; why says how it
+// was chosen, warning what the user should know.
 type hookTarget struct {
-	http    bool
-	target  string // the URL or the command
+	command string
+	server  string
 	why     string
 	warning string
 }
@@ -28,31 +29,79 @@ type hookTarget struct {
 // probeTimeout bounds the look for a running service.
 const probeTimeout = 500 * time.Millisecond
 
-// chooseHookTarget picks the hooks to install when neither --http nor
-// --command is given: HTTP hooks when a LexSona service answers /healthz at
-// addr (each prompt then costs a request, not a model load), with the
-// project's scope in the URL's query for a project's settings (the service
-// never reads the project's files); else command hooks running this binary
-// by its absolute path, or `lexsona` found on PATH, with a warning when
-// neither can be found.
-func chooseHookTarget(ctx context.Context, addr, projectDir string) hookTarget {
+// chooseHookTarget picks the hooks when neither --http nor --command is
+// given: command hooks running command, with the service at addr when one
+// answers /healthz there (each prompt then costs a request, not a model
+// load).
+func chooseHookTarget(ctx context.Context, addr, command string) hookTarget {
 	base := "http://" + addr
+	t := hookTarget{command: command}
 	if serviceAnswers(ctx, base) {
-		u := base + hooks.HTTPRoute
-		why := "a LexSona service answers at " + base + ": HTTP hooks, one request per event"
-		if projectDir != "" {
-			if q, err := scopeQuery(projectDir); err == nil && q != "" {
-				u += "?" + q
+		t.server, t.why = base, "a LexSona service answers at "+base+": the hooks ask it, and prompts are delivered to it"
+	} else {
+		t.why = "no LexSona service answers at " + base + ": the hooks use this machine's database (start `lexsona serve` and install again to use the service)"
+	}
+	if command == hooks.DefaultHookCommand {
+		t.warning = "lexsona is not on PATH and this binary's path is unknown: the hooks run `lexsona`, so put it on Claude Code's PATH or install again with --command '/abs/path/lexsona hook claude-code'"
+	}
+	return t
+}
+
+// hookCommand is this binary by its absolute path (else lexsona found on
+// PATH, else DefaultHookCommand) + " hook claude-code".
+func (a *app) hookCommand() string {
+	if exe, err := os.Executable(); err == nil && filepath.Base(exe) == "lexsona" {
+		return quoteArg(exe) + " hook claude-code"
+	}
+	if p, err := exec.LookPath("lexsona"); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return quoteArg(abs) + " hook claude-code"
+		}
+	}
+	return hooks.DefaultHookCommand
+}
+
+// prepareHooks completes t into what install writes, for the project in
+// project ("" for the user's settings): the PreToolUse matcher from the
+// registries in force, the service's hook URL with the project's scope;
+// without a service (and unless noPrepare) the database is prepared — the
+// registries synced and every rule text embedded, with a progress line —
+// so that the first prompt is classified at once. It returns warnings: a
+// service that wants an API key this environment does not give.
+func (a *app) prepareHooks(cmd *cobra.Command, t hookTarget, project string, noPrepare bool) (hooks.Install, []string, error) {
+	ctx := cmd.Context()
+	spec := hooks.Install{Command: t.command, Server: t.server}
+	var warnings []string
+	if t.server == "" && !noPrepare {
+		fmt.Fprintln(a.stderr, "lexsona: preparing the database for the hooks (registries synced, rule texts embedded)…")
+		core, err := a.openCore(ctx)
+		if err != nil {
+			return spec, nil, err
+		}
+		fmt.Fprintf(a.stderr, "lexsona: ready: %d texts embedded now, %d already (%s %s)\n", core.Sync.Embedded, core.Sync.Skipped, core.Sync.Embedder, core.Sync.Model)
+	}
+	mem, err := a.openMemory(ctx)
+	if err != nil {
+		return spec, nil, err
+	}
+	reg, err := mem.InForce(ctx)
+	if err != nil {
+		return spec, nil, err
+	}
+	spec.Matcher = hooks.EnforcedTools(reg)
+	if t.server != "" {
+		spec.PreToolURL = t.server + hooks.HTTPRoute
+		if project != "" {
+			if q, err := scopeQuery(project); err == nil && q != "" {
+				spec.PreToolURL += "?" + q
 			}
 		}
-		return hookTarget{http: true, target: u, why: why}
+		if a.serviceNeedsKey(t.server) {
+			warnings = append(warnings, fmt.Sprintf("the service at %s needs an API key and $%s does not give one it accepts: set %s=KEY in the environment Claude Code starts with, or the hooks are refused (401)",
+				t.server, hooks.HTTPKeyEnv, hooks.HTTPKeyEnv))
+		}
 	}
-	why := "no LexSona service answers at " + base + " (start one with `lexsona serve` or `make run` and install again for HTTP hooks): command hooks, which load the model on each prompt"
-	if cmd, ok := lexsonaCommand(); ok {
-		return hookTarget{target: cmd, why: why}
-	}
-	return hookTarget{target: hooks.DefaultHookCommand, why: why,
-		warning: "lexsona is not on PATH and this binary's path is unknown: the hooks run `lexsona`, so put it on Claude Code's PATH or install again with --command /abs/path/lexsona hook claude-code"}
+	return spec, warnings, nil
 }
 
 // serviceAnswers reports whether GET base/healthz answers 200 within
@@ -73,7 +122,7 @@ func serviceAnswers(ctx context.Context, base string) bool {
 }
 
 // scopeQuery is the query naming the scope of the project in dir
-// (project and context_tags), as DetectScope finds it.
+// (project, environment and context_tags), as DetectScope finds it.
 func scopeQuery(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -83,31 +132,9 @@ func scopeQuery(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	q := url.Values{}
-	if s.Project != "" {
-		q.Set("project", s.Project)
-	}
-	if s.Environment != "" {
-		q.Set("environment", s.Environment)
-	}
-	if len(s.ContextTags) > 0 {
-		q.Set("context_tags", strings.Join(s.ContextTags, ","))
-	}
+	q := scopeValues(s)
+	q.Del("agent_family")
 	return q.Encode(), nil
-}
-
-// lexsonaCommand is the hook command by an absolute path: this binary when
-// it is lexsona, else lexsona found on PATH.
-func lexsonaCommand() (string, bool) {
-	if exe, err := os.Executable(); err == nil && filepath.Base(exe) == "lexsona" {
-		return quoteArg(exe) + " hook claude-code", true
-	}
-	if p, err := exec.LookPath("lexsona"); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return quoteArg(abs) + " hook claude-code", true
-		}
-	}
-	return "", false
 }
 
 // quoteArg single-quotes p for a shell when it holds anything but safe
@@ -126,9 +153,16 @@ func quoteArg(p string) string {
 func (a *app) defaultServiceAddr() string { return cmp.Or(a.cfg.Addr, server.DefaultAddr) }
 
 func (t hookTarget) describe() string {
-	kind := "command"
-	if t.http {
-		kind = "HTTP"
+	if t.server != "" {
+		return fmt.Sprintf("hooks (%s, service %s)", t.command, t.server)
 	}
-	return fmt.Sprintf("%s hooks (%s)", kind, t.target)
+	return fmt.Sprintf("command hooks (%s)", t.command)
 }
+
+func (t hookTarget) warnings() []string {
+	if t.warning == "" {
+		return nil
+	}
+	return []string{t.warning}
+}
+

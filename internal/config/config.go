@@ -63,6 +63,9 @@ type Config struct {
 	// and `hooks install` looks for a running service at (--server). ""
 	// means server.DefaultAddr, 127.0.0.1:8080.
 	Addr string
+	// APIKey is LEXSONA_API_KEY: the key a client (the hooks' drainer)
+	// sends a service that requires one.
+	APIKey string
 	// APIKeys is LEXSONA_API_KEYS: the service's API keys, like
 	// read:KEY1,write:KEY2 (--api-keys). Default "": no keys, no auth.
 	APIKeys string

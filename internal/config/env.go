@@ -46,6 +46,7 @@ func Read(lookup Lookup) Config {
 		Tenant:   get("LEXSONA_TENANT"),
 
 		Addr:            get("LEXSONA_ADDR"),
+		APIKey:          get("LEXSONA_API_KEY"),
 		APIKeys:         get("LEXSONA_API_KEYS"),
 		APIKeysFile:     get("LEXSONA_API_KEYS_FILE"),
 		AllowedHosts:    splitList(get("LEXSONA_ALLOWED_HOSTS")),
