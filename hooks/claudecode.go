@@ -82,10 +82,10 @@ type Backend interface {
 }
 
 // FrameID is a session id as a frame id: itself when it fits the 256
-// bytes a frame id holds, else its hash (a longer id is not an error of the
-// user's).
+// bytes a frame id holds and is clean text, else its hash (an odd session
+// id is not an error of the user's, and must not stop a capture).
 func FrameID(session string) string {
-	if len(session) <= 256 {
+	if len(session) <= 256 && engine.ValidateLine("session id", session) == nil {
 		return session
 	}
 	sum := sha256.Sum256([]byte(session))

@@ -103,7 +103,7 @@ func handleToolUse(ctx context.Context, ev Event, b Backend) (*Output, error) {
 				}}
 				return out, recordViolation(ctx, b, memory.Violation{
 					RuleID: e.RuleID, Tool: ev.ToolName, Field: c.Field, Pattern: c.Pattern.String(),
-					Input: input[c.Field].(string), FrameID: ev.SessionID, Scope: scope,
+					Input: input[c.Field].(string), FrameID: FrameID(ev.SessionID), Scope: scope,
 				})
 			}
 		}

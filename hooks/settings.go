@@ -154,8 +154,12 @@ func (i Install) groups() map[string]json.RawMessage {
 		cmd += " --server " + i.Server
 	}
 	mk := func(g hookGroup) json.RawMessage {
-		b, _ := json.Marshal(g)
-		return b
+		// No HTML escaping: a URL's & stays & in the user's file.
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(g)
+		return bytes.TrimSpace(b.Bytes())
 	}
 	out := map[string]json.RawMessage{
 		EventSessionStart:     mk(hookGroup{Hooks: []hookAction{{Type: "command", Command: cmd, Timeout: hookTimeout}}}),

@@ -134,6 +134,12 @@ func (s *Service) captureExplicit(ctx context.Context, c engine.Correction, text
 		return CaptureResponse{}, err
 	}
 	cl, err := s.clf.Capture(ctx, c.UserText, c.Scope)
+	if engine.ErrorCode(err) == engine.ENOTFOUND || engine.ErrorCode(err) == engine.EINVALID {
+		// A prompt naming a rule that is not there is the user's typo, not
+		// the caller's mistake: nothing to record.
+		resp.Reason = "CORRECT[...] names no rule in force: " + engine.ErrorMessage(err)
+		return resp, nil
+	}
 	if err != nil {
 		return CaptureResponse{}, err
 	}

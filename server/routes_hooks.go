@@ -53,7 +53,10 @@ func loopbackPeer(remoteAddr string) bool {
 
 func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
 	snap, err := b.mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
-	return snap.Prompt, err
+	if err != nil || len(snap.Rules) == 0 {
+		return "", err
+	}
+	return snap.Prompt, nil
 }
 
 func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {

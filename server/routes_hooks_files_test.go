@@ -31,10 +31,18 @@ func hostileProject(t *testing.T, parent, name string) string {
 	return dir
 }
 
+// anchorRule adds a rule of the user's, in force everywhere at once, so that
+// every SessionStart's persona names the scope it was built for.
+func anchorRule(t *testing.T, env *testEnv) {
+	t.Helper()
+	mustStatus(t, env.post("/v1/rules", `{"rule_id":"style.anchor","category":"communication_style","text":"Answer briefly."}`), http.StatusCreated)
+}
+
 // The hook route never reads the server's files on a remote caller's say-so:
 // the scope comes from the hook URL's query, else from the text of cwd.
 func TestClaudeCodeHookRouteReadsNoServerFiles(t *testing.T) {
 	env := newTestEnv(t, nil)
+	anchorRule(t, env)
 	ts := httptest.NewServer(env.h)
 	defer ts.Close()
 	dir := hostileProject(t, t.TempDir(), "innocent")
@@ -75,6 +83,7 @@ func TestClaudeCodeHookRouteReadsNoServerFiles(t *testing.T) {
 func TestClaudeCodeHookRouteHookRoots(t *testing.T) {
 	root, outside := t.TempDir(), t.TempDir()
 	env := newTestEnv(t, func(c *Config) { c.HookRoots = []string{root} })
+	anchorRule(t, env)
 	ts := httptest.NewServer(env.h)
 	defer ts.Close()
 

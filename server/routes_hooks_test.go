@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -67,7 +68,9 @@ func TestClaudeCodeHookRoute(t *testing.T) {
 	if err != nil || !strings.Contains(snap.Prompt, "billing-api") {
 		t.Fatalf("persona of %v: %v\n%s", scope, err, snap.Prompt)
 	}
-	personaJSON, _ := json.Marshal(snap.Prompt)
+	// No rule is in force there: SessionStart says only what the agent
+	// should report.
+	personaJSON := mustJSONNoEscape(t, hooks.AgentInstruction+"\n")
 	for _, tc := range []struct {
 		name   string
 		fields map[string]string
@@ -77,7 +80,7 @@ func TestClaudeCodeHookRoute(t *testing.T) {
 		{"session start", map[string]string{"hook_event_name": "SessionStart", "source": "startup"}, 200,
 			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":` + string(personaJSON) + "}}\n"},
 		{"explicit correction", map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "CORRECT[tool.no-sed-for-file-editing]: you used sed -i again, use the edit tool"}, 200,
-			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona recorded this prompt as a reinforcement of rule [tool.no-sed-for-file-editing] (explicit, score 1.00). Follow that rule from now on."}}` + "\n"},
+			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"LexSona recorded this prompt as a reinforcement of rule [tool.no-sed-for-file-editing] \"Never use sed, awk or perl one-liners to edit files; use the editor's replace tool instead\" (explicit). Follow that rule from now on."}}` + "\n"},
 		{"ordinary prompt", map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "add a health check endpoint to the billing service"}, 204, ""},
 		{"other event", map[string]string{"hook_event_name": "PreToolUse", "tool_name": "Bash"}, 204, ""},
 		{"no event name", map[string]string{"prompt": "x"}, 400, ""},
@@ -193,4 +196,17 @@ func TestClaudeCodeHookRouteDeniesMustRuleCheck(t *testing.T) {
 	if status, _, body := postHook(t, ts.URL, "", "", other); status != 204 || body != "" {
 		t.Errorf("other command: %d %q", status, body)
 	}
+}
+
+// mustJSONNoEscape is v as JSON with < > & left as they are, as the hook
+// answers.
+func mustJSONNoEscape(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSpace(b.Bytes())
 }

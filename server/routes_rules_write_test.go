@@ -68,14 +68,19 @@ func TestReviewCandidate(t *testing.T) {
 	}
 	accepted := propose("always answer in British spelling, colour not color")
 	rejected := propose("name the Kubernetes namespaces after the team")
+	// Accepted, the candidate is filed under an id of its own and stated.
+	filed := ""
 	runCases(t, e, []routeCase{
 		{"accept", post("/v1/rules/"+accepted+"/accept", ""), "/v1/rules/{id}/accept", 200, "", "", func(t *testing.T, r response) {
 			var v engine.RuleView
 			r.json(t, &v)
-			if v.Status != engine.StatusActiveEligible {
+			if v.Status != engine.StatusActiveEligible || strings.HasPrefix(v.RuleID, "proposed.") || v.Stated == nil || !v.Active {
 				t.Errorf("accepted: %+v", v)
 			}
+			filed = v.RuleID
 		}},
+	})
+	runCases(t, e, []routeCase{
 		{"reject", post("/v1/rules/"+rejected+"/reject", "{}"), "/v1/rules/{id}/reject", 200, "", "", func(t *testing.T, r response) {
 			var v engine.RuleView
 			r.json(t, &v)
@@ -83,7 +88,8 @@ func TestReviewCandidate(t *testing.T) {
 				t.Errorf("rejected: %+v", v)
 			}
 		}},
-		{"accept again", post("/v1/rules/"+accepted+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is active-eligible, not a candidate: there is nothing to accept", nil},
+		{"accept again", post("/v1/rules/"+filed+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is active-eligible, not a candidate: there is nothing to accept", nil},
+		{"accept under its old id", post("/v1/rules/"+accepted+"/accept", ""), "/v1/rules/{id}/accept", 404, "not_found", accepted, nil},
 		{"reject again", post("/v1/rules/"+rejected+"/reject", ""), "/v1/rules/{id}/reject", 409, "conflict", "is archived, not a candidate: there is nothing to reject", nil},
 		{"accept a rejected one", post("/v1/rules/"+rejected+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is archived, not a candidate", nil},
 		{"accept a registry rule", post("/v1/rules/"+ruleSed+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is active-eligible, not a candidate", nil},

@@ -110,6 +110,13 @@ func TestRulesAddContract(t *testing.T) {
 func TestRecordContractAndActivation(t *testing.T) {
 	c := newCLI(t)
 	c.mustAddRule("tool.pnpm-not-npm", "general", "should")
+	if r := c.mustJSON("why", "tool.pnpm-not-npm")["rule"].(map[string]any); r["state"] != "active" || r["stated"] == nil {
+		t.Errorf("a rule the user adds is %v (stated %v), want active at once", r["state"], r["stated"])
+	}
+	// With explicit.weight 0 the evidence alone decides: the paper's activation.
+	if code, _, errs := c.run("config", "set", "explicit.weight", "0"); code != 0 {
+		t.Fatalf("config set: %s", errs)
+	}
 	var m map[string]any
 	for i := 1; i <= 10; i++ {
 		m = c.mustJSON("record", "--rule", "tool.pnpm-not-npm", "--text", "pnpm, not npm", "--at", "2025-11-22T10:00:00Z")
@@ -170,7 +177,7 @@ func TestSnapshotContract(t *testing.T) {
 	}
 	code, prompt, _ := c.run("snapshot", "--project", "logs", "--now", "2025-11-22T10:00:00Z", "--format", "prompt")
 	if code != 0 || !strings.HasPrefix(prompt, "## LexSona Behavioral Rules (scope: */logs/*)") ||
-		!strings.Contains(prompt, "- [style.detailed] Text of style.detailed (reinforced 8 times, last: 2025-11-20)") {
+		!strings.Contains(prompt, "- [style.detailed] Text of style.detailed (stated by the user: 2025-11-01)") {
 		t.Errorf("prompt:\n%s", prompt)
 	}
 }

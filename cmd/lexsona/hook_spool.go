@@ -27,8 +27,14 @@ import (
 // return; a drainer delivers it: `lexsona spool drain`, started detached by
 // the hook so it outlives the hook and the agent, or the next hook run.
 
-// spoolDir is the spool of this configuration: <data folder>/spool.
-func (a *app) spoolDir() string { return filepath.Join(a.cfg.DataDir(), "spool") }
+// spoolDir is the spool of this configuration: beside a SQLite database
+// file (<file>.spool), else <data folder>/spool.
+func (a *app) spoolDir() string {
+	if a.dbPath != "" && !strings.Contains(a.dbPath, "://") {
+		return a.dbPath + ".spool"
+	}
+	return filepath.Join(a.cfg.DataDir(), "spool")
+}
 
 // promptItem is a spooled prompt: the event, the scope detected from the
 // project's files when it was captured, and where it goes.

@@ -103,7 +103,7 @@ only what a teammate can use (lexsona from PATH, no service). --user writes
 	f.BoolVar(&user, "user", false, "edit ~/.claude/settings.json (every project)")
 	f.BoolVar(&shared, "shared", false, "write the project's committed .claude/settings.json with only what a teammate can use")
 	f.BoolVar(&noPrepare, "no-prepare", false, "do not sync the registries and embed the rule texts first")
-	f.StringVar(&command, "command", hooks.DefaultHookCommand, "the hook command (default: this binary by its absolute path, `hook claude-code`)")
+	f.StringVar(&command, "command", hooks.DefaultHookCommand, "the hook command (default: this binary by its absolute path, then hook claude-code)")
 	f.StringVar(&serverAddr, "server", a.defaultServiceAddr(), "where to look for a running LexSona service when neither --http nor --command is given (env LEXSONA_ADDR)")
 	f.StringVar(&httpURL, "http", "", "use the running lexsona serve at this `URL` (e.g. http://127.0.0.1:8080)")
 
