@@ -73,7 +73,7 @@ func DetectExceptionPatternCounts(parent *Rule, counts map[string]int, skip map[
 	scope.ContextTags = normTags(append(slices.Clone(parent.Scope.ContextTags), tag))
 	scope.ExcludeTags = nil
 	r := NewRule(ExceptionRuleID(parent.RuleID, tag), parent.Category, parent.Severity,
-		"Exception to ["+parent.RuleID+"] in "+tag+" contexts: the rule \""+oneLine(parent.Text)+"\" does not apply there.",
+		"Exception to ["+parent.RuleID+"] in "+tag+" contexts: the rule \""+OneLine(parent.Text)+"\" does not apply there.",
 		scope, cfg, now)
 	// The counterexamples that revealed the pattern are the exception's own evidence.
 	r.Alpha += float64(counts[tag])

@@ -35,7 +35,7 @@ func RenderPrompt(s Snapshot) string {
 			if r.Provisional {
 				b.WriteString("(provisional) ")
 			}
-			b.WriteString("[" + r.RuleID + "] " + oneLine(r.Text))
+			b.WriteString("[" + r.RuleID + "] " + OneLine(r.Text))
 			if r.Stated != nil {
 				b.WriteString(" (stated by the user: " + r.Stated.At.UTC().Format("2006-01-02") + ")\n")
 				continue
@@ -54,7 +54,8 @@ func RenderPrompt(s Snapshot) string {
 // token per four bytes, rounded up.
 func EstimateTokens(text string) int { return (len(text) + 3) / 4 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// OneLine folds s's white space runs, line ends included, into single spaces.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -44,6 +44,9 @@ type CaptureResponse struct {
 	Reason string `json:"reason,omitempty"`
 	// RuleText is the text of the rule recorded on (recorded, stated).
 	RuleText string `json:"rule_text,omitempty"`
+	// Replayed is set when the prompt's idempotency key was recorded
+	// before: nothing was written again.
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // Capture acts on free text that nobody marked as a correction — a prompt
@@ -65,6 +68,9 @@ type CaptureResponse struct {
 //   - past the gate it becomes one inbox suggestion (suggest): never
 //     evidence, never a candidate rule.
 //
+// Every prompt, whatever it became, is noted in the capture log (see
+// Learned): an excerpt of its prose, what it became and why.
+//
 // c.RuleID and c.Polarity must be unset (Capture decides them).
 // Errors: EINVALID for a bad scope, frame id or agent output, or a rule id
 // or polarity given; the classifier's and the store's; on error nothing is
@@ -75,16 +81,37 @@ func (s *Service) Capture(ctx context.Context, c engine.Correction) (CaptureResp
 	}
 	text, cleaned := engine.CleanText(engine.CutAtRune(c.UserText, engine.MaxCaptureBytes))
 	resp := CaptureResponse{Action: CaptureIgnored, Cleaned: cleaned}
+	judged := text
 	if _, _, explicit, err := classifier.ParseExplicit(text); err != nil {
 		resp.Reason = "a CORRECT[...] prefix that does not parse: " + engine.ErrorMessage(err)
-		return resp, nil
 	} else if explicit {
-		return s.captureExplicit(ctx, c, text, resp)
+		resp, err = s.captureExplicit(ctx, c, text, resp)
+		if err != nil {
+			return resp, err
+		}
+	} else if body, ok := parseRemember(text); ok {
+		judged = body
+		if resp, err = s.remember(ctx, c, body, resp); err != nil {
+			return resp, err
+		}
+	} else {
+		prose := engine.Prose(text)
+		judged = prose.Text
+		if resp, err = s.captureProse(ctx, c, prose, resp); err != nil {
+			return resp, err
+		}
 	}
-	if body, ok := parseRemember(text); ok {
-		return s.remember(ctx, c, body, resp)
+	if resp.Replayed {
+		return resp, nil
 	}
-	prose := engine.Prose(text)
+	s.logCapture(ctx, c, judged, resp)
+	return resp, nil
+}
+
+// captureProse judges the prose of a prompt and makes it a suggestion when
+// it passes the gate.
+func (s *Service) captureProse(ctx context.Context, c engine.Correction, prose engine.ProseResult, resp CaptureResponse) (CaptureResponse, error) {
+	cleaned := resp.Cleaned
 	resp.Pasted = prose.PastedLines
 	if err := classifierText(prose.Text); err != nil {
 		resp.Reason = "no prose to judge: " + engine.ErrorMessage(err)
@@ -108,11 +135,11 @@ func (s *Service) Capture(ctx context.Context, c engine.Correction) (CaptureResp
 		return resp, nil
 	}
 	c.Detail = captureDetail(cl.Gate, cleaned, prose.PastedLines)
-	rec, _, err := s.commit(ctx, c, cl, redacted, suggest)
+	rec, replayed, err := s.commit(ctx, c, cl, redacted, suggest)
 	if err != nil {
 		return CaptureResponse{}, err
 	}
-	resp.RecordResponse = &rec
+	resp.RecordResponse, resp.Replayed = &rec, replayed
 	if rec.PendingID != 0 {
 		resp.Action = CapturePending
 	} else {
@@ -145,11 +172,11 @@ func (s *Service) captureExplicit(ctx context.Context, c engine.Correction, text
 	}
 	resp.Gate = cl.Gate
 	c.Detail = captureDetail(cl.Gate, resp.Cleaned, 0)
-	rec, _, err := s.commit(ctx, c, cl, redacted, act)
+	rec, replayed, err := s.commit(ctx, c, cl, redacted, act)
 	if err != nil {
 		return CaptureResponse{}, err
 	}
-	resp.RecordResponse = &rec
+	resp.RecordResponse, resp.Replayed = &rec, replayed
 	if rec.RecordResult != nil {
 		resp.Action = CaptureRecorded
 		if r, err := s.db.GetRule(ctx, rec.RuleID); err == nil {

@@ -48,11 +48,11 @@ func (s *Service) remember(ctx context.Context, c engine.Correction, body string
 	}
 	c.Detail = "remember: in a prompt"
 	if cl.Decision == classifier.DecisionAutoMatch {
-		rec, _, err := s.commit(ctx, c, cl, redacted, act)
+		rec, replayed, err := s.commit(ctx, c, cl, redacted, act)
 		if err != nil {
 			return CaptureResponse{}, err
 		}
-		resp.RecordResponse, resp.Action = &rec, CaptureRecorded
+		resp.RecordResponse, resp.Action, resp.Replayed = &rec, CaptureRecorded, replayed
 		if r, err := s.db.GetRule(ctx, rec.RuleID); err == nil {
 			resp.RuleText = r.Text
 		}
@@ -72,11 +72,11 @@ func (s *Service) remember(ctx context.Context, c engine.Correction, body string
 	stateNew := func(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp *RecordResponse) error {
 		return insertStated(tx, vec, c, category, resp)
 	}
-	rec, _, err := s.commit(ctx, c, cl, redacted, stateNew)
+	rec, replayed, err := s.commit(ctx, c, cl, redacted, stateNew)
 	if err != nil {
 		return CaptureResponse{}, err
 	}
-	resp.RecordResponse, resp.Action = &rec, CaptureStated
+	resp.RecordResponse, resp.Action, resp.Replayed = &rec, CaptureStated, replayed
 	if rec.CreatedRule != nil {
 		resp.RuleText = rec.CreatedRule.Text
 	}

@@ -84,6 +84,15 @@ type Reader interface {
 	// Events returns up to limit events of a rule with ids after afterID,
 	// by event id.
 	Events(ruleID string, afterID int64, limit int) ([]engine.Event, error)
+	// Event returns one event with the id of the event that retracted it.
+	Event(id int64) (row EventRow, found bool, err error)
+	// EventsSince returns the events at or after since that were learned
+	// from someone's words — evidence (polarity ±1), violations, rules
+	// created from a correction — newest first.
+	EventsSince(since time.Time, limit int) ([]EventRow, error)
+	// CapturesSince returns the capture log's entries at or after since,
+	// newest first.
+	CapturesSince(since time.Time, limit int) ([]CaptureEntry, error)
 	// CounterexampleTags counts, per context tag, the counterexamples of a
 	// rule that carried it.
 	CounterexampleTags(ruleID string) (map[string]int, error)
@@ -148,6 +157,12 @@ type DriverTx interface {
 
 	// InsertEvent appends ev and sets ev.EventID.
 	InsertEvent(ev *engine.Event) (int64, error)
+	// InsertRetraction records that event id was retracted by event by.
+	InsertRetraction(id, by int64, at time.Time) error
+	// InsertCapture appends one capture log entry; PruneCaptures keeps the
+	// newest keep.
+	InsertCapture(e CaptureEntry) error
+	PruneCaptures(keep int) error
 
 	// PutRejection records (parentID, tag) as rejected (no-op when it is),
 	// DeleteRejection forgets it.

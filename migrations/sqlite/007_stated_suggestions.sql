@@ -11,3 +11,30 @@ ALTER TABLE persona_rules ADD COLUMN stated_counter_base INTEGER NOT NULL DEFAUL
 ALTER TABLE pending_confirmations ADD COLUMN seen INTEGER NOT NULL DEFAULT 1 CHECK (seen >= 1);
 ALTER TABLE pending_confirmations ADD COLUMN last_seen_at TEXT;
 ALTER TABLE pending_confirmations ADD COLUMN gate REAL CHECK (gate IS NULL OR (gate >= 0 AND gate <= 1));
+
+-- A retracted event stays in the history; this table says which event
+-- retracted it (a manual_override of the same rule) and when.
+CREATE TABLE retracted_events (
+  event_id      INTEGER NOT NULL PRIMARY KEY REFERENCES persona_events (event_id),
+  retraction_id INTEGER NOT NULL REFERENCES persona_events (event_id),
+  at            TEXT NOT NULL
+) STRICT;
+
+-- What the hooks captured, one row a prompt, kept for the "learned
+-- recently" view: what it became (recorded, pending, stated, ignored), the
+-- gate's probability, why, and a short excerpt of its prose. The store
+-- keeps the newest rows only (memory prunes it).
+CREATE TABLE capture_log (
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  at         TEXT NOT NULL,
+  frame_id   TEXT,
+  action     TEXT NOT NULL CHECK (action <> ''),
+  gate       REAL,
+  reason     TEXT,
+  excerpt    TEXT NOT NULL,
+  rule_id    TEXT,
+  pending_id INTEGER,
+  event_id   INTEGER
+) STRICT;
+
+CREATE INDEX capture_log_at ON capture_log (at);

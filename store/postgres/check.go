@@ -53,7 +53,7 @@ func (d *Driver) Writable(ctx context.Context) error {
 // checkedTables are read in full by QuickCheck.
 var checkedTables = []string{"persona_rules", "persona_events", "counterexample_tags", "exception_rejections",
 	"rule_texts", "persona_embeddings", "persona_config", "pending_confirmations", "idempotency_keys", "registry_source",
-	"store_counters", "rules_removed", "schema_migrations"}
+	"store_counters", "rules_removed", "schema_migrations", "retracted_events", "capture_log"}
 
 // QuickCheck reads every row of the store's tables within limit, so that
 // PostgreSQL verifies their pages (their checksums, when the cluster has

@@ -103,6 +103,8 @@ type Statements struct {
 	ruleStates, activeRules, changedRules, removedRules, versions                                 string
 
 	eventInsert, eventsPage, counterTags, proposedTags, rejectionPut, rejectionDelete string
+	eventGet, eventsSince, retractionInsert, retractionOf                              string
+	captureInsert, captureSince, capturePrune                                          string
 	embeddingsMove, eventsMove, exceptionsMove, rejectionsMove                        string
 
 	textsOfRule, textInsert, textSetKind, textDelete, liveTexts, countLiveTexts, missingTexts string
@@ -198,6 +200,18 @@ func (s *Statements) events() {
 	decision, score, candidates, model, detail, polarity, alpha, beta, at)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, "event_id"))
 	s.eventsPage = s.add(`SELECT ` + eventCols + ` FROM persona_events WHERE rule_id = $1 AND event_id > $2 ORDER BY event_id LIMIT $3`)
+	retracted := `, coalesce((SELECT r.retraction_id FROM retracted_events r WHERE r.event_id = persona_events.event_id), 0)`
+	s.eventGet = s.add(`SELECT ` + eventCols + retracted + ` FROM persona_events WHERE event_id = $1`)
+	s.eventsSince = s.add(`SELECT ` + eventCols + retracted + ` FROM persona_events WHERE at >= $1
+	AND (polarity <> 0 OR event_type = 'violation' OR (event_type = 'creation' AND coalesce(user_text, '') <> ''))
+	ORDER BY event_id DESC LIMIT $2`)
+	s.retractionInsert = s.add(`INSERT INTO retracted_events (event_id, retraction_id, at) VALUES ($1, $2, $3)`)
+	s.retractionOf = s.add(`SELECT retraction_id FROM retracted_events WHERE event_id = $1`)
+	s.captureInsert = s.add(`INSERT INTO capture_log (at, frame_id, action, gate, reason, excerpt, rule_id, pending_id, event_id)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`)
+	s.captureSince = s.add(`SELECT id, at, coalesce(frame_id, ''), action, gate, coalesce(reason, ''), excerpt, coalesce(rule_id, ''),
+	coalesce(pending_id, 0), coalesce(event_id, 0) FROM capture_log WHERE at >= $1 ORDER BY id DESC LIMIT $2`)
+	s.capturePrune = s.add(`DELETE FROM capture_log WHERE id <= (SELECT coalesce(max(id), 0) FROM capture_log) - $1`)
 	s.counterTags = s.add(`SELECT tag, n FROM counterexample_tags WHERE rule_id = $1 AND n > 0`)
 	s.proposedTags = s.add(`SELECT exception_tag FROM persona_rules WHERE exception_of = $1 AND exception_tag IS NOT NULL
 	UNION SELECT tag FROM exception_rejections WHERE parent_id = $1`)
