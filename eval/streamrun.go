@@ -54,10 +54,15 @@ type StreamReport struct {
 	// agent (a recorded correction; the default notes setting adds nothing
 	// mid-task).
 	NotesOrdinary int `json:"notes_on_ordinary"`
-	// Figures the targets are about.
+	// Figures the targets are about. OrdinaryInbox is the share of
+	// ordinary prompts that became an inbox suggestion; RightRuleOrInbox
+	// the share of corrections that fit a rule recorded on it or first in
+	// the inbox with the right direction.
 	OrdinaryReinforced  float64 `json:"ordinary_reinforced"`
 	OrdinaryNoted       float64 `json:"ordinary_noted"`
+	OrdinaryInbox       float64 `json:"ordinary_inbox"`
 	RightRule           float64 `json:"right_rule"`
+	RightRuleOrInbox    float64 `json:"right_rule_or_inbox"`
 	AgreementsCountered int     `json:"agreements_countered"`
 	ContradictionsReinf float64 `json:"contradictions_reinforced"`
 }
@@ -210,12 +215,15 @@ func (rep *StreamReport) figures(cases map[string]*StreamCase) {
 	ord := cases[CaseOrdinary]
 	rep.OrdinaryReinforced = ratio(ord.Outcomes[OutReinforcement], ord.Total)
 	rep.OrdinaryNoted = ratio(rep.NotesOrdinary, ord.Total)
-	right, fit := 0, 0
+	right, first, fit := 0, 0, 0
 	for _, k := range []string{CaseRule, CaseAgreement, CaseContradiction} {
 		right += cases[k].Outcomes[OutRight]
+		first += cases[k].Outcomes[OutPendingRight]
 		fit += cases[k].Total
 	}
 	rep.RightRule = ratio(right, fit)
+	rep.RightRuleOrInbox = ratio(right+first, fit)
+	rep.OrdinaryInbox = ratio(ord.Outcomes[OutPending]+ord.Outcomes[OutPendingRight], ord.Total)
 	rep.AgreementsCountered = rep.Polarity[FormAgreement][string(engine.EventCounterexample)]
 	con := cases[CaseContradiction]
 	rep.ContradictionsReinf = ratio(rep.Polarity[StanceContradict][string(engine.EventReinforcement)], con.Total)
@@ -243,6 +251,6 @@ func WriteStreamText(w io.Writer, rep StreamReport) {
 		p := rep.Polarity[said]
 		fmt.Fprintf(w, "  %-10s reinforcement %d, counterexample %d\n", said, p[string(engine.EventReinforcement)], p[string(engine.EventCounterexample)])
 	}
-	fmt.Fprintf(w, "Targets: ordinary reinforced %.2f%% (≤ 0.5%%), ordinary with a note %.2f%% (≤ 2%%), right rule %.1f%% (≥ 50%%), agreements countered %d (0), contradictions reinforced %.1f%% (≤ 2%%)\n",
-		100*rep.OrdinaryReinforced, 100*rep.OrdinaryNoted, 100*rep.RightRule, rep.AgreementsCountered, 100*rep.ContradictionsReinf)
+	fmt.Fprintf(w, "Targets: ordinary leaving evidence %.2f%% (≤ 0.1%%), ordinary in the inbox %.2f%% (≤ 3%%), corrections recorded on the right rule or first in the inbox with the right direction %.1f%% (≥ 15%%; recorded alone %.1f%%), agreements countered %d (0), contradictions reinforced %.1f%% (0)\n",
+		100*rep.OrdinaryReinforced, 100*rep.OrdinaryInbox, 100*rep.RightRuleOrInbox, 100*rep.RightRule, rep.AgreementsCountered, 100*rep.ContradictionsReinf)
 }

@@ -92,6 +92,20 @@ func FrameID(session string) string {
 	return "session-sha256:" + hex.EncodeToString(sum[:])
 }
 
+// AgentGenerated reports whether a UserPromptSubmit prompt was written by
+// Claude Code rather than typed by the user: a background task's
+// notification, a slash command's expansion, a reminder. Such prompts are
+// never captured.
+func AgentGenerated(prompt string) bool {
+	p := strings.TrimSpace(prompt)
+	for _, tag := range []string{"<task-notification>", "<command-name>", "<command-message>", "<local-command-stdout>", "<system-reminder>"} {
+		if strings.HasPrefix(p, tag) {
+			return true
+		}
+	}
+	return false
+}
+
 // ReadEvent decodes one event from r. Errors: EINVALID for JSON that does not
 // decode or lacks hook_event_name; ETOOLARGE over MaxEventSize.
 func ReadEvent(r io.Reader) (Event, error) {
@@ -168,7 +182,7 @@ func handleSessionStart(ctx context.Context, ev Event, b Backend, o Options) (*O
 }
 
 func handlePrompt(ctx context.Context, ev Event, b Backend, o Options) (*Output, error) {
-	if strings.TrimSpace(ev.Prompt) == "" {
+	if strings.TrimSpace(ev.Prompt) == "" || AgentGenerated(ev.Prompt) {
 		return nil, nil
 	}
 	scope, err := b.Scope(ctx, ev)

@@ -241,6 +241,10 @@ func UninstallClaudeCode(settings []byte) ([]byte, error) {
 	})
 }
 
+// editHooks applies edit to the groups of each installed event of settings.
+// When edit changes no group, settings come back as they were, byte for
+// byte; otherwise the file is written again with its own indentation (its
+// first indented line's, else two spaces).
 func editHooks(settings []byte, edit func(event string, groups []json.RawMessage) []json.RawMessage) ([]byte, error) {
 	var root object
 	if len(bytes.TrimSpace(settings)) > 0 {
@@ -254,6 +258,7 @@ func editHooks(settings []byte, edit func(event string, groups []json.RawMessage
 			return nil, engine.Errorf(engine.EINVALID, "settings \"hooks\" is not a JSON object: %v", err)
 		}
 	}
+	changed := false
 	for _, event := range installedEvents {
 		var groups []json.RawMessage
 		if raw, ok := hooks.get(event); ok {
@@ -261,7 +266,9 @@ func editHooks(settings []byte, edit func(event string, groups []json.RawMessage
 				return nil, engine.Errorf(engine.EINVALID, "settings hooks.%s is not a list: %v", event, err)
 			}
 		}
+		before := len(groups)
 		groups = edit(event, groups)
+		changed = changed || len(groups) != before || !sameGroups(groups, hooks, event)
 		if len(groups) == 0 {
 			hooks.remove(event)
 			continue
@@ -276,13 +283,47 @@ func editHooks(settings []byte, edit func(event string, groups []json.RawMessage
 	}
 	// MarshalJSON directly, not json.Marshal: that would rewrite < > & in
 	// the user's commands as \u003c … escapes.
+	if !changed && len(bytes.TrimSpace(settings)) > 0 {
+		return settings, nil
+	}
 	flat, _ := root.MarshalJSON()
 	var out bytes.Buffer
-	if err := json.Indent(&out, flat, "", "  "); err != nil {
+	if err := json.Indent(&out, flat, "", indentOf(settings)); err != nil {
 		return nil, engine.Errorf(engine.EINTERNAL, "settings: %v", err)
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// sameGroups reports whether groups are those of event in hooks, byte for
+// byte.
+func sameGroups(groups []json.RawMessage, hooks object, event string) bool {
+	raw, ok := hooks.get(event)
+	if !ok {
+		return len(groups) == 0
+	}
+	var old []json.RawMessage
+	if json.Unmarshal(raw, &old) != nil || len(old) != len(groups) {
+		return false
+	}
+	for i := range old {
+		if !bytes.Equal(old[i], groups[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// indentOf is the indentation unit of a JSON file: the leading white space
+// of its first indented line, else two spaces.
+func indentOf(data []byte) string {
+	for _, line := range bytes.Split(data, []byte("\n"))[1:] {
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(trimmed) < len(line) && len(trimmed) > 0 {
+			return string(line[:len(line)-len(trimmed)])
+		}
+	}
+	return "  "
 }
 
 // EditSettingsFile applies edit (an install or uninstall) to the settings

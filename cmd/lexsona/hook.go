@@ -196,7 +196,7 @@ func runClaudeHook(ctx context.Context, a *app, b hookBackend, o hooks.Options) 
 	}
 	defer a.drainIfWaiting()
 	if ev.HookEventName == hooks.EventUserPromptSubmit {
-		if strings.TrimSpace(ev.Prompt) == "" {
+		if strings.TrimSpace(ev.Prompt) == "" || hooks.AgentGenerated(ev.Prompt) {
 			return nil, nil
 		}
 		_, err := a.spoolPrompt(ev, b.server)

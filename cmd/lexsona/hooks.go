@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -121,8 +122,8 @@ only what a teammate can use (lexsona from PATH, no service). --user writes
 			}
 			var changed []string
 			for _, p := range paths {
-				ok, err := hooks.EditSettingsFile(p, hooks.UninstallClaudeCode)
-				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				ok, err := uninstallFrom(p)
+				if err != nil {
 					return err
 				}
 				if ok {
@@ -195,8 +196,8 @@ func (a *app) uninstallOthers(path, dir string, user bool) ([]string, error) {
 		if p == path {
 			continue
 		}
-		ok, err := hooks.EditSettingsFile(p, hooks.UninstallClaudeCode)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		ok, err := uninstallFrom(p)
+		if err != nil {
 			return nil, err
 		}
 		if ok {
@@ -204,6 +205,24 @@ func (a *app) uninstallOthers(path, dir string, user bool) ([]string, error) {
 		}
 	}
 	return changed, nil
+}
+
+// uninstallFrom removes LexSona's hooks from the settings file at path,
+// and the file itself when nothing else is left in it (install created it):
+// the settings are as they were before install. It reports whether it
+// changed anything.
+func uninstallFrom(path string) (bool, error) {
+	ok, err := hooks.EditSettingsFile(path, hooks.UninstallClaudeCode)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil || !ok {
+		return ok, err
+	}
+	if data, err := os.ReadFile(path); err == nil && string(data) == "{}\n" {
+		return true, os.Remove(path)
+	}
+	return true, nil
 }
 
 // serviceBase is the base URL of a service named by a hook URL or a base
