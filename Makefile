@@ -149,14 +149,20 @@ browser:
 browser-deps:
 	bash scripts/browser.sh install
 
+## claude-deps: install the Claude Code CLI that e2e/claudecli drives (pinned
+## in scripts/claude.sh) into .cache/claude with npm; a fast no-op when current.
+.PHONY: claude-deps
+claude-deps:
+	bash scripts/claude.sh >/dev/null
+
 ## soak: three minutes at 200 req/s against the binary (resident memory, tail latency).
 soak:
 	LEXSONA_SOAK=1 $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 15m ./e2e/
 
 # Everything the tests need that is not Go: ONNX Runtime, the generated models,
-# the real all-MiniLM-L6-v2, and Chromium with playwright-core for the review
-# page's browser tests.
-deps: ort fixtures real-model browser-deps
+# the real all-MiniLM-L6-v2, Chromium with playwright-core for the review
+# page's browser tests, and the Claude Code CLI for e2e/claudecli.
+deps: ort fixtures real-model browser-deps claude-deps
 
 ort: $(ORT_LIB)
 $(ORT_LIB):

@@ -41,3 +41,6 @@ func pgURLFromEnv() string { return os.Getenv(PGEnv) }
 
 // realModelDirFromEnv is $LEXSONA_REAL_MODEL_DIR (RealModelDirEnv).
 func realModelDirFromEnv() string { return os.Getenv(RealModelDirEnv) }
+
+// claudeBinFromEnv is $LEXSONA_CLAUDE_BIN (ClaudeBinEnv).
+func claudeBinFromEnv() string { return os.Getenv(ClaudeBinEnv) }
