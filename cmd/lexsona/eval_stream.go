@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -10,9 +11,9 @@ import (
 )
 
 func newEvalStreamCmd(a *app) *cobra.Command {
-	var split string
+	var split, real string
 	c := &cobra.Command{
-		Use:   "stream [--split test|dev] [--embedder E]",
+		Use:   "stream [--split test|dev | --real DIR] [--embedder E]",
 		Short: "Send the built-in prompt stream through the hook's capture and count what it learned",
 		Long: `Sends every prompt of one split of the built-in prompt stream
 (eval/testdata/stream) through the same capture the Claude Code hook runs
@@ -20,7 +21,9 @@ func newEvalStreamCmd(a *app) *cobra.Command {
 throw-away store per writer, sessions in order with their scope, and prints
 per kind of prompt how many were recorded on the right rule, on a wrong
 rule, as reinforcements or counterexamples, put in the inbox or left alone;
-the gate's precision and recall; and the polarity of what was recorded.`,
+the gate's precision and recall; and the polarity of what was recorded.
+With --real DIR (eval/realprompts) it sends the real prompts whose texts
+rebuild.py fetched into DIR/.texts instead, one writer per repository.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if split != "test" && split != "dev" {
 				return usagef("--split %q: want test or dev", split)
@@ -30,6 +33,14 @@ the gate's precision and recall; and the polarity of what was recorded.`,
 			items, err := shippedStream(reg)
 			if err != nil {
 				return err
+			}
+			if real != "" {
+				var missing int
+				if items, missing, err = eval.LoadRealStream(real); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stderr, "stream: %d real prompts with their text, %d without\n", len(items), missing)
+				split = "real"
 			}
 			emb, err := a.openEmbedder(ctx)
 			if err != nil {
@@ -43,6 +54,7 @@ the gate's precision and recall; and the polarity of what was recorded.`,
 		},
 	}
 	c.Flags().StringVar(&split, "split", "test", "the split to send: test (held out) or dev")
+	c.Flags().StringVar(&real, "real", "", "send the real-prompt corpus in `DIR` (eval/realprompts, texts rebuilt into DIR/.texts)")
 	return c
 }
 

@@ -64,7 +64,7 @@ persona block to inject into the agent's prompt.`,
 		newMigrateCmd(a), newRulesCmd(a), newRecordCmd(a), newSnapshotCmd(a),
 		newWhyCmd(a), newConfigCmd(a), newRegistryCmd(a), newClassifyCmd(a), newConfirmCmd(a),
 		newEmbedCmd(a), newModelCmd(a), newServeCmd(a), newMCPCmd(a), newEvalCmd(a), newVersionCmd(a),
-		newHookCmd(a), newHooksCmd(a), newSpoolCmd(a), newDoctorCmd(a),
+		newHookCmd(a), newHooksCmd(a), newSpoolCmd(a), newDoctorCmd(a), newLearnedCmd(a), newRetractCmd(a),
 		newWatchCmd(a), newExportCmd(a), newImportCmd(a),
 	)
 	for _, c := range root.Commands() {

@@ -80,6 +80,12 @@ func newRulesListCmd(a *app) *cobra.Command {
 			if limit < 0 {
 				return usagef("--limit %d: want 0 (no limit) or more", limit)
 			}
+			// --status takes a stored status or a state of the STATE column.
+			state := ""
+			switch status {
+			case "active", "provisional", "inactive", "dormant", "stale_weak":
+				state, status = status, string(engine.StatusActiveEligible)
+			}
 			q := memory.RulesQuery{Category: category, Status: status, Source: source}
 			if cmd.Flags().Changed("env") || cmd.Flags().Changed("project") || cmd.Flags().Changed("agent") || cmd.Flags().Changed("tag") {
 				s, err := sf.scope()
@@ -101,6 +107,15 @@ func newRulesListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if state != "" {
+				kept := views[:0]
+				for _, v := range views {
+					if v.State == state {
+						kept = append(kept, v)
+					}
+				}
+				views = kept
+			}
 			return a.output(map[string]any{"rules": views}, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "RULE\tCATEGORY\tSEVERITY\tSTATE\tCONFIDENCE\tN\tSCOPE")
@@ -113,7 +128,7 @@ func newRulesListCmd(a *app) *cobra.Command {
 	}
 	fl := c.Flags()
 	fl.StringVar(&category, "category", "", "only this category")
-	fl.StringVar(&status, "status", "", "only this status: active-eligible, candidate or archived")
+	fl.StringVar(&status, "status", "", "only this status (active-eligible, candidate, archived) or state (active, provisional, inactive, dormant, stale_weak)")
 	fl.StringVar(&source, "source", "", "only rules from this source: registry, user or correction")
 	fl.IntVar(&limit, "limit", 0, "at most this many rules (0: all)")
 	fl.StringVar(&now, "now", "", "assess confidence at this time (RFC 3339)")

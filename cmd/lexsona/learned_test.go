@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// lexsona learned lists an explicit correction; lexsona retract takes it
+// back, and the view then says it was retracted; rules list --status takes
+// the STATE column's words.
+func TestLearnedAndRetractCLI(t *testing.T) {
+	c := newCLI(t)
+	rec := c.mustJSON("record", "CORRECT[tool.pnpm-not-npm]: pnpm, not npm")
+	id := int64(rec["event_id"].(float64))
+	l := c.mustJSON("learned", "--since", "1h")
+	evs := l["events"].([]any)
+	if len(evs) != 1 || evs[0].(map[string]any)["rule_id"] != "tool.pnpm-not-npm" {
+		t.Fatalf("learned: %v", l)
+	}
+	if m := c.mustJSON("rules", "list", "--status", "active"); !strings.Contains(toJSON(t, m), `"tool.pnpm-not-npm"`) {
+		t.Errorf("rules list --status active lacks the stated rule: %v", m)
+	}
+	r := c.mustJSON("retract", itoa64(id))
+	if r["event_id"].(float64) != float64(id) || r["rule"].(map[string]any)["state"] == "active" {
+		t.Errorf("retract: %v", r)
+	}
+	ev := c.mustJSON("learned", "--since", "1h")["events"].([]any)[0].(map[string]any)
+	if ev["retracted_by"] == nil {
+		t.Errorf("the learned view does not say the event was retracted: %v", ev)
+	}
+	for _, args := range [][]string{{"retract", "x"}, {"retract", "0"}, {"learned", "--since", "yesterday"}} {
+		if code, _, _ := c.run(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, errs := c.run("retract", itoa64(id)); code != 1 || !strings.Contains(errs, "retracted already") {
+		t.Errorf("second retraction: exit %d %s", code, errs)
+	}
+}
+
+func TestParseSince(t *testing.T) {
+	now := time.Date(2026, 5, 10, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"7d":                   now.Add(-7 * 24 * time.Hour),
+		"1.5d":                 now.Add(-36 * time.Hour),
+		"90m":                  now.Add(-90 * time.Minute),
+		"2026-05-01T00:00:00Z": time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, err := parseSince(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "-1d", "soon", "-5m"} {
+		if _, err := parseSince(bad, now); err == nil {
+			t.Errorf("parseSince(%q) accepted", bad)
+		}
+	}
+}
+
+func toJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
