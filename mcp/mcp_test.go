@@ -72,7 +72,7 @@ func TestMCPTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"add_rule", "classify_correction", "explain_rule", "get_persona", "list_confirmations", "list_rules", "record_correction", "resolve_confirmation", "review_candidate"}
+	want := []string{"add_rule", "classify_correction", "explain_rule", "get_persona", "list_confirmations", "list_learned", "list_rules", "record_correction", "resolve_confirmation", "retract_event", "review_candidate"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
@@ -161,6 +161,19 @@ func TestMCPTools(t *testing.T) {
 		{"resolve unknown", "resolve_confirmation", map[string]any{"id": 12345, "action": "accept"}, true, nil},
 		{"resolve bad action", "resolve_confirmation", map[string]any{"id": 1, "action": "maybe"}, true, nil},
 		{"resolve bad id", "resolve_confirmation", map[string]any{"id": -1, "action": "reject"}, true, nil},
+		{"learned", "list_learned", map[string]any{"since": "2000-01-01T00:00:00Z"}, false, func(t *testing.T, _ string, s map[string]any) {
+			evs, _ := s["events"].([]any)
+			if len(evs) == 0 || evs[0].(map[string]any)["rule_id"] != ruleSed {
+				t.Errorf("learned: %v", s)
+			}
+		}},
+		{"learned bad since", "list_learned", map[string]any{"since": "soon"}, true, nil},
+		{"retract bad id", "retract_event", map[string]any{"event_id": 0}, true, nil},
+		{"retract unknown", "retract_event", map[string]any{"event_id": 987654}, true, func(t *testing.T, text string, _ map[string]any) {
+			if !strings.HasPrefix(text, "not_found:") {
+				t.Errorf("error text %q", text)
+			}
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			text, s, isErr := callTool(t, cs, c.tool, c.args)

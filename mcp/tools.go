@@ -185,4 +185,5 @@ func (s *Server) addTools(srv *sdkmcp.Server, tenantName string) {
 			}
 			return nil, res, nil
 		})
+	s.addLearnedTools(srv, tenantName, ro)
 }
