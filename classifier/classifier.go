@@ -191,6 +191,9 @@ type Result struct {
 	Model      string             `json:"model"`
 	Thresholds Thresholds         `json:"thresholds"`
 	Reason     string             `json:"reason,omitempty"`
+	// Clause is the clause of a longer text that gave the top candidate its
+	// score, when one beat the whole text (see Clauses).
+	Clause string `json:"clause,omitempty"`
 	// Gate is the correction gate's verdict (Capture only).
 	Gate *GateResult `json:"gate,omitempty"`
 }
@@ -332,14 +335,18 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		cl.Decision, cl.Reason = c.guard.edge(cl.Decision, cl.Candidates[0].RuleID, cl.near)
 	}
 	sided := false
+	stance := cl.input // the stance is read from the clause about the rule
+	if cl.Clause != "" {
+		stance = cl.Clause
+	}
 	if !counter && !c.polarity.Off && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
 		var term string
-		if cl.Polarity, sided, term = sideStance(cl.input, cl.sides); sided && cl.Polarity == engine.Counter {
+		if cl.Polarity, sided, term = sideStance(stance, cl.sides); sided && cl.Polarity == engine.Counter {
 			cl.Reason = joinReasons(fmt.Sprintf("%s: the text says the opposite of the rule about %q", ReasonContradiction, term), cl.Reason)
 		}
 	}
 	if !counter && !sided && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
-		p := c.polarity.decide(cl.input, cl.Candidates[0].RuleID, cl.evidence)
+		p := c.polarity.decide(stance, cl.Candidates[0].RuleID, cl.evidence)
 		cl.Polarity = p.pol
 		if p.unsure && cl.Decision == DecisionAutoMatch {
 			cl.Decision = DecisionConfirm

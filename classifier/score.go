@@ -235,12 +235,19 @@ func (c *Classifier) score(ctx context.Context, cl *classified, text, model stri
 			scores[i] = min(1, (1-c.termW)*scores[i]+c.termW*term[i]+boost)
 		}
 	}
+	won, err := c.clauseScores(ctx, s, cl, scores)
+	if err != nil {
+		return err
+	}
 	floor := min(c.opts.MinScore, cl.Thresholds.Confirm)
 	cl.Candidates = TopK(s.ids, scores, c.opts.K, floor, func(i int) bool { return ScopeApplies(s.dense.scopes[i], cl.scope) })
 	if len(cl.Candidates) > 0 {
 		cl.Score = cl.Candidates[0].Score
 		top := cl.Candidates[0].RuleID
 		i := s.dense.pos[top]
+		// The clause that carries the top rule is what its stance is read
+		// from.
+		cl.Clause = won[i]
 		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i), reversal: s.prefs.reversed(cl.input, top)}
 		cl.sides = s.sides[top]
 		if c.guard.NeighbourMargin > 0 && cl.Thresholds.Band(cl.Score) == DecisionAutoMatch {

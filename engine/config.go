@@ -48,11 +48,13 @@ type Config struct {
 	// outweigh the statement: until then the rule is in force whatever its
 	// evidence (StatedInForce). 0 makes explicit acts plain evidence.
 	ExplicitWeight int `json:"explicit_weight"`
-	// InboxSessionMax (key inbox.session_max) bounds the suggestions one
-	// session's captured prompts leave open in the inbox: past it a more
-	// likely suggestion replaces the least likely, a less likely one is
-	// dropped. 0 means no bound.
-	InboxSessionMax int `json:"inbox_session_max"`
+	// InboxShare (key inbox.share) bounds the suggestions one session's
+	// captured prompts leave open in the inbox to that share of its
+	// prompts, and at least InboxSessionMin (key inbox.session_min): past
+	// it a more likely suggestion replaces the least likely, a less likely
+	// one is dropped. InboxShare 0 means no bound.
+	InboxShare      float64 `json:"inbox_share"`
+	InboxSessionMin int     `json:"inbox_session_min"`
 }
 
 // DefaultConfig returns the default hyperparameters: a Beta(2, 5) prior;
@@ -62,7 +64,8 @@ type Config struct {
 // stale-weak after 365 days with n < 5, dormant after 730; 20 rules per
 // snapshot; an exception proposed after 3 counterexamples sharing a tag;
 // candidates wait for the user's accept; an explicit statement outweighed by
-// 3 counterexamples; at most 2 open suggestions from one session.
+// 3 counterexamples; open suggestions from one session at most 3% of its
+// prompts, and at least 1.
 func DefaultConfig() Config {
 	style := Thresholds{NMin: 3, CMin: 0.6, TauDays: 180}
 	return Config{
@@ -77,7 +80,7 @@ func DefaultConfig() Config {
 		ProvisionalNMin: 3, ProvisionalCMin: 0.5,
 		StaleWeakDays: 365, StaleWeakNMax: 5, DormantDays: 730,
 		MaxRules: 20, ExceptionMinCount: 3,
-		AutoPromote: false, ExplicitWeight: 3, InboxSessionMax: 2,
+		AutoPromote: false, ExplicitWeight: 3, InboxShare: 0.03, InboxSessionMin: 1,
 	}
 }
 
@@ -103,7 +106,8 @@ func (c Config) Entries() []ConfigEntry {
 		{"exception_min_count", i(c.ExceptionMinCount)},
 		{"candidates.auto_promote", strconv.FormatBool(c.AutoPromote)},
 		{"explicit.weight", i(c.ExplicitWeight)},
-		{"inbox.session_max", i(c.InboxSessionMax)},
+		{"inbox.share", f(c.InboxShare)},
+		{"inbox.session_min", i(c.InboxSessionMin)},
 	}
 	for name, t := range c.Categories {
 		p := "category." + name + "."
@@ -216,8 +220,10 @@ func (c *Config) Set(key, value string) error {
 		return nil
 	case "explicit.weight":
 		return setI(&c.ExplicitWeight, 0, 1e6)
-	case "inbox.session_max":
-		return setI(&c.InboxSessionMax, 0, 1e6)
+	case "inbox.share":
+		return setF(&c.InboxShare, 0, 1)
+	case "inbox.session_min":
+		return setI(&c.InboxSessionMin, 0, 1e6)
 	}
 	return c.unknownKey(key)
 }

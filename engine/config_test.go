@@ -93,7 +93,7 @@ func TestConfigValidateKey(t *testing.T) {
 		{"configured category", "category.security_policy.c_min", ""},
 		{"custom category once configured", "category.docs.tau_days", ""},
 		{"new category far from the others", "category.release_notes.n_min", ""},
-		{"misspelt key", "max_rulez", `unknown config key "max_rulez" (did you mean "max_rules"?): the keys are alpha_prior, beta_prior, c_min, candidates.auto_promote, dormant_days, exception_min_count, explicit.weight, inbox.session_max, max_rules, n_min, provisional_c_min, provisional_n_min, stale_weak_days, stale_weak_n_max, tau_days, and category.NAME`},
+		{"misspelt key", "max_rulez", `unknown config key "max_rulez" (did you mean "max_rules"?): the keys are alpha_prior, beta_prior, c_min, candidates.auto_promote, dormant_days, exception_min_count, explicit.weight, inbox.session_min, inbox.share, max_rules, n_min, provisional_c_min, provisional_n_min, stale_weak_days, stale_weak_n_max, tau_days, and category.NAME`},
 		{"unknown key, nothing close", "colour", `unknown config key "colour": the keys are`},
 		{"misspelt category", "category.tool_preferance.n_min", `did you mean "category.tool_preference.n_min"?`},
 		{"misspelt custom category", "category.doc.n_min", `did you mean "category.docs.n_min"?`},

@@ -63,13 +63,11 @@ func TestCaptureIgnoresPastes(t *testing.T) {
 	}
 }
 
-// TestCaptureInboxBudget: one session leaves at most inbox.session_max open
-// suggestions; a more likely one replaces the least likely.
+// TestCaptureInboxBudget: a short session leaves at most inbox.session_min
+// open suggestions (its share, inbox.share, is below one); a more likely
+// one replaces the least likely.
 func TestCaptureInboxBudget(t *testing.T) {
 	s, db := mustRealService(t)
-	if _, err := s.SetConfig(t.Context(), "inbox.session_max", "1"); err != nil {
-		t.Fatal(err)
-	}
 	texts := []string{
 		"I told you already, stop running sed -i on my source files and use the edit tool",
 		"from now on never commit anything unless I explicitly ask you to",
@@ -91,7 +89,7 @@ func TestCaptureInboxBudget(t *testing.T) {
 		}
 	}
 	if open != 1 {
-		t.Errorf("%d open suggestions from one session, want 1 (inbox.session_max)", open)
+		t.Errorf("%d open suggestions from one session, want 1 (inbox.session_min)", open)
 	}
 }
 

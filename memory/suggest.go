@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
@@ -9,26 +10,25 @@ import (
 )
 
 // suggest is what a captured prompt past the gate becomes: one inbox
-// suggestion — a pending confirmation with the classifier's candidates
-// (its top rule first; none when no rule fits and the text could become a
-// rule of its own) and the direction the classifier read — and never
-// evidence or a candidate rule. The user accepts it, flips its direction,
+// suggestion — a pending confirmation with the classifier's candidates,
+// in any band (its nearest rule first; none when no rule scores above the
+// candidate floor and the text could become a rule of its own) and the
+// direction the classifier read — and never evidence or a candidate rule. The user accepts it, flips its direction,
 // sends it to "new rule" or rejects it (Confirm).
 //
 // A prompt that repeats an open suggestion of the same project — the same
 // top rule and direction, or for a new-rule suggestion the same text —
 // raises that suggestion's count (engine.Pending.Seen) instead of adding
-// one. Past the config's inbox.session_max open suggestions from the
-// prompt's session, the least likely (by the gate's probability) gives way
-// to a more likely one, or the new one is dropped (resp.Reason says so).
+// one. Past the session's budget (sessionBudget) of open suggestions, the
+// least likely (by the gate's probability) gives way to a more likely one,
+// or the new one is dropped (resp.Reason says so).
 func suggest(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp *RecordResponse) error {
+	// Below the confirm band the candidates still say which rule the
+	// prompt is nearest: the user accepts it, or sends it to a new rule.
 	cands := cl.Candidates
-	if cl.Decision == classifier.DecisionNewRule {
-		if !cl.Learnable() {
-			resp.Reason = classifier.JoinReasons(resp.Reason, cl.UnlearnableReason())
-			return nil
-		}
-		cands = nil
+	if cl.Decision == classifier.DecisionNewRule && len(cands) == 0 && !cl.Learnable() {
+		resp.Reason = classifier.JoinReasons(resp.Reason, cl.UnlearnableReason())
+		return nil
 	}
 	prob := cl.Gate.Prob
 	open, err := tx.ListPending(engine.PendingOpen, store.MaxPendingLimit)
@@ -49,7 +49,9 @@ func suggest(tx *store.Tx, c engine.Correction, cl *classifier.Classification, r
 	if err != nil {
 		return err
 	}
-	if max := cfg.InboxSessionMax; max > 0 && len(session) >= max {
+	if budget, ok, err := sessionBudget(tx, cfg, c.FrameID); err != nil {
+		return err
+	} else if ok && len(session) >= budget {
 		least := session[0]
 		for _, p := range session[1:] {
 			if *p.Gate < *least.Gate {
@@ -58,7 +60,7 @@ func suggest(tx *store.Tx, c engine.Correction, cl *classifier.Classification, r
 		}
 		if prob <= *least.Gate {
 			resp.Reason = classifier.JoinReasons(resp.Reason, fmt.Sprintf(
-				"inbox budget: this session has %d open suggestions at least as likely (inbox.session_max)", len(session)))
+				"inbox budget: this session has %d open suggestions at least as likely (inbox.share, inbox.session_min)", len(session)))
 			return nil
 		}
 		if err := tx.ResolvePending(least.ID, engine.PendingRejected, "", c.At); err != nil {
@@ -89,4 +91,19 @@ func sameSuggestion(p engine.Pending, c engine.Correction, pol engine.Polarity, 
 		return false
 	}
 	return p.Candidates[0].RuleID == cands[0].RuleID
+}
+
+// sessionBudget is how many open suggestions session frame may have: the
+// config's inbox.share of its prompts (this one and those in the capture
+// log), and at least inbox.session_min; ok is false when there is no bound
+// (inbox.share 0, or a prompt of no session).
+func sessionBudget(tx *store.Tx, cfg engine.Config, frame string) (budget int, ok bool, err error) {
+	if cfg.InboxShare <= 0 || frame == "" {
+		return 0, false, nil
+	}
+	n, err := tx.CountCaptures(frame)
+	if err != nil {
+		return 0, false, err
+	}
+	return int(max(float64(cfg.InboxSessionMin), math.Floor(cfg.InboxShare*float64(n+1)))), true, nil
 }

@@ -93,6 +93,8 @@ type Reader interface {
 	// CapturesSince returns the capture log's entries at or after since,
 	// newest first.
 	CapturesSince(since time.Time, limit int) ([]CaptureEntry, error)
+	// CountCaptures counts the capture log's entries of one frame (session).
+	CountCaptures(frameID string) (int, error)
 	// CounterexampleTags counts, per context tag, the counterexamples of a
 	// rule that carried it.
 	CounterexampleTags(ruleID string) (map[string]int, error)

@@ -66,6 +66,10 @@ func (t *Tx) LogCapture(e CaptureEntry, keep int) error {
 	return t.dt.PruneCaptures(keep)
 }
 
+// CountCaptures counts the prompts of session frameID the capture log
+// holds.
+func (t *Tx) CountCaptures(frameID string) (int, error) { return t.dt.CountCaptures(frameID) }
+
 // CapturesSince lists the capture log's entries at or after since, newest
 // first, at most limit.
 func (db *DB) CapturesSince(ctx context.Context, since time.Time, limit int) ([]CaptureEntry, error) {

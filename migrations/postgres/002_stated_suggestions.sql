@@ -38,3 +38,4 @@ CREATE TABLE capture_log (
 );
 
 CREATE INDEX capture_log_at ON capture_log (at);
+CREATE INDEX capture_log_frame ON capture_log (frame_id) WHERE frame_id IS NOT NULL;

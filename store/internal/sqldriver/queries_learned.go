@@ -41,6 +41,12 @@ func (x Queries[C]) InsertCapture(e store.CaptureEntry) error {
 		e.Excerpt, NullStr(e.RuleID), nullID(e.PendingID), nullID(e.EventID))
 }
 
+func (x Queries[C]) CountCaptures(frameID string) (int, error) {
+	var n int
+	_, err := x.row("count captures", x.S.captureCount, []any{frameID}, &n)
+	return n, err
+}
+
 func (x Queries[C]) PruneCaptures(keep int) error {
 	return x.later("prune capture log", x.S.capturePrune, keep)
 }

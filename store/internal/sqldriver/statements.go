@@ -104,7 +104,7 @@ type Statements struct {
 
 	eventInsert, eventsPage, counterTags, proposedTags, rejectionPut, rejectionDelete string
 	eventGet, eventsSince, retractionInsert, retractionOf                              string
-	captureInsert, captureSince, capturePrune                                          string
+	captureInsert, captureSince, capturePrune, captureCount                            string
 	embeddingsMove, eventsMove, exceptionsMove, rejectionsMove                        string
 
 	textsOfRule, textInsert, textSetKind, textDelete, liveTexts, countLiveTexts, missingTexts string
@@ -211,6 +211,7 @@ func (s *Statements) events() {
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`)
 	s.captureSince = s.add(`SELECT id, at, coalesce(frame_id, ''), action, gate, coalesce(reason, ''), excerpt, coalesce(rule_id, ''),
 	coalesce(pending_id, 0), coalesce(event_id, 0) FROM capture_log WHERE at >= $1 ORDER BY id DESC LIMIT $2`)
+	s.captureCount = s.add(`SELECT count(*) FROM capture_log WHERE frame_id = $1`)
 	s.capturePrune = s.add(`DELETE FROM capture_log WHERE id <= (SELECT coalesce(max(id), 0) FROM capture_log) - $1`)
 	s.counterTags = s.add(`SELECT tag, n FROM counterexample_tags WHERE rule_id = $1 AND n > 0`)
 	s.proposedTags = s.add(`SELECT exception_tag FROM persona_rules WHERE exception_of = $1 AND exception_tag IS NOT NULL
