@@ -46,6 +46,15 @@ func (c *cli) mustJSON(args ...string) map[string]any {
 	return m
 }
 
+// evidenceOnly makes explicit acts plain evidence (explicit.weight 0), for
+// tests of the Bayesian activation: a rule added then starts inactive.
+func (c *cli) evidenceOnly() {
+	c.tb.Helper()
+	if code, _, errs := c.run("config", "set", "explicit.weight", "0"); code != 0 {
+		c.tb.Fatalf("config set explicit.weight 0: %s", errs)
+	}
+}
+
 func (c *cli) mustAddRule(id, category, severity string, extra ...string) {
 	c.tb.Helper()
 	c.mustJSON(append([]string{"rules", "add", "--rule", id, "--category", category, "--severity", severity, "--text", "Text of " + id}, extra...)...)
@@ -114,9 +123,7 @@ func TestRecordContractAndActivation(t *testing.T) {
 		t.Errorf("a rule the user adds is %v (stated %v), want active at once", r["state"], r["stated"])
 	}
 	// With explicit.weight 0 the evidence alone decides: the paper's activation.
-	if code, _, errs := c.run("config", "set", "explicit.weight", "0"); code != 0 {
-		t.Fatalf("config set: %s", errs)
-	}
+	c.evidenceOnly()
 	var m map[string]any
 	for i := 1; i <= 10; i++ {
 		m = c.mustJSON("record", "--rule", "tool.pnpm-not-npm", "--text", "pnpm, not npm", "--at", "2025-11-22T10:00:00Z")

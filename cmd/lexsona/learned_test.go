@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,3 +72,17 @@ func toJSON(t *testing.T, v any) string {
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// snapshot --detect takes the project's scope as the hooks detect it, so a
+// [javascript] rule is written for a package.json project.
+func TestSnapshotDetectsTheProject(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(t.TempDir(), "webshop")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}"), 0o644)
+	c.mustAddRule("style.js-only", "code_style", "should", "--tag", "javascript")
+	code, out, errs := c.run("snapshot", "--detect", dir, "--agent", "claude", "--format", "prompt")
+	if code != 0 || !strings.Contains(out, "(scope: */webshop/claude[javascript])") || !strings.Contains(out, "[style.js-only]") {
+		t.Errorf("exit %d, stderr %s:\n%s", code, errs, out)
+	}
+}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"regexp"
 	"strings"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/internal/config"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -131,6 +133,15 @@ func isCobraUsage(err error) bool {
 type scopeFlags struct {
 	env, project, agent string
 	tags, exclude       []string
+	// detect is a project folder whose scope (project, environment, tags,
+	// as the hooks detect it) the flags start from (registerDetect).
+	detect string
+}
+
+// registerDetect adds --detect DIR: the scope of the project in DIR, as the
+// hooks see it, which the other scope flags then change.
+func (s *scopeFlags) registerDetect(fs *pflag.FlagSet) {
+	fs.StringVar(&s.detect, "detect", "", "start from the scope of the project in `DIR` as the hooks detect it (its name, .lexsona.yaml, language tags); --project, --env, --agent and --tag change it")
 }
 
 func (s *scopeFlags) register(fs *pflag.FlagSet, withExclude bool) {
@@ -143,10 +154,18 @@ func (s *scopeFlags) register(fs *pflag.FlagSet, withExclude bool) {
 	}
 }
 
-// scope returns the normalised, validated scope (EINVALID naming a bad value).
+// scope returns the normalised, validated scope (EINVALID naming a bad
+// value): the detected one (--detect) changed by the flags, or the flags'.
 func (s *scopeFlags) scope() (engine.Scope, error) {
-	return engine.ParseScope(engine.Scope{
-		Environment: s.env, Project: s.project, AgentFamily: s.agent,
-		ContextTags: s.tags, ExcludeTags: s.exclude,
-	})
+	sc := engine.Scope{Environment: s.env, Project: s.project, AgentFamily: s.agent, ContextTags: s.tags, ExcludeTags: s.exclude}
+	if s.detect != "" {
+		d, err := hooks.DetectScope(s.detect, s.agent)
+		if err != nil {
+			return engine.Scope{}, err
+		}
+		sc.Environment = cmp.Or(s.env, d.Environment)
+		sc.Project = cmp.Or(s.project, d.Project)
+		sc.ContextTags = append(d.ContextTags, s.tags...)
+	}
+	return engine.ParseScope(sc)
 }

@@ -114,6 +114,7 @@ the file. A file that already holds this persona is not touched.`,
 	f.StringVar(&format, "format", "", "json, prompt (only the prompt block), or an agent file: agents-md, claude-md, cursor-rule")
 	f.StringVar(&write, "write", "", "write the persona into this agent file (AGENTS.md, CLAUDE.md, .cursor/rules/lexsona.mdc); needs an agent --format")
 	sf.register(f, false)
+	sf.registerDetect(f)
 	return c
 }
 

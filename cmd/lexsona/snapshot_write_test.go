@@ -10,6 +10,7 @@ import (
 
 func TestSnapshotWriteAgentFiles(t *testing.T) {
 	c := newCLI(t)
+	c.evidenceOnly()
 	c.mustAddRule("tool.pnpm-not-npm", "tool_preference", "must", "--project", "api")
 	for i := 0; i < 10; i++ {
 		c.mustJSON("record", "--rule", "tool.pnpm-not-npm", "--text", "pnpm, not npm", "--at", "2025-11-20T10:00:00Z")

@@ -89,6 +89,7 @@ goes on.`,
 	f.IntVar(&max, "max", 0, "at most this many rules (default: config max_rules, 20)")
 	f.BoolVar(&includeDormant, "include-dormant", false, "also consider stale-weak and dormant rules")
 	sf.register(f, false)
+	sf.registerDetect(f)
 	return c
 }
 

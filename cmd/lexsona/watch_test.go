@@ -33,6 +33,7 @@ func (c *cli) inSnapshot(id string) bool {
 // poll with nothing new writes nothing.
 func TestWatchPollFollowsTheStore(t *testing.T) {
 	c := newCLI(t)
+	c.evidenceOnly()
 	const id = "tool.pnpm-not-npm"
 	c.mustAddRule(id, "tool_preference", "must", "--project", "api")
 	path := filepath.Join(t.TempDir(), "docs", "AGENTS.md")
@@ -135,6 +136,7 @@ func TestWatchHelperProcess(t *testing.T) {
 // ends the watch with exit 0.
 func TestWatchProcess(t *testing.T) {
 	c := newCLI(t)
+	c.evidenceOnly()
 	const id = "tool.pnpm-not-npm"
 	c.mustAddRule(id, "tool_preference", "must", "--project", "api")
 	path := filepath.Join(t.TempDir(), "CLAUDE.md")
