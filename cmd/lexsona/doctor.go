@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/hooks/spool"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/models/hub"
@@ -24,6 +26,8 @@ type doctorReport struct {
 	InstallDir string `json:"install_dir"`
 	// Hub is the Hugging Face hub check, made when the model is missing.
 	Hub *hubCheck `json:"hub,omitempty"`
+	// Spool is what the command hooks captured and have not delivered.
+	Spool *spoolStatus `json:"spool,omitempty"`
 }
 
 // hubCheck says whether `lexsona model pull` can reach the hub.
@@ -81,6 +85,12 @@ func (a *app) doctor(cmd *cobra.Command, hubURL string, offline bool) (*doctorRe
 	relabel(c.ModelCandidates, cmd, "model-dir", "LEXSONA_MODEL_DIR")
 	relabel(c.ORTCandidates, cmd, "ort-lib", "LEXSONA_ORT_LIB")
 	r := &doctorReport{Choice: c, InstallDir: install}
+	if _, err := os.Stat(a.spoolDir()); err != nil {
+		// No hook has spooled anything for this database.
+	} else if sp, err := spool.Open(a.spoolDir()); err == nil {
+		st := spoolState(sp)
+		r.Spool = &st
+	}
 	if c.Model == "" && c.ImportFrom == "" && c.Requested != "lexical" && !offline {
 		r.Hub = checkHub(cmd.Context(), hubURL)
 		if !r.Hub.Reachable && c.Embedder == "lexical" {
@@ -144,6 +154,12 @@ func (r *doctorReport) print(w io.Writer) {
 	}
 	printCandidates(w, r.ORTCandidates)
 	fmt.Fprintf(w, "install dir   %s (`make install` copies the model and ONNX Runtime here)\n", r.InstallDir)
+	if s := r.Spool; s != nil {
+		fmt.Fprintf(w, "hook spool    %s: %d waiting, %d refused (lexsona spool drain delivers them)\n", s.Dir, s.Waiting, s.Failed)
+		if s.LastError != "" {
+			fmt.Fprintf(w, "              last delivery error: %s\n", s.LastError)
+		}
+	}
 	if r.Hub != nil {
 		if r.Hub.Reachable {
 			fmt.Fprintf(w, "hub           %s is reachable: `lexsona model pull` can download the model\n", r.Hub.URL)
