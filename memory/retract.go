@@ -25,9 +25,13 @@ type RetractResult struct {
 // for an unknown event; ECONFLICT for one retracted already; EINVALID for
 // an event that carries no evidence.
 func (s *Service) Retract(ctx context.Context, id int64, at time.Time) (RetractResult, error) {
-	at = s.at(at)
+	return RetractEvent(ctx, s.db, id, s.at(at))
+}
+
+// RetractEvent is Service.Retract over db at at.
+func RetractEvent(ctx context.Context, db *store.DB, id int64, at time.Time) (RetractResult, error) {
 	var out RetractResult
-	err := s.db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, func(tx *store.Tx) error {
 		ev, err := tx.GetEvent(id)
 		if err != nil {
 			return err

@@ -231,7 +231,7 @@ func testPendingConfirmations(t *testing.T, open storetest.Opener) {
 		t.Fatal(err)
 	}
 	want := in
-	want.ID, want.Status, want.Scope = id, engine.PendingOpen, engine.Scope{Project: "api"}
+	want.ID, want.Status, want.Scope, want.Seen = id, engine.PendingOpen, engine.Scope{Project: "api"}, 1
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("GetPending (-want +got):\n%s", diff)
 	}

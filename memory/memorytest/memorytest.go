@@ -45,6 +45,7 @@ func Run(t *testing.T, open storetest.Opener) {
 		{"ExceptionStatusOnlyByReview", testExceptionStatusOnlyByReview},
 		{"RejectCandidateArchivesException", testRejectCandidateArchivesException},
 		{"PendingConfirmations", testPendingConfirmations},
+		{"Retract", testRetract},
 		{"SyncDefinitions", testSyncDefinitions},
 		{"SyncBadDefinitionWritesNothing", testSyncBadDefinitionWritesNothing},
 		{"SyncTenThousandDefinitions", testSyncTenThousandDefinitions},

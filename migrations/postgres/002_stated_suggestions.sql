@@ -13,10 +13,12 @@ ALTER TABLE pending_confirmations ADD COLUMN last_seen_at text COLLATE "C";
 ALTER TABLE pending_confirmations ADD COLUMN gate double precision CHECK (gate IS NULL OR (gate >= 0 AND gate <= 1));
 
 -- A retracted event stays in the history; this table says which event
--- retracted it (a manual_override of the same rule) and when.
+-- retracted it (a manual_override of the same rule) and when. The ids are
+-- not foreign keys: events are never deleted, and a reference would stand
+-- in the way of the append-only trigger's own refusal.
 CREATE TABLE retracted_events (
-  event_id      bigint NOT NULL PRIMARY KEY REFERENCES persona_events (event_id),
-  retraction_id bigint NOT NULL REFERENCES persona_events (event_id),
+  event_id      bigint NOT NULL PRIMARY KEY,
+  retraction_id bigint NOT NULL,
   at            text COLLATE "C" NOT NULL
 );
 

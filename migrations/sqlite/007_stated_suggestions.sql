@@ -13,10 +13,12 @@ ALTER TABLE pending_confirmations ADD COLUMN last_seen_at TEXT;
 ALTER TABLE pending_confirmations ADD COLUMN gate REAL CHECK (gate IS NULL OR (gate >= 0 AND gate <= 1));
 
 -- A retracted event stays in the history; this table says which event
--- retracted it (a manual_override of the same rule) and when.
+-- retracted it (a manual_override of the same rule) and when. The ids are
+-- not foreign keys: events are never deleted, and a reference would stand
+-- in the way of the append-only trigger's own refusal.
 CREATE TABLE retracted_events (
-  event_id      INTEGER NOT NULL PRIMARY KEY REFERENCES persona_events (event_id),
-  retraction_id INTEGER NOT NULL REFERENCES persona_events (event_id),
+  event_id      INTEGER NOT NULL PRIMARY KEY,
+  retraction_id INTEGER NOT NULL,
   at            TEXT NOT NULL
 ) STRICT;
 

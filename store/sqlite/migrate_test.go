@@ -108,13 +108,13 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.write.Exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (7, 'future', '2030-01-01T00:00:00.000000000Z')"); err != nil {
+	if _, err := d.write.Exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', '2030-01-01T00:00:00.000000000Z')"); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 	_, _, err = openPath(ctx, path)
 	storetest.WantCode(t, err, engine.EUNAVAILABLE)
-	want := "database schema version 7 is newer than this lexsona build knows (" + strconv.Itoa(LatestSchemaVersion()) + "): upgrade lexsona"
+	want := "database schema version 999 is newer than this lexsona build knows (" + strconv.Itoa(LatestSchemaVersion()) + "): upgrade lexsona"
 	if engine.ErrorMessage(err) != want {
 		t.Errorf("message %q, want %q", engine.ErrorMessage(err), want)
 	}
