@@ -58,29 +58,6 @@ type SpecificOutput struct {
 	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
 }
 
-// Backend is what the hook needs from LexSona: the session's scope, the
-// persona of a scope, the capture of a prompt and what waits for review (the
-// same use cases the CLI and the service run). Persona, Review and Enforced
-// must not need the embedder, so that SessionStart and PreToolUse stay fast.
-type Backend interface {
-	// Scope is the scope of the session ev comes from. The command hook,
-	// which runs as the user inside the project, detects it from the
-	// project's files (DetectScope); the service's HTTP route never reads
-	// its own files on a caller's say-so (CwdScope, DetectScopeWithin).
-	Scope(ctx context.Context, ev Event) (engine.Scope, error)
-	// Persona is the persona block of scope, "" when no rule is in force
-	// there.
-	Persona(ctx context.Context, scope engine.Scope) (string, error)
-	// Capture is memory.Service.Capture: the correction gate, then the
-	// classifier, then what the decision calls for.
-	Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error)
-	// Review counts what waits in the inbox for scope's project.
-	Review(ctx context.Context, scope engine.Scope) (memory.ReviewCount, error)
-	// Enforced returns the must rules in force for scope that carry
-	// checks (see Enforcements); like Persona it must not need the embedder.
-	Enforced(ctx context.Context, scope engine.Scope) ([]Enforcement, error)
-}
-
 // FrameID is a session id as a frame id: itself when it fits the 256
 // bytes a frame id holds and is clean text, else its hash (an odd session
 // id is not an error of the user's, and must not stop a capture).
@@ -126,12 +103,14 @@ func ReadEvent(r io.Reader) (Event, error) {
 	return ev, nil
 }
 
-// HandleClaudeCode answers one Claude Code event:
-//   - SessionStart: the persona of the session's scope (Backend.Scope) as
-//     additionalContext, followed, unless o.Notes is NotesOff, by one line
-//     saying how many corrections wait for review and where;
-//   - UserPromptSubmit: the prompt is captured (Backend.Capture: the
-//     correction gate, then the classifier) with the session id as frame id.
+// HandleClaudeCode answers one Claude Code event with uc's use cases, in
+// the session scope scope gives:
+//   - SessionStart: the persona of the session's scope (nothing when no
+//     rule is in force) and AgentInstruction as additionalContext,
+//     followed, unless o.Notes is NotesOff, by one line saying how many of
+//     the project's suggestions wait for review and where;
+//   - UserPromptSubmit: the prompt is captured (UseCases.Capture: review
+//     first) with the session id as frame id.
 //     Only evidence recorded on a rule is told to the agent, in one line; a
 //     pending confirmation (confirm band) or a proposed rule goes to the
 //     inbox silently — with o.Notes NotesAsk a pending confirmation is also
@@ -142,35 +121,35 @@ func ReadEvent(r io.Reader) (Event, error) {
 //     other gets nil (no decision);
 //   - every other event: nil.
 //
-// Errors are the backend's; the caller fails open.
-func HandleClaudeCode(ctx context.Context, ev Event, b Backend, o Options) (*Output, error) {
+// Errors are uc's; the caller fails open.
+func HandleClaudeCode(ctx context.Context, ev Event, uc UseCases, scope ScopeFunc, o Options) (*Output, error) {
 	switch ev.HookEventName {
 	case EventSessionStart:
-		return handleSessionStart(ctx, ev, b, o)
+		return handleSessionStart(ctx, ev, uc, scope, o)
 	case EventUserPromptSubmit:
-		return handlePrompt(ctx, ev, b, o)
+		return handlePrompt(ctx, ev, uc, scope, o)
 	case EventPreToolUse:
-		return handleToolUse(ctx, ev, b)
+		return handleToolUse(ctx, ev, uc, scope)
 	}
 	return nil, nil
 }
 
-func handleSessionStart(ctx context.Context, ev Event, b Backend, o Options) (*Output, error) {
-	scope, err := b.Scope(ctx, ev)
+func handleSessionStart(ctx context.Context, ev Event, uc UseCases, scopeOf ScopeFunc, o Options) (*Output, error) {
+	scope, err := scopeOf(ctx, ev)
 	if err != nil {
 		return nil, err
 	}
-	persona, err := b.Persona(ctx, scope)
+	p, err := persona(ctx, uc, scope)
 	if err != nil {
 		return nil, err
 	}
 	parts := []string{}
-	if persona != "" {
-		parts = append(parts, strings.TrimRight(persona, "\n"))
+	if p != "" {
+		parts = append(parts, strings.TrimRight(p, "\n"))
 	}
 	parts = append(parts, AgentInstruction)
 	if o.Notes != NotesOff {
-		rc, err := b.Review(ctx, scope)
+		rc, err := uc.Review(ctx, scope)
 		if err != nil {
 			return nil, err
 		}
@@ -181,15 +160,15 @@ func handleSessionStart(ctx context.Context, ev Event, b Backend, o Options) (*O
 	return contextOutput(ev.HookEventName, strings.Join(parts, "\n\n")+"\n"), nil
 }
 
-func handlePrompt(ctx context.Context, ev Event, b Backend, o Options) (*Output, error) {
+func handlePrompt(ctx context.Context, ev Event, uc UseCases, scopeOf ScopeFunc, o Options) (*Output, error) {
 	if strings.TrimSpace(ev.Prompt) == "" || AgentGenerated(ev.Prompt) {
 		return nil, nil
 	}
-	scope, err := b.Scope(ctx, ev)
+	scope, err := scopeOf(ctx, ev)
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.Capture(ctx, engine.Correction{UserText: ev.Prompt, Scope: scope, FrameID: FrameID(ev.SessionID), IdempotencyKey: o.IdempotencyKey})
+	res, err := uc.Capture(ctx, engine.Correction{UserText: ev.Prompt, Scope: scope, FrameID: FrameID(ev.SessionID), IdempotencyKey: o.IdempotencyKey})
 	if err != nil {
 		return nil, err
 	}

@@ -14,35 +14,49 @@ import (
 	"github.com/lexsona/lexsona/memory"
 )
 
-// fakeBackend answers with fixed results and records what it was asked.
-type fakeBackend struct {
-	capture  memory.CaptureResponse
-	review   memory.ReviewCount
-	records  []engine.Correction
-	scopes   []engine.Scope
-	enforced []Enforcement
+// fakeUseCases answers with fixed results and records what it was asked:
+// the front end's tests need no store.
+type fakeUseCases struct {
+	capture    memory.CaptureResponse
+	review     memory.ReviewCount
+	records    []engine.Correction
+	scopes     []engine.Scope
+	enforced   []memory.Enforcement
+	violations []memory.Violation
+	violErr    error
 }
 
-func (f *fakeBackend) Scope(_ context.Context, ev Event) (engine.Scope, error) {
+// detected is the command hook's scope: the project's files.
+func detected(_ context.Context, ev Event) (engine.Scope, error) {
 	return DetectScope(ev.Cwd, AgentClaude)
 }
 
-func (f *fakeBackend) Persona(_ context.Context, s engine.Scope) (string, error) {
-	f.scopes = append(f.scopes, s)
-	return "## LexSona Behavioral Rules (scope: " + s.String() + ")\n", nil
+func (f *fakeUseCases) Persona(_ context.Context, req memory.PersonaRequest) (engine.Snapshot, error) {
+	f.scopes = append(f.scopes, req.Scope)
+	return engine.Snapshot{Rules: []engine.SnapshotRule{{RuleID: "x.y"}}, Prompt: "## LexSona Behavioral Rules (scope: " + req.Scope.String() + ")\n"}, nil
 }
 
-func (f *fakeBackend) Capture(_ context.Context, c engine.Correction) (memory.CaptureResponse, error) {
+func (f *fakeUseCases) Capture(_ context.Context, c engine.Correction) (memory.CaptureResponse, error) {
 	f.records = append(f.records, c)
 	f.scopes = append(f.scopes, c.Scope)
 	return f.capture, nil
 }
 
-func (f *fakeBackend) Review(context.Context, engine.Scope) (memory.ReviewCount, error) { return f.review, nil }
+func (f *fakeUseCases) Review(context.Context, engine.Scope) (memory.ReviewCount, error) {
+	return f.review, nil
+}
 
-func (f *fakeBackend) Enforced(_ context.Context, s engine.Scope) ([]Enforcement, error) {
+func (f *fakeUseCases) Enforce(_ context.Context, s engine.Scope, tool string, input map[string]any) (*memory.Denial, error) {
 	f.scopes = append(f.scopes, s)
-	return f.enforced, nil
+	return memory.Deny(f.enforced, tool, input), nil
+}
+
+func (f *fakeUseCases) RecordViolation(_ context.Context, v memory.Violation) (memory.ViolationResult, error) {
+	if f.violErr != nil {
+		return memory.ViolationResult{}, f.violErr
+	}
+	f.violations = append(f.violations, v)
+	return memory.ViolationResult{}, nil
 }
 
 // captured is a CaptureResponse of action with a record result on rule.
@@ -117,8 +131,8 @@ func TestHandleClaudeCodeEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := &fakeBackend{capture: tc.capture, review: tc.review}
-			out, err := HandleClaudeCode(context.Background(), ev, b, tc.opts)
+			b := &fakeUseCases{capture: tc.capture, review: tc.review}
+			out, err := HandleClaudeCode(context.Background(), ev, b, detected, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,7 +17,7 @@ import (
 func TestPreToolUseEnforcesMustRules(t *testing.T) {
 	dir := projectDir(t)
 	reg := registry.Default()
-	enforced := Enforcements(engine.Snapshot{Rules: []engine.SnapshotRule{
+	enforced := memory.Enforcements(engine.Snapshot{Rules: []engine.SnapshotRule{
 		{RuleID: "tool.no-sed-for-file-editing", Severity: engine.SeverityMust, Text: "Never use sed to edit files"},
 		{RuleID: "tool.no-force-push", Severity: engine.SeverityMust, Text: "Never force-push", Provisional: true},
 		{RuleID: "tool.pnpm-not-npm", Severity: engine.SeverityMust, Text: "pnpm"}, // no check
@@ -28,7 +28,7 @@ func TestPreToolUseEnforcesMustRules(t *testing.T) {
 	common := `"session_id":"abc123","cwd":"` + filepath.Join(dir, "sub") + `","hook_event_name":"PreToolUse","tool_use_id":"toolu_01"`
 	for _, tc := range []struct {
 		name, tool, input string
-		enforced          []Enforcement
+		enforced          []memory.Enforcement
 		want              string
 	}{
 		{"sed -i denied", "Bash", `{"command":"sed -i 's/a/b/' main.go","description":"edit"}`, enforced,
@@ -48,8 +48,8 @@ func TestPreToolUseEnforcesMustRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := &fakeBackend{enforced: tc.enforced}
-			out, err := HandleClaudeCode(context.Background(), e, b, Options{})
+			b := &fakeUseCases{enforced: tc.enforced}
+			out, err := HandleClaudeCode(context.Background(), e, b, detected, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,30 +67,14 @@ func TestPreToolUseEnforcesMustRules(t *testing.T) {
 		})
 	}
 	bad, _ := ReadEvent(strings.NewReader(`{` + common + `,"tool_name":"Bash","tool_input":"sed -i"}`))
-	if _, err := HandleClaudeCode(context.Background(), bad, &fakeBackend{enforced: enforced}, Options{}); engine.ErrorCode(err) != engine.EINVALID {
+	if _, err := HandleClaudeCode(context.Background(), bad, &fakeUseCases{enforced: enforced}, detected, Options{}); engine.ErrorCode(err) != engine.EINVALID {
 		t.Errorf("tool_input not an object: %v", err)
 	}
 }
 
-// recordingBackend is fakeBackend that records violations, or fails to
-// with err.
-type recordingBackend struct {
-	fakeBackend
-	violations []memory.Violation
-	err        error
-}
-
-func (r *recordingBackend) RecordViolation(_ context.Context, v memory.Violation) (memory.ViolationResult, error) {
-	if r.err != nil {
-		return memory.ViolationResult{}, r.err
-	}
-	r.violations = append(r.violations, v)
-	return memory.ViolationResult{}, nil
-}
-
 func TestPreToolUseRecordsViolations(t *testing.T) {
 	dir := projectDir(t)
-	enforced := Enforcements(engine.Snapshot{Rules: []engine.SnapshotRule{
+	enforced := memory.Enforcements(engine.Snapshot{Rules: []engine.SnapshotRule{
 		{RuleID: "tool.no-sed-for-file-editing", Severity: engine.SeverityMust, Text: "Never use sed to edit files"},
 	}}, registry.Default())
 	event := func(command string) Event {
@@ -103,9 +87,9 @@ func TestPreToolUseRecordsViolations(t *testing.T) {
 		}
 		return e
 	}
-	b := &recordingBackend{fakeBackend: fakeBackend{enforced: enforced}}
+	b := &fakeUseCases{enforced: enforced}
 	for _, cmd := range []string{"go test ./...", "sed -i 's/a/b/' main.go"} {
-		if _, err := HandleClaudeCode(context.Background(), event(cmd), b, Options{}); err != nil {
+		if _, err := HandleClaudeCode(context.Background(), event(cmd), b, detected, Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,8 +103,8 @@ func TestPreToolUseRecordsViolations(t *testing.T) {
 	}
 
 	// A failed write keeps the deny and says what was lost.
-	failing := &recordingBackend{fakeBackend: fakeBackend{enforced: enforced}, err: engine.Errorf(engine.EUNAVAILABLE, "database is locked")}
-	out, err := HandleClaudeCode(context.Background(), event("sed -i x f"), failing, Options{})
+	failing := &fakeUseCases{enforced: enforced, violErr: engine.Errorf(engine.EUNAVAILABLE, "database is locked")}
+	out, err := HandleClaudeCode(context.Background(), event("sed -i x f"), failing, detected, Options{})
 	if out == nil || out.HookSpecificOutput.PermissionDecision != "deny" {
 		t.Errorf("deny lost when the write failed: %+v", out)
 	}

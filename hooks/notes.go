@@ -38,9 +38,10 @@ type Options struct {
 // recorded like any correction (the classifier still picks the rule).
 const AgentInstruction = "LexSona keeps this user's corrections of how you work. When the user corrects how you work " +
 	"or states a standing preference (tools, style, process, communication — not a bug in the code or a new task), " +
-	"record it once, with the user's own words: call the MCP tool `record_correction` if you have it, else run " +
-	"`lexsona record --text \"<the user's words>\"`, adding `--rule RULE_ID` when a rule listed above fits and " +
-	"`--counter` when the user objects to that rule. Do not record anything else."
+	"record it once, with the user's own words: call the MCP tool `record_correction` (with this project's name as " +
+	"project) if you have it, else run `lexsona record --detect . --text \"<the user's words>\"` in the project, " +
+	"adding `--rule RULE_ID` when a rule listed above fits and `--counter` when the user objects to that rule. " +
+	"Do not record anything else."
 
 // ParseNotes checks a notes setting; "" is NotesSession. Errors: EINVALID
 // naming the value and the accepted ones.

@@ -18,10 +18,6 @@ const DefaultHookCommand = "lexsona hook claude-code"
 // the hook's own 2 s bound.
 const hookTimeout = 10
 
-// promptHookTimeout bounds the UserPromptSubmit command hook, which runs
-// async (Claude Code does not wait for it): it spools the prompt and starts
-// a drainer.
-const promptHookTimeout = 30
 
 // installedEvents are the events LexSona hooks into.
 var installedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventPreToolUse}
@@ -133,7 +129,11 @@ func joinArray(items []json.RawMessage) json.RawMessage {
 //   - Command runs LexSona's hook (DefaultHookCommand, or the binary by its
 //     absolute path). SessionStart and UserPromptSubmit are always command
 //     hooks: Claude Code runs no HTTP hook on SessionStart, and the prompt
-//     goes to the spool so it is never lost (UserPromptSubmit runs async).
+//     goes to the spool so it is never lost. UserPromptSubmit is not async:
+//     Claude Code stops an async hook still running when `claude -p`
+//     exits, before it may have written the prompt; the hook only writes
+//     the spool and starts a detached drainer, so the prompt waits for
+//     that alone.
 //   - Server, when set, is the base URL of a running lexsona serve: the
 //     command hooks then take the persona from it and deliver captured
 //     prompts to it (--server), and PreToolUse is an HTTP hook posting to
@@ -163,7 +163,7 @@ func (i Install) groups() map[string]json.RawMessage {
 	}
 	out := map[string]json.RawMessage{
 		EventSessionStart:     mk(hookGroup{Hooks: []hookAction{{Type: "command", Command: cmd, Timeout: hookTimeout}}}),
-		EventUserPromptSubmit: mk(hookGroup{Hooks: []hookAction{{Type: "command", Command: cmd, Async: true, Timeout: promptHookTimeout}}}),
+		EventUserPromptSubmit: mk(hookGroup{Hooks: []hookAction{{Type: "command", Command: cmd, Timeout: hookTimeout}}}),
 	}
 	switch {
 	case i.Matcher == "":

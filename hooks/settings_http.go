@@ -34,4 +34,3 @@ func ValidateHookURL(u string) error {
 	}
 	return nil
 }
-

@@ -23,8 +23,8 @@ func settingsHooks(t *testing.T, settings []byte) map[string][]hookGroup {
 }
 
 // TestInstallKinds: SessionStart and UserPromptSubmit are command hooks in
-// both kinds (the prompt one async); PreToolUse has the matcher, and is an
-// HTTP hook with a service.
+// both kinds (neither async); PreToolUse has the matcher, and is an HTTP
+// hook with a service.
 func TestInstallKinds(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -41,7 +41,7 @@ func TestInstallKinds(t *testing.T) {
 			}
 			hs := settingsHooks(t, data)
 			start, prompt, tool := hs[EventSessionStart][0].Hooks[0], hs[EventUserPromptSubmit][0].Hooks[0], hs[EventPreToolUse][0]
-			if start.Type != "command" || prompt.Type != "command" || !prompt.Async || start.Async {
+			if start.Type != "command" || prompt.Type != "command" || prompt.Async || start.Async {
 				t.Errorf("session start %+v, prompt %+v", start, prompt)
 			}
 			if tc.spec.Server != "" && !strings.HasSuffix(start.Command, "--server "+testBase) {

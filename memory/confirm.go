@@ -195,7 +195,7 @@ func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *Co
 		RuleID: ruleID, Polarity: pol, UserText: p.Text, AgentOutput: p.AgentOutput, FrameID: p.FrameID,
 		Scope: p.Scope, At: at, Decision: classifier.DecisionConfirm, Score: score, Candidates: p.Candidates, Model: p.Model,
 		Confirmation: true, Detail: fmt.Sprintf("%s accepted from confirmation %d", pol.EventType(), p.ID),
-		Stated:       engine.StatedSuggestion,
+		Stated: engine.StatedSuggestion,
 	})
 	out.Promoted, out.Activated = promoted, res.Active && !wasActive
 	return res, err

@@ -11,37 +11,26 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
-	"github.com/lexsona/lexsona/memory"
 )
 
-// hookBackend is hooks.Backend over the memory of the request's tenant:
-// the same persona, classification and recording as GET /v1/persona,
-// POST /v1/classify and POST /v1/corrections, and the enforce checks of the
-// registry in force.
-type hookBackend struct {
-	s   *Server
-	mem *memory.Service
-	// base is the scope the request's query names; loopback is whether the
-	// caller's connection comes from this machine.
-	base     engine.Scope
-	loopback bool
-}
-
-// Scope is the session's scope, never read from the server's files on a
-// remote caller's say-so: the query's scope parameters (which `lexsona hooks
-// install --http` writes into the hook URL) are kept; when they name no
-// project and the caller is on loopback with a cwd inside one of the
-// server's HookRoots, the project's files there decide (DetectScopeWithin);
-// otherwise the project is the last element of the event's cwd, read as
-// text (CwdScope). The agent family is claude unless the query names one.
-func (b hookBackend) Scope(_ context.Context, ev hooks.Event) (engine.Scope, error) {
-	if b.base.Project == "" && b.loopback && len(b.s.cfg.HookRoots) > 0 {
-		s, ok, err := hooks.DetectScopeWithin(ev.Cwd, hooks.AgentClaude, b.s.cfg.HookRoots)
-		if err != nil || ok {
-			return s, err
+// hookScope is the session's scope as the route may know it, never read
+// from the server's files on a remote caller's say-so: the query's scope
+// parameters (base, which `lexsona hooks install --http` writes into the
+// hook URL) are kept; when they name no project and the caller is on
+// loopback with a cwd inside one of the server's HookRoots, the project's
+// files there decide (DetectScopeWithin); otherwise the project is the last
+// element of the event's cwd, read as text (CwdScope). The agent family is
+// claude unless the query names one.
+func (s *Server) hookScope(base engine.Scope, loopback bool) hooks.ScopeFunc {
+	return func(_ context.Context, ev hooks.Event) (engine.Scope, error) {
+		if base.Project == "" && loopback && len(s.cfg.HookRoots) > 0 {
+			sc, ok, err := hooks.DetectScopeWithin(ev.Cwd, hooks.AgentClaude, s.cfg.HookRoots)
+			if err != nil || ok {
+				return sc, err
+			}
 		}
+		return hooks.CwdScope(ev.Cwd, hooks.AgentClaude, base)
 	}
-	return hooks.CwdScope(ev.Cwd, hooks.AgentClaude, b.base)
 }
 
 // loopbackPeer reports whether the connection's remote address (not a
@@ -49,31 +38,6 @@ func (b hookBackend) Scope(_ context.Context, ev hooks.Event) (engine.Scope, err
 func loopbackPeer(remoteAddr string) bool {
 	ap, err := netip.ParseAddrPort(remoteAddr)
 	return err == nil && ap.Addr().Unmap().IsLoopback()
-}
-
-func (b hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
-	snap, err := b.mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
-	if err != nil || len(snap.Rules) == 0 {
-		return "", err
-	}
-	return snap.Prompt, nil
-}
-
-func (b hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
-	return hooks.Enforced(ctx, b.mem, scope)
-}
-
-func (b hookBackend) Capture(ctx context.Context, c engine.Correction) (memory.CaptureResponse, error) {
-	return b.mem.Capture(ctx, c)
-}
-
-func (b hookBackend) Review(ctx context.Context, scope engine.Scope) (memory.ReviewCount, error) {
-	return b.mem.Review(ctx, scope)
-}
-
-// RecordViolation writes a denied tool call on the rule's receipts.
-func (b hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (memory.ViolationResult, error) {
-	return b.mem.RecordViolation(ctx, v)
 }
 
 // POST /v1/hooks/claude-code: the body is the event JSON a Claude Code HTTP
@@ -87,8 +51,8 @@ func (b hookBackend) RecordViolation(ctx context.Context, v memory.Violation) (m
 // so the agent goes on when the service is down.
 //
 // The query may name the session's scope (environment, project,
-// agent_family, context_tags); see hookBackend.Scope for what is used when it
-// does not.
+// agent_family, context_tags); see hookScope for what is used when it does
+// not.
 func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 	q := newQuery(c.QueryParams())
 	base := q.scope()
@@ -106,10 +70,10 @@ func (s *Server) handleClaudeCodeHook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b := hookBackend{s: s, mem: mem, base: base, loopback: loopbackPeer(c.Request().RemoteAddr)}
+	scope := s.hookScope(base, loopbackPeer(c.Request().RemoteAddr))
 	// The spool's drainer sends each prompt's key: a redelivery records nothing.
 	key := strings.TrimSpace(c.Request().Header.Get(IdempotencyHeader))
-	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, b, hooks.Options{Notes: s.cfg.HookNotes, ReviewURL: s.reviewURL(c), IdempotencyKey: key})
+	out, err := hooks.HandleClaudeCode(c.Request().Context(), ev, mem, scope, hooks.Options{Notes: s.cfg.HookNotes, ReviewURL: s.reviewURL(c), IdempotencyKey: key})
 	if errors.Is(err, hooks.ErrNotRecorded) {
 		// The deny stands; only its receipt is missing.
 		s.log.Warn("claude-code hook", "err", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -43,6 +44,9 @@ type app struct {
 	// store and the embedder to the process's exit, which releases them,
 	// instead of waiting for that work.
 	abandoned bool
+	// spooling is set while the hook writes a prompt to the spool, which a
+	// signal then waits for (see runClaudeHookWithin).
+	spooling atomic.Bool
 }
 
 // usageError marks a wrong invocation (unknown flag or command, wrong number

@@ -15,11 +15,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// hookBackend is hooks.Backend for the command hook: the store opened on
-// first use, never the model (SessionStart and PreToolUse read rows only;
-// a prompt goes to the spool). With server set, the persona comes from
-// that service, and what the hook captures is delivered there.
-type hookBackend struct {
+// spoolingUseCases are the command hook's use cases (hooks.UseCases): the
+// memory service over this configuration's store, opened on first use and
+// never with the model — a prompt goes to the spool, and so does a denied
+// call's violation; with server set, the persona comes from that service.
+type spoolingUseCases struct {
 	a      *app
 	server string
 }
@@ -27,7 +27,7 @@ type hookBackend struct {
 // hookScope detects the session's scope from the project's files: the
 // command hook runs as the user, inside the project (its cwd when the event
 // has none).
-func hookScope(ev hooks.Event) (engine.Scope, error) {
+func hookScope(_ context.Context, ev hooks.Event) (engine.Scope, error) {
 	dir := ev.Cwd
 	if dir == "" {
 		dir = "."
@@ -35,54 +35,46 @@ func hookScope(ev hooks.Event) (engine.Scope, error) {
 	return hooks.DetectScope(dir, hooks.AgentClaude)
 }
 
-func (h hookBackend) Scope(_ context.Context, ev hooks.Event) (engine.Scope, error) { return hookScope(ev) }
-
-// Persona is the persona block, "" when no rule is in force: from the
-// service when one is named and answers within a second, else from the
-// store.
-func (h hookBackend) Persona(ctx context.Context, scope engine.Scope) (string, error) {
-	if h.server != "" {
-		if text, err := personaFrom(ctx, h.server, h.a.cfg.APIKey, scope); err == nil {
-			return text, nil
+// Persona asks the service when one is named and answers within a second,
+// else the store.
+func (u spoolingUseCases) Persona(ctx context.Context, req memory.PersonaRequest) (engine.Snapshot, error) {
+	if u.server != "" {
+		if snap, err := personaFrom(ctx, u.server, u.a.cfg.APIKey, req.Scope); err == nil {
+			return snap, nil
 		}
 	}
-	mem, err := h.a.openMemory(ctx)
+	mem, err := u.a.openMemory(ctx)
 	if err != nil {
-		return "", err
+		return engine.Snapshot{}, err
 	}
-	snap, err := mem.Persona(ctx, memory.PersonaRequest{Scope: scope})
-	if err != nil || len(snap.Rules) == 0 {
-		return "", err
-	}
-	return snap.Prompt, nil
+	return mem.Persona(ctx, req)
 }
 
-func (h hookBackend) Enforced(ctx context.Context, scope engine.Scope) ([]hooks.Enforcement, error) {
-	mem, err := h.a.openMemory(ctx)
+func (u spoolingUseCases) Enforce(ctx context.Context, scope engine.Scope, tool string, input map[string]any) (*memory.Denial, error) {
+	mem, err := u.a.openMemory(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return hooks.Enforced(ctx, mem, scope)
+	return mem.Enforce(ctx, scope, tool, input)
 }
 
 // RecordViolation puts the denied call on the spool: the deny never waits
 // for the database.
-func (h hookBackend) RecordViolation(_ context.Context, v memory.Violation) (memory.ViolationResult, error) {
+func (u spoolingUseCases) RecordViolation(_ context.Context, v memory.Violation) (memory.ViolationResult, error) {
 	if v.At.IsZero() {
 		v.At = time.Now().UTC()
 	}
-	return memory.ViolationResult{}, h.a.spoolViolation(v, "")
+	return memory.ViolationResult{}, u.a.spoolViolation(v, "")
 }
 
-// Capture is never called by the command hook (prompts are spooled).
-func (h hookBackend) Capture(context.Context, engine.Correction) (memory.CaptureResponse, error) {
+// Capture is never called: the command hook spools prompts.
+func (u spoolingUseCases) Capture(context.Context, engine.Correction) (memory.CaptureResponse, error) {
 	return memory.CaptureResponse{}, engine.Errorf(engine.EINTERNAL, "the command hook spools prompts")
 }
 
-// Review counts the inbox from the store alone: SessionStart never loads
-// the model.
-func (h hookBackend) Review(ctx context.Context, scope engine.Scope) (memory.ReviewCount, error) {
-	mem, err := h.a.openMemory(ctx)
+// Review counts the inbox from the store alone.
+func (u spoolingUseCases) Review(ctx context.Context, scope engine.Scope) (memory.ReviewCount, error) {
+	mem, err := u.a.openMemory(ctx)
 	if err != nil {
 		return memory.ReviewCount{}, err
 	}
@@ -125,7 +117,7 @@ one line on stderr and exits 0.`,
 			}
 			errw := a.stderr
 			a.stderr = io.Discard
-			out, err := runClaudeHookWithin(cmd.Context(), a, hookBackend{a: a, server: server}, hooks.Options{Notes: notes}, HookDeadline)
+			out, err := runClaudeHookWithin(cmd.Context(), a, spoolingUseCases{a: a, server: server}, hooks.Options{Notes: notes}, HookDeadline)
 			if !a.abandoned {
 				a.stderr = errw
 			}
@@ -150,11 +142,15 @@ one line on stderr and exits 0.`,
 // scope and the store. Past it the hook fails open.
 const HookDeadline = 2 * time.Second
 
+// spoolGrace is how long a hook stopped by a signal or its deadline still
+// waits for a prompt it is writing to the spool.
+const spoolGrace = time.Second
+
 // runClaudeHookWithin is runClaudeHook bounded by d and by ctx (which the
 // process's SIGINT and SIGTERM cancel): when either ends first it returns an
 // error saying so at once, marks a abandoned, and leaves the event's work to
 // end with the process.
-func runClaudeHookWithin(ctx context.Context, a *app, b hookBackend, o hooks.Options, d time.Duration) ([]byte, error) {
+func runClaudeHookWithin(ctx context.Context, a *app, b spoolingUseCases, o hooks.Options, d time.Duration) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	type result struct {
@@ -170,6 +166,15 @@ func runClaudeHookWithin(ctx context.Context, a *app, b hookBackend, o hooks.Opt
 	case r := <-done:
 		return r.out, r.err
 	case <-ctx.Done():
+		if a.spooling.Load() {
+			// A prompt being written to the spool is finished first: it
+			// takes milliseconds, and is the prompt's only copy.
+			select {
+			case r := <-done:
+				return r.out, r.err
+			case <-time.After(spoolGrace):
+			}
+		}
 		a.abandoned = true
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, fmt.Errorf("no answer within %s", d)
@@ -181,7 +186,7 @@ func runClaudeHookWithin(ctx context.Context, a *app, b hookBackend, o hooks.Opt
 // runClaudeHook reads the event and returns the bytes to print (nil for
 // none). A prompt is spooled; afterwards a drainer is started when the
 // spool holds anything.
-func runClaudeHook(ctx context.Context, a *app, b hookBackend, o hooks.Options) (out []byte, err error) {
+func runClaudeHook(ctx context.Context, a *app, b spoolingUseCases, o hooks.Options) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("internal error: %v", r)
@@ -199,10 +204,12 @@ func runClaudeHook(ctx context.Context, a *app, b hookBackend, o hooks.Options) 
 		if strings.TrimSpace(ev.Prompt) == "" || hooks.AgentGenerated(ev.Prompt) {
 			return nil, nil
 		}
+		a.spooling.Store(true)
+		defer a.spooling.Store(false)
 		_, err := a.spoolPrompt(ev, b.server)
 		return nil, err
 	}
-	res, err := hooks.HandleClaudeCode(ctx, ev, b, o)
+	res, err := hooks.HandleClaudeCode(ctx, ev, b, hookScope, o)
 	if err != nil && !errors.Is(err, hooks.ErrNotRecorded) {
 		return nil, err
 	}

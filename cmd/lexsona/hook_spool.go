@@ -78,7 +78,7 @@ func (a *app) spoolPrompt(ev hooks.Event, server string) (*spool.Spool, error) {
 		return nil, err
 	}
 	ev.Prompt = engine.CutAtRune(ev.Prompt, engine.MaxCaptureBytes)
-	scope, err := hookScope(ev)
+	scope, err := hookScope(context.Background(), ev)
 	if err != nil {
 		return sp, err
 	}

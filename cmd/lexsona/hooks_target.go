@@ -165,4 +165,3 @@ func (t hookTarget) warnings() []string {
 	}
 	return []string{t.warning}
 }
-

@@ -69,6 +69,7 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 	f.StringVar(&at, "at", "", "time of the correction (RFC 3339), for backfills")
 	f.StringVar(&key, "idempotency-key", "", "a retry with the same key records nothing new")
 	sf.register(f, false)
+	sf.registerDetect(f)
 	return c
 }
 

@@ -26,7 +26,7 @@ func spoolDepth(dir string) (int, error) {
 
 func newSpoolCmd(a *app) *cobra.Command {
 	c := &cobra.Command{Use: "spool", Short: "What the command hooks captured and have not delivered yet"}
-	var quiet bool
+	var quiet, wait bool
 	drain := &cobra.Command{
 		Use:   "drain",
 		Short: "Deliver what waits on the spool (the hooks start this themselves)",
@@ -45,7 +45,11 @@ Items of another database are left for that database's drainer.`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Minute)
 			defer cancel()
-			n, err := sp.Drain(ctx, a.deliver)
+			drain := sp.Drain
+			if wait {
+				drain = sp.DrainWait
+			}
+			n, err := drain(ctx, a.deliver)
 			if errors.Is(err, errOtherDB) {
 				err = nil
 			}
@@ -57,6 +61,7 @@ Items of another database are left for that database's drainer.`,
 		},
 	}
 	drain.Flags().BoolVar(&quiet, "quiet", false, "print nothing")
+	drain.Flags().BoolVar(&wait, "wait", false, "wait for a drain running elsewhere to end instead of returning at once")
 	status := &cobra.Command{
 		Use:   "status",
 		Short: "How many items wait on the spool, how many were refused, and the last delivery error",
@@ -92,35 +97,29 @@ func spoolState(sp *spool.Spool) spoolStatus {
 	return spoolStatus{Dir: sp.Dir(), Waiting: n, Failed: sp.Failed(), LastError: sp.LastError()}
 }
 
-// personaFrom asks the service at server for scope's persona (Markdown),
-// within a second; "" when no rule is in force there. Errors: the request's,
-// or a status other than 200.
-func personaFrom(ctx context.Context, server, key string, scope engine.Scope) (string, error) {
+// personaFrom asks the service at server for scope's persona, within a
+// second. Errors: the request's, or a status other than 200.
+func personaFrom(ctx context.Context, server, key string, scope engine.Scope) (engine.Snapshot, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	q := scopeValues(scope)
 	q.Set("format", "json")
+	var snap engine.Snapshot
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, server+"/v1/persona?"+q.Encode(), nil)
 	if err != nil {
-		return "", err
+		return snap, err
 	}
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return "", err
+		return snap, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("%s/v1/persona answered %s", server, resp.Status)
+		return snap, fmt.Errorf("%s/v1/persona answered %s", server, resp.Status)
 	}
-	var snap engine.Snapshot
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&snap); err != nil {
-		return "", err
-	}
-	if len(snap.Rules) == 0 {
-		return "", nil
-	}
-	return snap.Prompt, nil
+	err = json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&snap)
+	return snap, err
 }

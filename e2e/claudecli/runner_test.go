@@ -64,6 +64,9 @@ func NewSandbox(t *testing.T) *Sandbox {
 		}
 	}
 	sb.WriteFile(t, "package.json", `{"name": "shop-app", "version": "1.0.0", "private": true}`+"\n")
+	// The hooks start drainers that outlive the session: wait for them
+	// before the sandbox is removed (cleanups run last-registered first).
+	t.Cleanup(func() { sb.lexsonaQuiet("spool", "drain", "--wait", "--quiet") })
 	return sb
 }
 
@@ -130,6 +133,16 @@ func (sb *Sandbox) Lexsona(t *testing.T, args ...string) string {
 	return stdout.String()
 }
 
+// lexsonaQuiet runs lexsona with args in the sandbox, bounded by
+// lexsonaTimeout, and ignores how it ends (for cleanups).
+func (sb *Sandbox) lexsonaQuiet(args ...string) {
+	ctx, cancel := context.WithTimeout(context.Background(), lexsonaTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, sb.LexsonaBin, args...)
+	cmd.Dir, cmd.Env = sb.Project, sb.env()
+	_ = cmd.Run()
+}
+
 // HookCommand is the command of the command hooks the tests install: the
 // sandbox's lexsona by its absolute path.
 func (sb *Sandbox) HookCommand() string { return sb.LexsonaBin + " hook claude-code" }
@@ -155,20 +168,10 @@ func (sb *Sandbox) Claude(t *testing.T, s *StandIn, prompt string, args ...strin
 	debug := filepath.Join(t.TempDir(), "claude-debug.log")
 	ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 	defer cancel()
-	argv := append([]string{"-p", prompt, "--debug-file", debug,
-		"--permission-mode", "acceptEdits", "--allowedTools", "Bash",
-		"--no-session-persistence"}, args...)
+	argv := append(append([]string{"-p", prompt}, claudeFlags(debug)...), args...)
 	cmd := exec.CommandContext(ctx, sb.ClaudeBin, argv...)
 	cmd.Dir = sb.Project
-	cmd.Env = sb.env(
-		"ANTHROPIC_BASE_URL="+s.URL,
-		"ANTHROPIC_API_KEY=sk-ant-standin-not-a-key",
-		"DISABLE_AUTOUPDATER=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"DISABLE_TELEMETRY=1",
-		"DISABLE_ERROR_REPORTING=1",
-		"DISABLE_BUG_COMMAND=1",
-	)
+	cmd.Env = sb.claudeEnv(s)
 	cmd.Stdin = strings.NewReader("")
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
@@ -194,6 +197,30 @@ func (sb *Sandbox) Claude(t *testing.T, s *StandIn, prompt string, args ...strin
 		}
 	})
 	return sess
+}
+
+// claudeFlags are the flags of every `claude -p` run after the prompt: the
+// debug log written to debug, and the Bash tool allowed, so a tool call runs
+// unless a hook stops it.
+func claudeFlags(debug string) []string {
+	return []string{"--debug-file", debug,
+		"--permission-mode", "acceptEdits", "--allowedTools", "Bash",
+		"--no-session-persistence"}
+}
+
+// claudeEnv is the environment of a `claude -p` run against the stand-in
+// s: the sandbox's, with a dummy API key and Claude Code's updates,
+// telemetry and other traffic off.
+func (sb *Sandbox) claudeEnv(s *StandIn) []string {
+	return sb.env(
+		"ANTHROPIC_BASE_URL="+s.URL,
+		"ANTHROPIC_API_KEY=sk-ant-standin-not-a-key",
+		"DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"DISABLE_BUG_COMMAND=1",
+	)
 }
 
 // maxHookLogLines bounds what hookLog gives.

@@ -24,9 +24,28 @@ type Deliver func(ctx context.Context, it Item) error
 // the items from there on wait for the next drain. It returns how many it
 // delivered.
 func (s *Spool) Drain(ctx context.Context, deliver Deliver) (int, error) {
+	return s.drain(ctx, deliver, false)
+}
+
+// DrainWait is Drain that waits, while ctx lasts, for a drain running
+// elsewhere to end instead of leaving the work to it: when it returns,
+// no drain of this spool that had started is still running.
+func (s *Spool) DrainWait(ctx context.Context, deliver Deliver) (int, error) {
+	return s.drain(ctx, deliver, true)
+}
+
+func (s *Spool) drain(ctx context.Context, deliver Deliver, wait bool) (int, error) {
 	total := 0
 	for {
 		unlock, ok, err := s.tryLock()
+		for wait && err == nil && !ok {
+			select {
+			case <-ctx.Done():
+				return total, ctx.Err()
+			case <-time.After(20 * time.Millisecond):
+			}
+			unlock, ok, err = s.tryLock()
+		}
 		if err != nil || !ok {
 			return total, err
 		}
