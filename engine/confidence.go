@@ -18,17 +18,17 @@ const (
 
 // Assessment is a rule's derived state at one moment.
 type Assessment struct {
-	ConfidenceBase  float64    `json:"confidence_base"`
-	ConfidenceFinal float64    `json:"confidence"`
-	DaysSinceLast   float64    `json:"days_since_last_correction"`
-	Evidence        int        `json:"evidence"`
-	Active          bool       `json:"active"`
-	Provisional     bool       `json:"provisional"`
+	ConfidenceBase  float64 `json:"confidence_base"`
+	ConfidenceFinal float64 `json:"confidence"`
+	DaysSinceLast   float64 `json:"days_since_last_correction"`
+	Evidence        int     `json:"evidence"`
+	Active          bool    `json:"active"`
+	Provisional     bool    `json:"provisional"`
 	// Stated is set when an explicit statement keeps the rule in force
 	// (StatedInForce): Active then holds whatever the evidence says.
-	Stated bool `json:"stated,omitempty"`
-	Dormancy        Dormancy   `json:"dormancy,omitempty"`
-	Thresholds      Thresholds `json:"thresholds"`
+	Stated     bool       `json:"stated,omitempty"`
+	Dormancy   Dormancy   `json:"dormancy,omitempty"`
+	Thresholds Thresholds `json:"thresholds"`
 }
 
 // State names the assessment in one word: archived, candidate, dormant,

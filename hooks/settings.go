@@ -18,7 +18,6 @@ const DefaultHookCommand = "lexsona hook claude-code"
 // the hook's own 2 s bound.
 const hookTimeout = 10
 
-
 // installedEvents are the events LexSona hooks into.
 var installedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventPreToolUse}
 

@@ -48,7 +48,9 @@ func getEvent(r Reader, id int64) (EventRow, error) {
 }
 
 // InsertRetraction records that event id was retracted by event by at at.
-func (t *Tx) InsertRetraction(id, by int64, at time.Time) error { return t.dt.InsertRetraction(id, by, at) }
+func (t *Tx) InsertRetraction(id, by int64, at time.Time) error {
+	return t.dt.InsertRetraction(id, by, at)
+}
 
 // EventsSince lists the events of every rule at or after since that were
 // learned from someone's words (evidence, violations, rules created from a

@@ -103,8 +103,8 @@ type Statements struct {
 	ruleStates, activeRules, changedRules, removedRules, versions                                 string
 
 	eventInsert, eventsPage, counterTags, proposedTags, rejectionPut, rejectionDelete string
-	eventGet, eventsSince, retractionInsert, retractionOf                              string
-	captureInsert, captureSince, capturePrune, captureCount                            string
+	eventGet, eventsSince, retractionInsert, retractionOf                             string
+	captureInsert, captureSince, capturePrune, captureCount                           string
 	embeddingsMove, eventsMove, exceptionsMove, rejectionsMove                        string
 
 	textsOfRule, textInsert, textSetKind, textDelete, liveTexts, countLiveTexts, missingTexts string
