@@ -122,11 +122,12 @@ func ValidateRuleID(id string) error {
 // MaxRegistryNameLength bounds a registry source's name.
 const MaxRegistryNameLength = 64
 
-var registryNamePattern = regexp.MustCompile(`^[a-z0-9._-]+$`)
+var registryNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
 // ValidateRegistryName reports an EINVALID error unless name is 1–64
-// characters of lowercase letters, digits, '-', '_' and '.': the name a
-// registry source is known by ("default", "team-rules").
+// characters of lowercase letters, digits, '-', '_' and '.', starting with
+// a letter or digit and without "..": the name a registry source is known
+// by ("default", "team-rules"), never a path's "." or "..".
 func ValidateRegistryName(name string) error {
 	if name == "" {
 		return Errorf(EINVALID, "registry name is empty")
@@ -134,8 +135,8 @@ func ValidateRegistryName(name string) error {
 	if len(name) > MaxRegistryNameLength {
 		return Errorf(EINVALID, "registry name %.64q… is %d bytes long: at most %d", name, len(name), MaxRegistryNameLength)
 	}
-	if !registryNamePattern.MatchString(name) {
-		return Errorf(EINVALID, "malformed registry name %q: use lowercase letters, digits, '-', '_' and '.'", name)
+	if !registryNamePattern.MatchString(name) || strings.Contains(name, "..") {
+		return Errorf(EINVALID, "malformed registry name %q: use lowercase letters, digits, '-', '_' and '.', starting with a letter or digit, without \"..\"", name)
 	}
 	return nil
 }

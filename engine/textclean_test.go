@@ -20,6 +20,9 @@ func TestCleanText(t *testing.T) {
 		{"c1 \u009b csi", "c1  csi", 1},
 		{"bad utf8 \xff here", "bad utf8  here", 1},
 		{"dangling escape \x1b[", "dangling escape ", 1},
+		{"unterminated osc \x1b]0;keep all of this prompt", "unterminated osc 0;keep all of this prompt", 1},
+		{"unterminated dcs \x1bPnever swallow the rest", "unterminated dcs never swallow the rest", 1},
+		{"zero\u200bwidth\u200c \u2060hidden\ufeff words", "zerowidth hidden words", 4},
 		{"", "", 0},
 	} {
 		got, n := CleanText(tc.in)

@@ -267,6 +267,10 @@ func TestValidateRegistryName(t *testing.T) {
 		{"my rules", EINVALID, "malformed registry name"},
 		{"a/b", EINVALID, "malformed registry name"},
 		{"caf\u00e9", EINVALID, "malformed registry name"},
+		{"..", EINVALID, "malformed registry name"},
+		{".hidden", EINVALID, "malformed registry name"},
+		{"a..b", EINVALID, "malformed registry name"},
+		{"-x", EINVALID, "malformed registry name"},
 	}
 	for _, tt := range tests {
 		checkErr(t, "ValidateRegistryName("+tt.in+")", ValidateRegistryName(tt.in), tt.want, tt.msg)

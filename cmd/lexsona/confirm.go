@@ -162,11 +162,16 @@ func (a *app) listPending(cmd *cobra.Command, status string, limit int) error {
 	})
 }
 
-// sameOr folds the codes of failed batch items into the batch's exit code:
-// their common code when they agree (all not found: exit 1), mixed otherwise.
+// sameOr folds the codes of failed batch items into the batch's error
+// code: the first one while the others have the same exit code (one
+// unknown and one resolved already are both exit 1), mixed once they do
+// not.
 func sameOr(sofar, code, mixed string) string {
-	if sofar == "" || sofar == code {
+	if sofar == "" {
 		return code
+	}
+	if exitCode(engine.Errorf(sofar, "")) == exitCode(engine.Errorf(code, "")) {
+		return sofar
 	}
 	return mixed
 }

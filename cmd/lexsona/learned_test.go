@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/lexsona/lexsona/engine"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -84,5 +85,28 @@ func TestSnapshotDetectsTheProject(t *testing.T) {
 	code, out, errs := c.run("snapshot", "--detect", dir, "--agent", "claude", "--format", "prompt")
 	if code != 0 || !strings.Contains(out, "(scope: */webshop/claude[javascript])") || !strings.Contains(out, "[style.js-only]") {
 		t.Errorf("exit %d, stderr %s:\n%s", code, errs, out)
+	}
+}
+
+// A batch of confirmations exits as its items would alone: failures of one
+// exit code (one unknown, one resolved already: both 1) keep it.
+func TestConfirmBatchExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		codes []string
+		want  int
+	}{
+		{[]string{engine.ENOTFOUND}, 1},
+		{[]string{engine.ECONFLICT, engine.ENOTFOUND}, 1},
+		{[]string{engine.ENOTFOUND, engine.EUNAVAILABLE, engine.ECONFLICT}, 1},
+		{[]string{engine.EINVALID, engine.EINVALID}, 2},
+		{[]string{engine.ENOTFOUND, engine.EINVALID}, 2},
+	} {
+		code := ""
+		for _, c := range tc.codes {
+			code = sameOr(code, c, engine.EINVALID)
+		}
+		if got := exitCode(engine.Errorf(code, "x")); got != tc.want {
+			t.Errorf("%v: exit %d, want %d", tc.codes, got, tc.want)
+		}
 	}
 }
