@@ -2,13 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/lexsona/lexsona/engine"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lexsona/lexsona/engine"
 )
 
 // lexsona learned lists an explicit correction; lexsona retract takes it
