@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/lexsona/lexsona/engine"
@@ -25,7 +26,70 @@ const MaxProjectFileSize = 64 << 10
 // path when it is not a regular file (a FIFO, a device, a folder) or is
 // larger than the cap, or cannot be read.
 func readProjectFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return readProjectFileIn(dirFS{}, path)
+}
+
+// projectFS opens the files of a project: dirFS the command hook's own
+// (the user's files, as the user's process sees them), rootFS those under
+// one of the service's hook roots, never through a link that leaves it.
+type projectFS interface {
+	openFile(name string, flag int) (*os.File, error)
+	exists(name string) bool
+}
+
+// dirFS opens paths as they are.
+type dirFS struct{}
+
+func (dirFS) openFile(name string, flag int) (*os.File, error) { return os.OpenFile(name, flag, 0) }
+
+func (dirFS) exists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+// rootFS opens paths relative to an os.Root: a name, or a link in it, that
+// leads out of the root is refused by the kernel-checked walk itself, not
+// by a check made before the open (which a swapped link would outrun).
+// Such a file counts as absent.
+type rootFS struct {
+	root *os.Root
+	base string // the root's path, which names are given under
+}
+
+func (r rootFS) rel(name string) (string, error) {
+	rel, err := filepath.Rel(r.base, name)
+	if err != nil || !within(name, r.base) {
+		return "", fs.ErrNotExist
+	}
+	return rel, nil
+}
+
+func (r rootFS) openFile(name string, flag int) (*os.File, error) {
+	rel, err := r.rel(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.root.OpenFile(rel, flag, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// Out of the root, or not openable: as absent, so that nothing of
+		// what lies outside (even whether it exists) reaches the caller.
+		return nil, fs.ErrNotExist
+	}
+	return f, err
+}
+
+func (r rootFS) exists(name string) bool {
+	rel, err := r.rel(name)
+	if err != nil {
+		return false
+	}
+	_, err = r.root.Stat(rel)
+	return err == nil
+}
+
+// readProjectFileIn is readProjectFile through fsys.
+func readProjectFileIn(fsys projectFS, path string) ([]byte, error) {
+	f, err := fsys.openFile(path, os.O_RDONLY|syscall.O_NONBLOCK)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}

@@ -80,7 +80,12 @@ func DetectScope(dir, agent string) (engine.Scope, error) {
 }
 
 func detectScope(root, agent string) (engine.Scope, error) {
-	cfg, err := loadProjectConfig(filepath.Join(root, ProjectFile))
+	return detectScopeIn(dirFS{}, root, agent)
+}
+
+// detectScopeIn is detectScope reading the project's files through fsys.
+func detectScopeIn(fsys projectFS, root, agent string) (engine.Scope, error) {
+	cfg, err := loadProjectConfig(fsys, filepath.Join(root, ProjectFile))
 	if err != nil {
 		return engine.Scope{}, err
 	}
@@ -89,14 +94,14 @@ func detectScope(root, agent string) (engine.Scope, error) {
 		s.AgentFamily = cfg.Agent
 	}
 	if s.Project == "" {
-		s.Project = sanitize(gitRemoteName(root))
+		s.Project = sanitize(gitRemoteName(fsys, root))
 	}
 	if s.Project == "" {
 		s.Project = sanitize(filepath.Base(root))
 	}
 	if cfg.DetectTags == nil || *cfg.DetectTags {
 		for _, lf := range languageFiles {
-			if _, err := os.Stat(filepath.Join(root, lf.file)); err == nil {
+			if fsys.exists(filepath.Join(root, lf.file)) {
 				s.ContextTags = append(s.ContextTags, lf.tag)
 			}
 		}
@@ -104,9 +109,9 @@ func detectScope(root, agent string) (engine.Scope, error) {
 	return engine.ParseScope(s)
 }
 
-func loadProjectConfig(path string) (ProjectConfig, error) {
+func loadProjectConfig(fsys projectFS, path string) (ProjectConfig, error) {
 	var cfg ProjectConfig
-	data, err := readProjectFile(path)
+	data, err := readProjectFileIn(fsys, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
@@ -114,6 +119,11 @@ func loadProjectConfig(path string) (ProjectConfig, error) {
 		return cfg, err
 	}
 	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		if _, remote := fsys.(rootFS); remote {
+			// The service's caller learns that the file is malformed, not
+			// what it holds.
+			return cfg, engine.Errorf(engine.EINVALID, "%s is not a valid %s", path, ProjectFile)
+		}
 		return cfg, engine.Errorf(engine.EINVALID, "%s: %v", path, err)
 	}
 	return cfg, nil
@@ -122,8 +132,8 @@ func loadProjectConfig(path string) (ProjectConfig, error) {
 // gitRemoteName reads the URL of remote "origin" from root/.git/config (a
 // bounded regular file, see readProjectFile) and returns its last path
 // element without .git ("" when there is none or the file is not readable).
-func gitRemoteName(root string) string {
-	data, err := readProjectFile(filepath.Join(root, ".git", "config"))
+func gitRemoteName(fsys projectFS, root string) string {
+	data, err := readProjectFileIn(fsys, filepath.Join(root, ".git", "config"))
 	if err != nil {
 		return ""
 	}

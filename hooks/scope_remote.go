@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -53,10 +54,12 @@ func DetectScopeWithin(dir, agent string, roots []string) (s engine.Scope, ok bo
 			continue
 		}
 		pr := projectRootWithin(real, root)
-		if !withinAfterLinks(filepath.Join(pr, ProjectFile), root) || !withinAfterLinks(filepath.Join(pr, ".git", "config"), root) {
+		r, err := os.OpenRoot(root)
+		if err != nil {
 			return engine.Scope{}, false, nil
 		}
-		s, err := detectScope(pr, agent)
+		defer r.Close()
+		s, err := detectScopeIn(rootFS{root: r, base: root}, pr, agent)
 		return s, err == nil, err
 	}
 	return engine.Scope{}, false, nil
@@ -69,12 +72,3 @@ func within(path, root string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// withinAfterLinks reports whether path, once its links are resolved, lies
-// inside root; an absent path is inside (nothing will be read).
-func withinAfterLinks(path, root string) bool {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return true
-	}
-	return within(real, root)
-}

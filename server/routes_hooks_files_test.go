@@ -114,7 +114,9 @@ func TestClaudeCodeHookRouteHookRoots(t *testing.T) {
 		{"inside the root", filepath.Join(inside, "src"), "(scope: work/storefront/claude[javascript])", 200},
 		{"link out of the root", linked, "(scope: */linked/claude)", 200},
 		{"outside the root", outsideProject, "(scope: */elsewhere/claude)", 200},
-		{"a device link leads out of the root", hostile, "(scope: */hostile/claude)", 200},
+		// The link out of the root counts as absent; the files inside the
+		// root (its .git/config, its go.mod) are the project's.
+		{"a device link leads out of the root", hostile, "(scope: */secret-remote/claude[go])", 200},
 		{"a fifo inside the root is refused", fifo, "is not a regular file", 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
