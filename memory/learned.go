@@ -72,6 +72,9 @@ func (s *Service) Learned(ctx context.Context, since time.Time, limit int) (Lear
 	if out.Captures, err = s.db.CapturesSince(ctx, since, limit); err != nil {
 		return Learned{}, err
 	}
+	if out.Captures == nil {
+		out.Captures = []store.CaptureEntry{}
+	}
 	return out, nil
 }
 

@@ -79,6 +79,8 @@ func (s *Server) newEcho() *echo.Echo {
 	s.add(http.MethodPost, "/v1/rules/:id/accept", s.handleReviewCandidate(true))
 	s.add(http.MethodPost, "/v1/rules/:id/reject", s.handleReviewCandidate(false))
 	s.add(http.MethodGet, "/v1/rules/:id/history", s.handleHistory)
+	s.add(http.MethodGet, "/v1/learned", s.handleLearned)
+	s.add(http.MethodPost, "/v1/events/:id/retract", s.handleRetract)
 	s.add(http.MethodPost, "/v1/registry/sync", s.handleRegistrySync,
 		withBodyLimit(s.cfg.RegistryBodyLimit), withTimeout(s.cfg.SyncTimeout))
 	s.add(http.MethodPost, "/v1/embeddings", s.handleEmbeddings)
