@@ -69,6 +69,9 @@ func (s *Service) WithEmbedders(classify, bulk models.Embedder) *Service {
 // Embedder returns the embedder the service classifies with.
 func (s *Service) Embedder() models.Embedder { return s.emb }
 
+// Now is the service's clock (Options.Now, else the time of day), in UTC.
+func (s *Service) Now() time.Time { return s.now().UTC() }
+
 // at is t in UTC, or now when t is zero.
 func (s *Service) at(t time.Time) time.Time {
 	if t.IsZero() {

@@ -37,6 +37,7 @@ var done = map[string]string{
 	"archived":  "Rule archived.",
 	"restored":  "Rule restored.",
 	"merged":    "Candidate merged into this rule.",
+	"retracted": "Event retracted: its rule no longer counts it.",
 }
 
 // loadInbox reads the session's inbox (without RuleIDs).

@@ -14,7 +14,7 @@ import (
 )
 
 // pageNames are the templates of templates/, each rendered inside layout.html.
-var pageNames = []string{"inbox", "rules", "rule", "persona", "registry", "login", "error"}
+var pageNames = []string{"inbox", "rules", "rule", "persona", "registry", "learned", "login", "error"}
 
 // funcs are the template helpers: formatting only.
 var funcs = template.FuncMap{

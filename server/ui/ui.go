@@ -161,6 +161,8 @@ func (u *UI) routes() {
 	u.mux.HandleFunc("POST /rules/{id}/merge", u.post(u.mergeRule, postWrite))
 	u.mux.HandleFunc("GET /persona", u.page(u.persona, scopeParams...))
 	u.mux.HandleFunc("GET /registry", u.page(u.registry))
+	u.mux.HandleFunc("GET /learned", u.page(u.learned, "done"))
+	u.mux.HandleFunc("POST /events/{id}/retract", u.post(u.retract, postWrite))
 	u.mux.HandleFunc("POST /registry/preview", u.post(u.registryPreview, postWrite))
 	u.mux.HandleFunc("POST /registry/sync", u.post(u.registrySync, postWrite))
 }
