@@ -63,12 +63,18 @@ func blockText(b Block) string {
 	if b.Type != "tool_result" {
 		return b.Text
 	}
+	return stringOrBlocks(b.Content)
+}
+
+// stringOrBlocks is raw as the API writes a text: a JSON string, or a list
+// of blocks whose texts are joined by newlines.
+func stringOrBlocks(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(b.Content, &s) == nil {
+	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
 	var bs []Block
-	_ = json.Unmarshal(b.Content, &bs)
+	_ = json.Unmarshal(raw, &bs)
 	var parts []string
 	for _, c := range bs {
 		parts = append(parts, c.Text)
@@ -78,19 +84,7 @@ func blockText(b Block) string {
 
 // SystemText is the request's system prompt: a string or the texts of its
 // blocks, joined by newlines.
-func (r MessagesRequest) SystemText() string {
-	var s string
-	if json.Unmarshal(r.System, &s) == nil {
-		return s
-	}
-	var bs []Block
-	_ = json.Unmarshal(r.System, &bs)
-	var parts []string
-	for _, b := range bs {
-		parts = append(parts, b.Text)
-	}
-	return strings.Join(parts, "\n")
-}
+func (r MessagesRequest) SystemText() string { return stringOrBlocks(r.System) }
 
 // MessagesText is every text of every message, tool results included,
 // joined by newlines.
