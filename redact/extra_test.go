@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/lexsona/lexsona/redact/redacttest"
 )
 
 // exactCase is a text, the text Text must return, and how many secrets it
@@ -136,6 +138,9 @@ func FuzzText(f *testing.F) {
 	}
 	for _, text := range lookAlikes() {
 		f.Add(text)
+	}
+	for _, sh := range redacttest.Shapes() {
+		f.Add(sh.With("|"))
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		once, n := Text(s)

@@ -1,14 +1,22 @@
 // Package redact replaces secrets in free text (API keys, tokens, private-key
-// blocks, passwords assigned in code, written in connection URLs or said in
-// prose, Authorization headers) with typed placeholders such as
-// [REDACTED:github-pat] or postgres://app:[REDACTED:password]@db, so a
-// correction that quotes code never stores, shows, exports or injects the
-// secret it quoted.
+// blocks, passwords assigned in code, written in connection URLs, given to a
+// command's flag or said in prose, Authorization headers, cookies, webhook
+// URLs) with typed placeholders such as [REDACTED:github-pat] or
+// postgres://app:[REDACTED:password]@db, so a correction that quotes code
+// never stores, shows, exports or injects the secret it quoted. A secret is
+// found whatever character precedes or follows it (a pipe, a parenthesis,
+// a comma, a quote, a sed delimiter, the end of the text).
 //
-// Detection is the gitleaks default rule set (see gitleaks.go) plus the
-// shapes it misses (extra.go: URL passwords, Authorization headers, LexSona
-// API keys, passwords in assignments and prose, with the look-alike checks of
-// values.go); this file turns findings into replacements.
+// Detection is the gitleaks default rule set (gitleaks.go, the version
+// go.mod requires, with every rule's end of secret widened) plus the shapes
+// it misses: extra.go (URL passwords, Authorization headers, LexSona API
+// keys, passwords, keys and tokens in assignments and in English or German
+// prose), cli.go (password flags of docker login, sshpass, mysql, mongosh,
+// redis-cli, curl), web.go (Discord and Slack webhooks, Docker tokens,
+// cookies), with the value reader of valueat.go and the look-alike checks
+// of values.go. This file turns findings into replacements; yaml.go does
+// it for a YAML document, keeping it YAML. The corpus the tests run, here
+// and end to end, is in redacttest.
 package redact
 
 import (
@@ -52,17 +60,29 @@ func Text(s string) (string, int) {
 	if s == "" {
 		return s, 0
 	}
+	return apply(s, findSpans(s))
+}
+
+// findSpans returns where the secrets of s are: each gitleaks finding
+// wherever its secret occurs, each finding of extra.go where it was found
+// and, from everywhere bytes on, wherever else it occurs.
+func findSpans(s string) []span {
 	var spans []span
+	seen := map[string]bool{} // each secret's occurrences are looked for once
 	for _, f := range find(s) {
-		spans = appendOccurrences(spans, s, f.Secret, f.Type)
+		if !seen[f.Secret] {
+			seen[f.Secret] = true
+			spans = appendOccurrences(spans, s, f.Secret, f.Type)
+		}
 	}
 	for _, e := range findExtra(s) {
 		spans = append(spans, e)
-		if e.end-e.start >= everywhere {
-			spans = appendOccurrences(spans, s, s[e.start:e.end], e.kind)
+		if secret := s[e.start:e.end]; len(secret) >= everywhere && !seen[secret] {
+			seen[secret] = true
+			spans = appendOccurrences(spans, s, secret, e.kind)
 		}
 	}
-	return apply(s, spans)
+	return spans
 }
 
 // Strings redacts each non-nil string in place (see Text) and returns the

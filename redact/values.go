@@ -2,8 +2,10 @@ package redact
 
 import (
 	"encoding/base64"
+	"math"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // The checks below decide whether the value a rule of extra.go found in a
@@ -19,19 +21,19 @@ var codeRef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*[(\[]`)
 // yamlTag matches a YAML tag standing for the value (!vault, !secret).
 var yamlTag = regexp.MustCompile(`^![A-Za-z]+$`)
 
-// dottedPath matches a dotted identifier path (process.env.DB_PASSWORD,
-// settings.db.password).
-var dottedPath = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$`)
+// dottedPath matches a dotted or namespaced identifier path
+// (process.env.DB_PASSWORD, settings.db.password, cloudflare:apiToken).
+var dottedPath = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)+$`)
 
 // reference reports whether v stands for a secret rather than being one:
 // empty, a shell or template reference ($VAR, ${VAR}, {{ .Var }}, %s,
-// %(name)s), a bracketed placeholder (<password>, [password]), a value
-// holding one of Text's placeholders (which keeps Text idempotent however
-// a match cuts one), a mask (****, xxxx), a YAML tag (!vault), or code
-// that reads it (a call, an index, a dotted identifier path without a
-// digit).
+// %(name)s), a bracketed placeholder (<password>, [password]), the rest of
+// a concatenation ("KEY="+key), a value holding one of Text's placeholders
+// (which keeps Text idempotent however a match cuts one), a mask (****,
+// xxxx), a YAML tag (!vault), or code that reads it (a call, an index, a
+// dotted or namespaced identifier path without a digit).
 func reference(v string) bool {
-	if v == "" || strings.ContainsAny(v[:1], "$%{<[*") || strings.Contains(v, "REDACTED:") {
+	if v == "" || strings.ContainsAny(v[:1], "$%{<[*+") || strings.Contains(v, "REDACTED:") {
 		return true
 	}
 	if strings.Count(v, v[:1]) == len(v) && len(v) > 1 {
@@ -57,8 +59,8 @@ func looksGenerated(v string, min int) bool {
 	var letter, digitOrSymbol bool
 	for _, r := range v {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-			letter = true
+		case unicode.IsLetter(r):
+			letter = true // in any script: "ändern" is a word
 		case r >= '0' && r <= '9':
 			digitOrSymbol = true
 		case r == ' ' || r == '\t':
@@ -87,9 +89,9 @@ func strongValue(v string) bool {
 	var lower, upper, digit, symbol int
 	for _, r := range v {
 		switch {
-		case r >= 'a' && r <= 'z':
+		case unicode.IsLower(r):
 			lower = 1
-		case r >= 'A' && r <= 'Z':
+		case unicode.IsUpper(r):
 			upper = 1
 		case r >= '0' && r <= '9':
 			digit = 1
@@ -123,3 +125,45 @@ func basicValue(v string) bool {
 // anything but a reference, so postgres://app:pw@db keeps its user and host
 // and loses "pw", while postgres://app:${PGPASSWORD}@db is left as it is.
 func urlPassword(v string) bool { return !reference(v) }
+
+// keyValue is the check of a value assigned to a key or token setting
+// (DEPLOY_TOKEN=…, --api-key …): generated-looking and eight bytes at least,
+// or sixteen bytes at least of a single kind (letters only, say) whose
+// entropy is that of a random string rather than a word or a phrase.
+func keyValue(v string) bool {
+	if looksGenerated(v, 8) {
+		return true
+	}
+	return len(v) >= 16 && !reference(v) && !strings.ContainsAny(v, " \t/.:") && entropy(v) >= 3.7
+}
+
+// entropy is the Shannon entropy of v in bits per byte.
+func entropy(v string) float64 {
+	var counts [256]int
+	for i := 0; i < len(v); i++ {
+		counts[v[i]]++
+	}
+	h := 0.0
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / float64(len(v))
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// sessionCookie matches the name of a cookie that holds a session or a
+// credential whatever its value looks like.
+var sessionCookie = regexp.MustCompile(`sess|sid|token|auth|jwt|csrf|xsrf|remember|login|key|secret|credential`)
+
+// cookieValue is the check of the value of the cookie name: six bytes at
+// least and not a reference for a session or credential cookie, else a
+// generated-looking value of twelve bytes at least (an analytics id; a
+// theme or language stays).
+func cookieValue(name, v string) bool {
+	if len(v) < 6 || reference(v) {
+		return false
+	}
+	return sessionCookie.MatchString(name) || looksGenerated(v, 12)
+}
