@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/lexsona/lexsona/redact"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -26,6 +27,7 @@ func (s *Service) SyncRegistry(ctx context.Context, src registry.Source, opts Sy
 	syncMu.Lock()
 	defer syncMu.Unlock()
 	opts.Now = s.at(opts.Now)
+	src.YAML, _ = redact.YAML(src.YAML) // recorded, parsed again, and its texts injected: never a secret
 	return syncInForce(ctx, s.db, s.bulk, src, opts)
 }
 
@@ -47,5 +49,6 @@ func (s *Service) SyncInForce(ctx context.Context, opts SyncOptions) (*registry.
 // database opened read-only, EUNAVAILABLE.
 func (s *Service) PlanRegistry(ctx context.Context, src registry.Source, opts SyncOptions) (*registry.Registry, RegistryPlan, error) {
 	opts.Now = s.at(opts.Now)
+	src.YAML, _ = redact.YAML(src.YAML) // as SyncRegistry would write it
 	return planInForce(ctx, s.db, src, opts)
 }
