@@ -8,10 +8,14 @@ import (
 	"strings"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/atomicfile"
 )
 
 // DefaultHookCommand is the command Claude Code runs for LexSona's hooks.
 const DefaultHookCommand = "lexsona hook claude-code"
+
+// maxSettingsSize bounds the settings file install reads.
+const maxSettingsSize = 4 << 20
 
 // hookTimeout is the timeout, in seconds, written with the SessionStart
 // and PreToolUse command hooks: they read the store only and answer within
@@ -329,7 +333,7 @@ func indentOf(data []byte) string {
 // file at path, creating it when absent, and writes it only when it changes
 // (atomically, keeping its mode). It reports whether it wrote.
 func EditSettingsFile(path string, edit func([]byte) ([]byte, error)) (bool, error) {
-	old, mode, err := readExisting(path)
+	old, mode, err := atomicfile.Read(path, maxSettingsSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		mode = 0o644
 	} else if err != nil {
@@ -345,5 +349,5 @@ func EditSettingsFile(path string, edit func([]byte) ([]byte, error)) (bool, err
 	if bytes.Equal(old, data) {
 		return false, nil
 	}
-	return true, atomicWrite(path, data, mode)
+	return true, atomicfile.Write(path, data, mode)
 }

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/agentfile"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/spf13/cobra"
 )
@@ -35,7 +35,7 @@ the file. A file that already holds this persona is not touched.`,
 			if max < 0 || max > memory.MaxSnapshotRules {
 				return usagef("--max %d: want 1 to %d (0 for the configured default)", max, memory.MaxSnapshotRules)
 			}
-			agentFile := hooks.ValidFormat(format)
+			agentFile := agentfile.ValidFormat(format)
 			switch {
 			case agentFile, format == "", format == "json", format == "prompt", format == "text":
 			default:
@@ -59,7 +59,7 @@ the file. A file that already holds this persona is not touched.`,
 				return err
 			}
 			if write != "" {
-				res, err := hooks.WriteAgentFile(write, format, snap.Prompt)
+				res, err := agentfile.WriteAgentFile(write, format, snap.Prompt)
 				if err != nil {
 					return err
 				}
@@ -75,7 +75,7 @@ the file. A file that already holds this persona is not touched.`,
 				})
 			}
 			if agentFile {
-				out, err := hooks.Render(format, snap.Prompt)
+				out, err := agentfile.Render(format, snap.Prompt)
 				if err != nil {
 					return err
 				}

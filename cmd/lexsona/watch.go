@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/agentfile"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/spf13/cobra"
 )
@@ -45,7 +45,7 @@ goes on.`,
 			if format == "" {
 				format = formatForPath(write)
 			}
-			if !hooks.ValidFormat(format) {
+			if !agentfile.ValidFormat(format) {
 				return usagef("--format %q: want agents-md, claude-md or cursor-rule", format)
 			}
 			if interval < MinWatchInterval {
@@ -97,17 +97,17 @@ goes on.`,
 func formatForPath(path string) string {
 	switch base := filepath.Base(path); {
 	case strings.HasSuffix(strings.ToLower(base), ".mdc"):
-		return hooks.FormatCursorRule
+		return agentfile.FormatCursorRule
 	case strings.EqualFold(base, "CLAUDE.md"):
-		return hooks.FormatClaudeMD
+		return agentfile.FormatClaudeMD
 	}
-	return hooks.FormatAgentsMD
+	return agentfile.FormatAgentsMD
 }
 
 // pollResult is what one poll did: the write (Changed false when the file
 // already held the persona) and the number of rules in the persona.
 type pollResult struct {
-	hooks.WriteResult
+	agentfile.WriteResult
 	Rules int       `json:"rules"`
 	At    time.Time `json:"at"`
 }
@@ -124,7 +124,7 @@ type watcher struct {
 
 // poll builds the persona and writes it when its text differs from the one
 // last written. wrote is false when nothing was written. Errors: the
-// persona's and hooks.WriteAgentFile's.
+// persona's and agentfile.WriteAgentFile's.
 func (w *watcher) poll(ctx context.Context) (res pollResult, wrote bool, err error) {
 	snap, err := w.mem.Persona(ctx, w.req)
 	if err != nil {
@@ -134,7 +134,7 @@ func (w *watcher) poll(ctx context.Context) (res pollResult, wrote bool, err err
 	if w.written && snap.Prompt == w.last {
 		return res, false, nil
 	}
-	res.WriteResult, err = hooks.WriteAgentFile(w.path, w.format, snap.Prompt)
+	res.WriteResult, err = agentfile.WriteAgentFile(w.path, w.format, snap.Prompt)
 	if err != nil {
 		return res, false, err
 	}

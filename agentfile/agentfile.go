@@ -2,7 +2,7 @@
 // the files agents read (a managed block in AGENTS.md or CLAUDE.md, a Cursor
 // rule), answers Claude Code's hook events, and installs those hooks into
 // Claude Code's settings.
-package hooks
+package agentfile
 
 import (
 	"strings"
