@@ -56,4 +56,3 @@ func WriteAgentFile(path, format, prompt string) (WriteResult, error) {
 	res.Changed = true
 	return res, nil
 }
-
