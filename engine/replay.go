@@ -125,9 +125,8 @@ func NewReplay(r Rule, opts ReplayOptions) *Replay {
 	return &Replay{rule: r, opts: opts}
 }
 
-// Events is the number of events stepped; Counterexamples the number of
-// counterexample events among them.
-func (p *Replay) Events() int          { return p.n }
+// Counterexamples is the number of counterexample events stepped (a
+// counterexample, or a confirmation of one).
 func (p *Replay) Counterexamples() int { return p.counters }
 
 // Step replays the next event of the history.

@@ -2,11 +2,11 @@ package engine
 
 import "slices"
 
-// retraction replays the retraction of event id (Retract): the history
-// that holds it, an earlier correction not retracted yet, gives back its
-// evidence; its last correction becomes the newest correction that stays
-// (its first_seen when none does); the rule's statement made at that
-// event's time is withdrawn.
+// retraction replays the retraction of event id with Retract: the
+// history that holds it, an earlier correction not retracted yet, gives
+// back its evidence; its last correction becomes that of the newest
+// correction that stays, by id (its first_seen when none does); the
+// rule's statement made at that event's time is withdrawn.
 func (p *Replay) retraction(ev Event, id int64) error {
 	for _, t := range p.threads {
 		i := slices.IndexFunc(t.marks, func(m replayMark) bool { return m.id == id })
@@ -14,37 +14,26 @@ func (p *Replay) retraction(ev Event, id int64) error {
 			continue
 		}
 		m := t.marks[i]
-		a, b, side := t.Alpha, t.Beta, "alpha"
-		if m.pol == Counter {
-			b, side = b-1, "beta"
-		} else {
-			a--
-		}
-		held := t.Reinforcements > 0 && t.Alpha > 1
-		if m.pol == Counter {
-			held = t.CounterExamples > 0 && t.Beta > 1
-		}
-		if !held || a != ev.Alpha || b != ev.Beta {
-			return Errorf(EINVALID, "it retracts event %d, %s, and so takes 1 from %s: from alpha %g and beta %g it gives alpha %g and beta %g; it records alpha %g and beta %g",
-				id, m.pol.EventType(), side, t.Alpha, t.Beta, a, b, ev.Alpha, ev.Beta)
-		}
-		t.Alpha, t.Beta = a, b
-		if m.pol == Counter {
-			t.CounterExamples--
-		} else {
-			t.Reinforcements--
-		}
-		t.marks = slices.Delete(t.marks, i, i+1)
-		last := t.stable
-		for _, k := range t.marks {
-			if k.id > last.id {
+		var last replayMark
+		for j, k := range t.marks {
+			if j != i && k.id > last.id {
 				last = k
 			}
 		}
-		t.LastCorrection = t.FirstSeen
-		if last.id != 0 {
-			t.LastCorrection = last.at.UTC()
+		if t.stable.id > last.id {
+			last = t.stable
 		}
+		target := Event{EventID: id, RuleID: t.RuleID, EventType: m.pol.EventType(), Polarity: m.pol, At: m.at}
+		ret, err := Retract(t.Rule, target, last.at, ev.At)
+		if err == nil && (ret.Rule.Alpha != ev.Alpha || ret.Rule.Beta != ev.Beta) {
+			err = Errorf(EINVALID, "from alpha %g and beta %g it gives alpha %g and beta %g; it records alpha %g and beta %g",
+				t.Alpha, t.Beta, ret.Rule.Alpha, ret.Rule.Beta, ev.Alpha, ev.Beta)
+		}
+		if err != nil {
+			return Errorf(EINVALID, "it retracts event %d, %s: %s", id, m.pol.EventType(), ErrorMessage(err))
+		}
+		t.Rule = ret.Rule
+		t.marks = slices.Delete(t.marks, i, i+1)
 		if s := p.rule.Stated; s != nil && s.At.Equal(m.at) {
 			p.stated = false
 		}

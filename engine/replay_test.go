@@ -132,6 +132,16 @@ func TestReplayRefuses(t *testing.T) {
 			h.add(Event{EventType: EventManualOverride, Detail: "retracted event 99 (a reinforcement recorded …): its evidence is taken back", Alpha: 2, Beta: 5, At: min_(3)})
 			h.r.Alpha, h.r.Reinforcements = 2, 0
 		}, "it retracts event 99, which is no earlier correction of this rule's history that is not retracted already"},
+		{"a retraction that takes back more than the event held", func(h *history) {
+			h.retract(2, min_(3))
+			ev(h, 2).Alpha, h.r.Alpha = 1, 1
+		}, "event #3 (event_id 3, a manual_override): it retracts event 2, reinforcement: from alpha 3 and beta 5 it gives alpha 2 and beta 5; it records alpha 1 and beta 5"},
+		{"a retraction of an event retracted already", func(h *history) {
+			h.correct(Reinforce, min_(2), "")
+			h.retract(2, min_(3))
+			h.add(Event{EventType: EventManualOverride, Detail: h.evs[3].Detail, Alpha: 2, Beta: 5, At: min_(4)})
+			h.r.Alpha, h.r.Reinforcements = 2, 0
+		}, "event #5 (event_id 5, a manual_override): it retracts event 2, which is no earlier correction of this rule's history that is not retracted already"},
 		{"a merge of more than a candidate held", func(h *history) {
 			h.mergeCandidate(min_(2), 1, min_(5))
 			last := ev(h, len(h.evs)-1)

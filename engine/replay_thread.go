@@ -58,7 +58,7 @@ func (p *Replay) create(ev Event) (Polarity, error) {
 func (p *Replay) createAt(pr Prior, ev Event) (*replayThread, Polarity, bool) {
 	at := ev.At.UTC()
 	t := &replayThread{createdAt: p.n, createdID: ev.EventID}
-	t.Alpha, t.Beta, t.FirstSeen, t.LastCorrection = pr.Alpha, pr.Beta, at, at
+	t.RuleID, t.Alpha, t.Beta, t.FirstSeen, t.LastCorrection = p.rule.RuleID, pr.Alpha, pr.Beta, at, at
 	if ev.Beta != pr.Beta {
 		return nil, 0, false
 	}

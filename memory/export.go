@@ -29,7 +29,11 @@ import (
 //
 // The header's source names the store by driver and file (or database)
 // name, never by its path or host. An exception proposal comes after the
-// rule it is an exception to. Vectors
+// rule it is an exception to. A rule's events are its whole history, by
+// event id: an import replays it from the prior (engine.Replay), and a
+// retraction's detail names the event it retracts by its event_id in the
+// file. A confirmation names the rule it was resolved to only while the
+// store has that rule (not once it was renamed or merged away). Vectors
 // are not exported (they are recomputed from the texts); nor are
 // idempotency keys.
 
@@ -83,6 +87,7 @@ func (s *Service) Export(ctx context.Context, w io.Writer) (ExportCounts, error)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	var n ExportCounts
+	rules := map[string]bool{}
 	put := func(l exportLine, count *int) error {
 		if err := enc.Encode(l); err != nil {
 			return fmt.Errorf("memory: write export: %w", err)
@@ -104,12 +109,18 @@ func (s *Service) Export(ctx context.Context, w io.Writer) (ExportCounts, error)
 			return put(exportLine{Kind: "config", Key: c.Key, Value: &c.Value}, &n.Config)
 		},
 		Rule: func(r store.RuleRow) error {
+			rules[r.RuleID] = true
 			return put(exportLine{Kind: "rule", Rule: &r.Rule, ArchivedBy: r.ArchivedBy, DefinitionSHA256: r.DefinitionSHA256,
 				RuleRegistry: r.Registry}, &n.Rules)
 		},
-		Text:    func(x store.RuleText) error { return put(exportLine{Kind: "text", Text: &x}, &n.Texts) },
-		Event:   func(e engine.Event) error { return put(exportLine{Kind: "event", Event: &e}, &n.Events) },
-		Pending: func(p engine.Pending) error { return put(exportLine{Kind: "pending", Pending: &p}, &n.Pending) },
+		Text:  func(x store.RuleText) error { return put(exportLine{Kind: "text", Text: &x}, &n.Texts) },
+		Event: func(e engine.Event) error { return put(exportLine{Kind: "event", Event: &e}, &n.Events) },
+		Pending: func(p engine.Pending) error {
+			if !rules[p.RuleID] {
+				p.RuleID = ""
+			}
+			return put(exportLine{Kind: "pending", Pending: &p}, &n.Pending)
+		},
 	})
 	if err != nil {
 		return n, err

@@ -20,9 +20,9 @@ type ImportResult struct {
 	Kept  ExportCounts `json:"kept"`
 	Rules []RuleImport `json:"rules_kept"`
 	// Redacted counts the secrets the file held (in correction texts, agent
-	// output, event details, the texts of rules no registry defines),
-	// replaced by placeholders before anything was stored, as Record and
-	// AddRule replace them.
+	// output, event details, statements, rule texts, registries' YAML),
+	// replaced by placeholders before anything was stored, as Record,
+	// AddRule and a registry sync replace them.
 	Redacted int `json:"redacted"`
 }
 
@@ -31,10 +31,10 @@ type ImportResult struct {
 type CheckedExport struct {
 	rs   io.ReadSeeker
 	done func()
-	// Counts are the file's records; Redacted the secrets they held (see
-	// ImportResult).
-	Counts   ExportCounts
-	Redacted int
+	// retracted is scanRetractions' map of the file.
+	retracted map[int64]string
+	// Counts are the file's records.
+	Counts ExportCounts
 }
 
 // Close releases the file's copy, if CheckExport made one.
@@ -46,11 +46,14 @@ func (c *CheckedExport) Close() {
 }
 
 // CheckExport reads an export (see Export) from r and checks every record
-// as the store checks what it imports, times against now, without opening
-// any store: a front end calls it before it opens (or creates) the store
-// to import into, so that a file it refuses leaves no trace. A reader that
-// cannot seek, such as stdin, is copied to a temporary file (mode 0600,
-// removed by Close) to be read again by ImportChecked. Errors: EINVALID
+// as the store checks what it imports, times against now, and replays
+// every rule's history from its prior (see checker), without opening any
+// store: a front end calls it before it opens (or creates) the store to
+// import into, so that a file it refuses leaves no trace. It streams the
+// file twice (the retractions it holds, then everything), holding a line
+// and one rule's running state at a time. A reader that cannot seek, such
+// as stdin, is copied to a temporary file (mode 0600, removed by Close) to
+// be read again by ImportChecked. Errors: EINVALID
 // (or ETOOLARGE) naming the line of a file that is not an export, of a
 // newer version than this build reads, with a bad record (and what is
 // wrong with it), or truncated (no end record, or counts that differ from
@@ -60,9 +63,12 @@ func CheckExport(r io.Reader, now time.Time) (*CheckedExport, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &CheckedExport{rs: rs, done: done}
-	err = readExport(rs, newChecker(now), func(rec importRecord) error {
-		c.Redacted += rec.redacted
+	c := &CheckedExport{rs: rs, done: done, retracted: scanRetractions(rs)}
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		c.Close()
+		return nil, engine.Errorf(engine.EUNAVAILABLE, "import: cannot read the file again: %v", err)
+	}
+	err = readExport(rs, newChecker(now, c.retracted, false), func(rec importRecord) error {
 		switch rec.kind {
 		case "registry":
 			c.Counts.Registries++
@@ -70,8 +76,10 @@ func CheckExport(r io.Reader, now time.Time) (*CheckedExport, error) {
 			c.Counts.Config++
 		case "rule":
 			c.Counts.Rules++
-			c.Counts.Texts += len(rec.rule.texts)
-			c.Counts.Events += len(rec.rule.events)
+		case "text":
+			c.Counts.Texts++
+		case "event":
+			c.Counts.Events++
 		case "pending":
 			c.Counts.Pending++
 		}
@@ -103,61 +111,25 @@ func (s *Service) Import(ctx context.Context, r io.Reader) (ImportResult, error)
 // events are compared with its own and, with opts.Merge, those it lacks
 // are appended (see ImportOptions). Running it twice changes nothing the
 // second time. Vectors are not in an export: the next registry sync
-// embeds the imported texts. The file is read again and checked again as
-// it is written; any error rolls the whole import back, so a file it
-// refuses leaves the store as it was. Errors: CheckExport's (the file
-// changed since it was checked); EUNAVAILABLE when the file cannot be
-// rewound; the store's.
+// embeds the imported texts. The file is read again, checked and replayed
+// again as it is written, streaming (the reading and checking in a
+// goroutine of their own, pipeline): rows go to the store in batches of
+// at most importBatch records (importBatchBytes of text), so memory does
+// not grow with the file's events. A retraction keeps its link to the
+// event it retracts, renumbered to the store's ids. Any error rolls the
+// whole import back, so a file it refuses leaves the store as it was.
+// Errors: CheckExport's (the file changed since it was checked);
+// EUNAVAILABLE when the file cannot be rewound; the store's.
 func (s *Service) ImportChecked(ctx context.Context, c *CheckedExport, opts ImportOptions) (ImportResult, error) {
 	var res ImportResult
-	at := s.now().UTC()
 	err := s.db.Write(ctx, func(tx *store.Tx) error {
 		res = ImportResult{Rules: []RuleImport{}}
 		if _, err := c.rs.Seek(0, io.SeekStart); err != nil {
 			return engine.Errorf(engine.EUNAVAILABLE, "import: cannot read the file again after checking it: %v", err)
 		}
-		var pending []engine.Pending
-		return readExport(c.rs, newChecker(s.now()), func(rec importRecord) error {
-			res.Redacted += rec.redacted
-			switch rec.kind {
-			case "registry":
-				ok, err := tx.ImportRegistry(rec.registry)
-				count(ok, err, &res.Added.Registries, &res.Kept.Registries)
-				return err
-			case "config":
-				ok, err := tx.ImportConfig(rec.key, rec.value)
-				count(ok, err, &res.Added.Config, &res.Kept.Config)
-				return err
-			case "rule":
-				r := rec.rule
-				ok, err := tx.ImportRule(r.row, r.texts, r.events)
-				if err != nil {
-					return err
-				}
-				if ok {
-					a := &res.Added
-					a.Rules, a.Texts, a.Events = a.Rules+1, a.Texts+len(r.texts), a.Events+len(r.events)
-					return nil
-				}
-				ri, err := keepRule(tx, r, opts.Merge, at)
-				if err != nil {
-					return err
-				}
-				res.Rules = append(res.Rules, ri)
-				k := &res.Kept
-				k.Rules, k.Texts, k.Events = k.Rules+1, k.Texts+len(r.texts), k.Events+len(r.events)-ri.Merged
-				res.Added.Events += ri.Merged
-			case "pending":
-				pending = append(pending, rec.pending)
-			case "end":
-				n, err := tx.ImportPending(pending)
-				if err != nil {
-					return err
-				}
-				res.Added.Pending, res.Kept.Pending = n, len(pending)-n
-			}
-			return nil
-		})
+		chk := newChecker(s.now(), c.retracted, true)
+		w := &importWriter{tx: tx, chk: chk, opts: opts, at: s.now().UTC(), res: &res}
+		return pipeline(func(on func(importRecord) error) error { return readExport(c.rs, chk, on) }, w.write)
 	})
 	if err != nil {
 		return ImportResult{}, err

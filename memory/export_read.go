@@ -16,42 +16,42 @@ import (
 // output (1 MiB each) or a registry's YAML (16 MiB, base64), escaped.
 const maxExportLine = 64 << 20
 
+// Kinds of importRecord beyond those of the export's lines: the end of a
+// rule's records (its texts and events), once its history is checked.
+const kindRuleEnd = "rule-end"
+
 // importRecord is one checked record of an export, in normal form: a
-// registry, a config override, a rule with its texts and events, a pending
-// confirmation, or the end record.
+// registry, a config override, a rule, one of its texts or events, the
+// end of its records, a pending confirmation, or the end record.
 type importRecord struct {
 	line     int // where the record starts in the file (1-based)
 	kind     string
 	registry store.RegistryFile
 	key      string
 	value    string
-	rule     *ruleRecords
+	rule     store.RuleRow
+	text     store.RuleText
+	event    engine.Event
+	step     engine.ReplayStep // what the event did to its rule
 	pending  engine.Pending
 	redacted int // secrets replaced by placeholders in this record
 }
 
-// ruleRecords is a rule record with the text and event records that follow
-// it.
-type ruleRecords struct {
-	row           store.RuleRow
-	texts         []store.RuleText
-	events        []engine.Event
-	lastEventLine int
-}
-
-// readExport reads an export from r and checks all of it: the header
-// (format and version), every record's kind and content (checker), texts
-// and events that follow a rule, the end record's counts against the
-// records read, and nothing after it. It calls on (when not nil) with each
-// record after the header, in order, a rule once its texts and events are
-// read, the end record last and only once the counts match. Errors:
-// EINVALID or ETOOLARGE naming the line of a file that is not an export,
-// of a newer version than this build reads, with a bad record (and what is
-// wrong with it), or truncated (no end record, or counts other than its
-// records'); EUNAVAILABLE when r cannot be read; on's errors.
+// readExport reads an export from r and checks all of it as it streams:
+// the header (format and version), every record's kind and content
+// (checker), texts and events that follow a rule, each rule's history
+// replayed from its prior, the end record's counts against the records
+// read, and nothing after it. It calls on (when not nil) with each record
+// after the header, in order — a rule's texts and events after it, then
+// a rule-end record once its history is checked — and with the end record
+// last, only once the counts match. It holds one line and the running
+// state of one rule at a time. Errors: EINVALID or ETOOLARGE naming the
+// line of a file that is not an export, of a newer version than this
+// build reads, with a bad record (and what is wrong with it), or
+// truncated (no end record, or counts other than its records');
+// EUNAVAILABLE when r cannot be read; on's errors.
 func readExport(r io.Reader, chk *checker, on func(importRecord) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxExportLine)
+	sc := newLineScanner(r)
 	line := 0
 	next := func() (exportLine, bool, error) {
 		for sc.Scan() {
@@ -93,21 +93,7 @@ func readExport(r io.Reader, chk *checker, on func(importRecord) error) error {
 		}
 		return on(rec)
 	}
-	var (
-		seen ExportCounts
-		rule *importRecord // the rule whose texts and events are being read
-	)
-	flush := func() error {
-		if rule == nil {
-			return nil
-		}
-		rec := *rule
-		rule = nil
-		if err := chk.ruleRecords(rec.line, rec.rule); err != nil {
-			return err
-		}
-		return emit(rec)
-	}
+	var seen ExportCounts
 	for {
 		l, ok, err := next()
 		if err != nil {
@@ -116,98 +102,89 @@ func readExport(r io.Reader, chk *checker, on func(importRecord) error) error {
 		if !ok {
 			return engine.Errorf(engine.EINVALID, "import: the export ends at line %d without its end record: the file is truncated", line)
 		}
-		bad := func(what string) error {
-			return engine.Errorf(engine.EINVALID, "import: line %d: %s", line, what)
-		}
-		if l.Kind != "text" && l.Kind != "event" {
-			if err := flush(); err != nil {
+		if l.Kind != "text" && l.Kind != "event" && chk.inRule() {
+			if err := chk.ruleEnd(); err != nil {
+				return err
+			}
+			if err := emit(importRecord{line: line, kind: kindRuleEnd}); err != nil {
 				return err
 			}
 		}
-		rec := importRecord{line: line, kind: l.Kind}
-		switch l.Kind {
-		case "registry":
-			if l.Registry == nil {
-				return bad("a registry record without its registry")
-			}
-			rec.registry = *l.Registry
-			if err := chk.registry(line, &rec.registry); err != nil {
-				return err
-			}
-			seen.Registries++
-		case "config":
-			if l.Key == "" || l.Value == nil {
-				return bad("a config record without its key or value")
-			}
-			rec.key, rec.value = l.Key, *l.Value
-			if err := chk.config(line, rec.key, rec.value); err != nil {
-				return err
-			}
-			seen.Config++
-		case "rule":
-			if l.Rule == nil {
-				return bad("a rule record without its rule")
-			}
-			rec.rule = &ruleRecords{row: store.RuleRow{Rule: *l.Rule, ArchivedBy: l.ArchivedBy, DefinitionSHA256: l.DefinitionSHA256, Registry: l.RuleRegistry}}
-			n, err := chk.rule(line, &rec.rule.row)
-			if err != nil {
-				return err
-			}
-			rec.redacted = n
-			rule = &rec
-			seen.Rules++
-		case "text", "event":
-			if rule == nil || (l.Text == nil && l.Event == nil) {
-				return bad("a " + l.Kind + " record that follows no rule")
-			}
-			rr := rule.rule
-			if l.Text != nil {
-				n, err := chk.text(line, &rr.row, l.Text)
-				if err != nil {
-					return err
-				}
-				rr.texts = append(rr.texts, *l.Text)
-				rule.redacted += n
-				seen.Texts++
-			} else {
-				n, err := chk.event(line, rr.row.RuleID, l.Event)
-				if err != nil {
-					return err
-				}
-				rr.events = append(rr.events, *l.Event)
-				rr.lastEventLine = line
-				rule.redacted += n
-				seen.Events++
-			}
-			continue
-		case "pending":
-			if l.Pending == nil {
-				return bad("a pending record without its confirmation")
-			}
-			rec.pending = *l.Pending
-			n, err := chk.pending(line, &rec.pending)
-			if err != nil {
-				return err
-			}
-			rec.redacted = n
-			seen.Pending++
-		case "end":
+		rec, err := readRecord(chk, line, l, &seen)
+		if err != nil {
+			return err
+		}
+		if l.Kind == "end" {
 			if l.Counts == nil || *l.Counts != seen {
 				return engine.Errorf(engine.EINVALID, "import: the end record (line %d) counts other records than the file holds: the file is truncated or was edited", line)
 			}
 			if err := trailing(next); err != nil {
 				return err
 			}
-			return emit(rec)
-		default:
-			return bad("unknown kind " + l.Kind)
 		}
-		if l.Kind != "rule" {
-			if err := emit(rec); err != nil {
-				return err
-			}
+		if err := emit(rec); err != nil {
+			return err
+		}
+		if l.Kind == "end" {
+			return nil
 		}
 	}
+}
+
+// readRecord checks line l, the record at line, and counts it in seen.
+func readRecord(chk *checker, line int, l exportLine, seen *ExportCounts) (importRecord, error) {
+	bad := func(what string) error {
+		return engine.Errorf(engine.EINVALID, "import: line %d: %s", line, what)
+	}
+	rec := importRecord{line: line, kind: l.Kind}
+	var err error
+	switch l.Kind {
+	case "registry":
+		if l.Registry == nil {
+			return rec, bad("a registry record without its registry")
+		}
+		rec.registry = *l.Registry
+		rec.redacted, err = chk.registry(line, &rec.registry)
+		seen.Registries++
+	case "config":
+		if l.Key == "" || l.Value == nil {
+			return rec, bad("a config record without its key or value")
+		}
+		rec.key, rec.value = l.Key, *l.Value
+		err = chk.config(line, rec.key, rec.value)
+		seen.Config++
+	case "rule":
+		if l.Rule == nil {
+			return rec, bad("a rule record without its rule")
+		}
+		rec.rule = store.RuleRow{Rule: *l.Rule, ArchivedBy: l.ArchivedBy, DefinitionSHA256: l.DefinitionSHA256, Registry: l.RuleRegistry}
+		rec.redacted, err = chk.rule(line, &rec.rule)
+		seen.Rules++
+	case "text", "event":
+		if !chk.inRule() || (l.Text == nil && l.Event == nil) {
+			return rec, bad("a " + l.Kind + " record that follows no rule")
+		}
+		if l.Text != nil {
+			rec.kind, rec.text = "text", *l.Text
+			rec.redacted, err = chk.text(line, &rec.text)
+			seen.Texts++
+		} else {
+			rec.kind, rec.event = "event", *l.Event
+			rec.step, rec.redacted, err = chk.event(line, &rec.event)
+			seen.Events++
+		}
+	case "pending":
+		if l.Pending == nil {
+			return rec, bad("a pending record without its confirmation")
+		}
+		rec.pending = *l.Pending
+		rec.redacted, err = chk.pending(line, &rec.pending)
+		seen.Pending++
+	case "end":
+	default:
+		return rec, bad("unknown kind " + l.Kind)
+	}
+	return rec, err
 }
 
 // trailing refuses a record after the end record.
@@ -220,6 +197,38 @@ func trailing(next func() (exportLine, bool, error)) error {
 		return engine.Errorf(engine.EINVALID, "import: the file goes on after its end record: it is not one export")
 	}
 	return nil
+}
+
+// newLineScanner scans r's lines, each at most maxExportLine long.
+func newLineScanner(r io.Reader) *bufio.Scanner {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxExportLine)
+	return sc
+}
+
+// scanRetractions reads an export and returns, for each event a
+// retraction in it names (engine.RetractedEventID), the id of the rule
+// whose history holds the retraction: readExport's replay keeps what it
+// needs of those events, and of no other, until their retraction. It
+// decodes only the lines that can be retractions and ignores what it
+// cannot read: readExport reports it.
+func scanRetractions(r io.Reader) map[int64]string {
+	out := map[int64]string{}
+	sc := newLineScanner(r)
+	for sc.Scan() {
+		b := sc.Bytes()
+		if !bytes.Contains(b, []byte(`"manual_override"`)) || !bytes.Contains(b, []byte(`retracted event `)) {
+			continue
+		}
+		var l exportLine
+		if json.Unmarshal(b, &l) != nil || l.Event == nil {
+			continue
+		}
+		if id, ok := engine.RetractedEventID(*l.Event); ok {
+			out[id] = l.Event.RuleID
+		}
+	}
+	return out
 }
 
 // rewindable returns r ready to be read twice: r itself when it can seek,

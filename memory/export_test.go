@@ -33,9 +33,12 @@ func fillMemory(t *testing.T, s *Service, db *store.DB) {
 	}
 	r := engine.NewRule("user.answer-in-french", "communication_style", engine.SeverityStyle, "Answer in French",
 		engine.Scope{Environment: "home"}, engine.DefaultConfig(), t0)
-	r.Alpha, r.Reinforcements = 9, 7
 	if _, err := db.CreateRule(ctx, r); err != nil {
 		t.Fatal(err)
+	}
+	for i := range 7 {
+		MustRecord(t, s, engine.Correction{RuleID: r.RuleID, UserText: "en français, s'il te plaît",
+			Scope: engine.Scope{Environment: "home"}, At: t0.Add(time.Duration(i+1) * time.Minute)})
 	}
 	if _, err := s.ArchiveRule(ctx, "code.conventional-commits", t0); err != nil {
 		t.Fatal(err)

@@ -1,9 +1,7 @@
 package memory
 
 import (
-	"math"
 	"time"
-	"unicode/utf8"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/redact"
@@ -16,21 +14,54 @@ import (
 // Record (NormalizeCorrection), the registry parser, times not in the
 // future — and what only the whole file can say: a rule, config key or
 // registry given twice, an exception proposal before the rule it is an
-// exception to, a rule's α and β that its events do not explain. Each check
-// puts its record in normal form, replaces secrets by placeholders where
-// Record and AddRule would (correction texts, agent output, event details,
-// the texts of rules no registry defines, correction texts of those it
-// does) and returns how many it replaced. Its errors are
-// EINVALID (or ETOOLARGE) naming the record's line and what is wrong.
+// exception to, a confirmation resolved to a rule the file does not hold,
+// and each rule's history replayed from its prior (engine.Replay): evidence,
+// counts, times, statement and status its events do not explain. It
+// holds, per rule, its id, line and counterexample count, and the running
+// state of the rule being read, never its events. Each check puts its
+// record in normal form and, when the checker redacts, replaces secrets by
+// placeholders where Record, AddRule and a registry sync would
+// (correction texts, agent output, event details, statements, rule texts;
+// a registry's YAML in both passes) and returns how many it replaced. Its errors are EINVALID (or ETOOLARGE) naming the record's
+// line and what is wrong.
 type checker struct {
-	now        time.Time
+	now time.Time
+	// redact: replace secrets by placeholders (an import's writing pass);
+	// else leave them (a check, which writes nothing).
+	redact bool
+	// cfg is the file's config (its overrides on the defaults): its prior
+	// is one a rule may have been created at.
+	cfg        engine.Config
 	rules      map[string]int // rule id → line
+	counters   map[string]int // rule id → counterexample events of its history
 	keys       map[string]int // config key → line
 	registries map[string]int // registry name → line
+	// retracted maps each event a retraction names to the rule whose
+	// history holds the retraction (scanRetractions).
+	retracted map[int64]string
+	cur       *ruleCheck // the rule whose texts and events are being read
 }
 
-func newChecker(now time.Time) *checker {
-	return &checker{now: now.UTC(), rules: map[string]int{}, keys: map[string]int{}, registries: map[string]int{}}
+// ruleCheck is the rule being read: its row and its history's replay.
+type ruleCheck struct {
+	row    *store.RuleRow
+	line   int
+	replay *engine.Replay
+}
+
+func newChecker(now time.Time, retracted map[int64]string, redact bool) *checker {
+	return &checker{now: now.UTC(), redact: redact, cfg: engine.DefaultConfig(), rules: map[string]int{}, counters: map[string]int{},
+		keys: map[string]int{}, registries: map[string]int{}, retracted: retracted}
+}
+
+// inRule reports whether a rule's texts and events are being read.
+func (c *checker) inRule() bool { return c.cur != nil }
+
+// retractedIn reports whether event id (the file's) is retracted in the
+// history of rule ruleID.
+func (c *checker) retractedIn(ruleID string, id int64) bool {
+	r, ok := c.retracted[id]
+	return ok && r == ruleID
 }
 
 // lineError is err (an *engine.Error) as the error of a record at line.
@@ -57,11 +88,16 @@ func (c *checker) notFuture(field string, at time.Time) error {
 	return nil
 }
 
-func (c *checker) registry(line int, f *store.RegistryFile) error {
+// registry checks a registry record, its YAML with its secrets replaced
+// by placeholders as a registry sync replaces them (in both passes: the
+// YAML stored is the one that must parse).
+func (c *checker) registry(line int, f *store.RegistryFile) (int, error) {
+	var n int
+	f.YAML, n = redact.YAML(f.YAML)
 	if err := c.registryFile(f); err != nil {
-		return lineError(line, "registry record", err)
+		return 0, lineError(line, "registry record", err)
 	}
-	return twice(c.registries, line, "registry", f.Name)
+	return n, twice(c.registries, line, "registry", f.Name)
 }
 
 // registryFile checks a registry as the registries in force are read
@@ -84,7 +120,10 @@ func (c *checker) config(line int, key, value string) error {
 	if err := store.CheckImportConfig(key, value); err != nil {
 		return lineError(line, "config record", err)
 	}
-	return twice(c.keys, line, "config key", key)
+	if err := twice(c.keys, line, "config key", key); err != nil {
+		return err
+	}
+	return c.cfg.Set(key, value)
 }
 
 func (c *checker) rule(line int, row *store.RuleRow) (int, error) {
@@ -107,31 +146,69 @@ func (c *checker) rule(line int, row *store.RuleRow) (int, error) {
 	if err := twice(c.rules, line, "rule", row.RuleID); err != nil {
 		return 0, err
 	}
-	if row.Source == engine.SourceRegistry {
-		return 0, nil
+	id := row.RuleID
+	c.cur = &ruleCheck{row: row, line: line, replay: engine.NewReplay(row.Rule, engine.ReplayOptions{
+		Priors:                engine.ReplayPriors(c.cfg),
+		Retracted:             func(ev int64) bool { return c.retractedIn(id, ev) },
+		ParentCounterexamples: c.counters[row.ExceptionOf],
+	})}
+	n := 0
+	if row.Stated != nil { // a copy: the replay checks the words as given
+		st := *row.Stated
+		row.Stated = &st
+		n = c.redactStrings(&st.Text)
 	}
-	return redact.Strings(&row.Text), nil
+	return n + c.redactStrings(&row.Text), nil
 }
 
-func (c *checker) text(line int, row *store.RuleRow, x *store.RuleText) (int, error) {
+// redactStrings replaces the secrets in ss by placeholders, when c
+// redacts, and returns how many it replaced.
+func (c *checker) redactStrings(ss ...*string) int {
+	if !c.redact {
+		return 0
+	}
+	return redact.Strings(ss...)
+}
+
+// ruleEnd checks the rule whose records were read against its history
+// (engine.Replay.Finish), naming its line.
+func (c *checker) ruleEnd() error {
+	r := c.cur
+	c.cur = nil
+	if err := r.replay.Finish(); err != nil {
+		return engine.Errorf(engine.EINVALID, "import: line %d: %s", r.line, engine.ErrorMessage(err))
+	}
+	c.counters[r.row.RuleID] = r.replay.Counterexamples()
+	return nil
+}
+
+func (c *checker) text(line int, x *store.RuleText) (int, error) {
+	row := c.cur.row
 	if err := store.CheckImportText(row.RuleID, x); err != nil {
 		return 0, lineError(line, "text record of rule "+row.RuleID, err)
 	}
-	if row.Source == engine.SourceRegistry && x.Kind != store.KindCorrection {
-		return 0, nil
-	}
-	n := redact.Strings(&x.Text)
+	n := c.redactStrings(&x.Text)
 	if n > 0 {
 		x.SHA256 = store.TextSHA256(x.Text)
 	}
 	return n, nil
 }
 
-func (c *checker) event(line int, ruleID string, ev *engine.Event) (int, error) {
+// event checks an event of the rule being read and replays it on the
+// rule's history, returning what it did.
+func (c *checker) event(line int, ev *engine.Event) (engine.ReplayStep, int, error) {
+	ruleID := c.cur.row.RuleID
+	pol := ev.Polarity // as the file gives it: the replay checks it against the type
 	if err := c.eventFields(ruleID, ev); err != nil {
-		return 0, lineError(line, "event record of rule "+ruleID, err)
+		return engine.ReplayStep{}, 0, lineError(line, "event record of rule "+ruleID, err)
 	}
-	return redact.Strings(&ev.UserText, &ev.AgentOutput, &ev.Detail), nil
+	replayed := *ev
+	replayed.Polarity = pol
+	step, err := c.cur.replay.Step(replayed)
+	if err != nil {
+		return step, 0, engine.Errorf(engine.EINVALID, "import: line %d: %s", line, engine.ErrorMessage(err))
+	}
+	return step, c.redactStrings(&ev.UserText, &ev.AgentOutput, &ev.Detail), nil
 }
 
 // eventFields checks an event as the store does, its correction as Record
@@ -178,7 +255,7 @@ func (c *checker) pending(line int, p *engine.Pending) (int, error) {
 	if err := c.pendingFields(p); err != nil {
 		return 0, lineError(line, "pending record", err)
 	}
-	return redact.Strings(&p.Text, &p.AgentOutput), nil
+	return c.redactStrings(&p.Text, &p.AgentOutput), nil
 }
 
 // pendingFields checks a confirmation as the store does, and its frame id,
@@ -186,6 +263,15 @@ func (c *checker) pending(line int, p *engine.Pending) (int, error) {
 func (c *checker) pendingFields(p *engine.Pending) error {
 	if err := store.CheckImportPending(p); err != nil {
 		return err
+	}
+	switch {
+	case p.RuleID == "":
+	case p.Status == engine.PendingOpen || p.Status == engine.PendingRejected:
+		return engine.Errorf(engine.EINVALID, "a confirmation that is %s resolved to no rule, yet it names rule %s", p.Status, p.RuleID)
+	default:
+		if _, ok := c.rules[p.RuleID]; !ok {
+			return engine.Errorf(engine.EINVALID, "the confirmation was resolved to rule %s, which no rule record before it holds", p.RuleID)
+		}
 	}
 	if err := checkFrameID(p.FrameID); err != nil {
 		return err
@@ -202,60 +288,4 @@ func (c *checker) pendingFields(p *engine.Pending) error {
 		return err
 	}
 	return checkCandidates(p.Candidates)
-}
-
-// ruleRecords checks what a rule's events say of it: every event records
-// the rule's α and β after it, so the last one records the rule's own. A
-// rule without events, or whose α and β differ from its last event's, has
-// evidence nothing explains (an edited file).
-func (c *checker) ruleRecords(line int, r *ruleRecords) error {
-	rule := &r.row.Rule
-	if len(r.events) == 0 {
-		return engine.Errorf(engine.EINVALID, "import: line %d: rule %s has no events: nothing explains its alpha %g and beta %g",
-			line, rule.RuleID, rule.Alpha, rule.Beta)
-	}
-	last := r.events[len(r.events)-1]
-	if !sameFloat(last.Alpha, rule.Alpha) || !sameFloat(last.Beta, rule.Beta) {
-		return engine.Errorf(engine.EINVALID, "import: line %d: rule %s has alpha %g and beta %g, but its last event (line %d) records alpha %g and beta %g: the file was edited",
-			line, rule.RuleID, rule.Alpha, rule.Beta, r.lastEventLine, last.Alpha, last.Beta)
-	}
-	return nil
-}
-
-// sameFloat reports whether a and b are equal up to rounding.
-func sameFloat(a, b float64) bool {
-	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
-}
-
-// checkFrameID checks a frame id as Record does.
-func checkFrameID(id string) error {
-	if len(id) > 256 {
-		return engine.Errorf(engine.EINVALID, "frame id is %d bytes long: at most 256", len(id))
-	}
-	return engine.ValidateLine("frame id", id)
-}
-
-// checkMultiline checks a stored text that may span lines and be empty.
-func checkMultiline(field, s string) error {
-	if !utf8.ValidString(s) {
-		return engine.Errorf(engine.EINVALID, "%s is not valid UTF-8", field)
-	}
-	if len(s) > engine.MaxUserTextLength {
-		return engine.Errorf(engine.ETOOLARGE, "%s is %d bytes long: at most %d", field, len(s), engine.MaxUserTextLength)
-	}
-	return engine.CheckChars(field, s, true)
-}
-
-// checkCandidates checks the rules a classifier considered: valid ids,
-// finite scores.
-func checkCandidates(cs []engine.Candidate) error {
-	for _, k := range cs {
-		if err := engine.ValidateRuleID(k.RuleID); err != nil {
-			return engine.Errorf(engine.EINVALID, "candidate: %s", engine.ErrorMessage(err))
-		}
-		if math.IsNaN(k.Score) || math.IsInf(k.Score, 0) {
-			return engine.Errorf(engine.EINVALID, "candidate %s has a score that is not a finite number", k.RuleID)
-		}
-	}
-	return nil
 }

@@ -28,9 +28,9 @@ func sampleRecords() []exportLine {
 		{Kind: "config", Key: "category.code_style.c_min", Value: &value},
 		{Kind: "rule", Rule: &sample},
 		{Kind: "text", Text: &store.RuleText{RuleID: sample.RuleID, Kind: store.KindTemplate, Text: sample.Text}},
-		{Kind: "event", Event: &engine.Event{RuleID: sample.RuleID, EventType: engine.EventCreation, Detail: "created (source: user)",
+		{Kind: "event", Event: &engine.Event{EventID: 1, RuleID: sample.RuleID, EventType: engine.EventCreation, Detail: "created (source: user)",
 			Alpha: 2, Beta: 5, At: t0}},
-		{Kind: "event", Event: &engine.Event{RuleID: sample.RuleID, EventType: engine.EventReinforcement, UserText: "keep them short",
+		{Kind: "event", Event: &engine.Event{EventID: 2, RuleID: sample.RuleID, EventType: engine.EventReinforcement, UserText: "keep them short",
 			AgentOutput: "func f() { /* 300 lines */ }", Polarity: engine.Reinforce, Alpha: 3, Beta: 5, At: t0.Add(time.Minute)}},
 		{Kind: "pending", Pending: &engine.Pending{Text: "shorter functions please", Polarity: engine.Reinforce, Status: engine.PendingOpen,
 			Candidates: []engine.Candidate{}, CreatedAt: t0.Add(2 * time.Minute)}},
@@ -164,7 +164,7 @@ func TestImportChecksRecordsAsOtherInputs(t *testing.T) {
 		{"alpha 1e6 that its events do not explain", func(r []exportLine) []exportLine {
 			nth(r, "rule", 0).Rule.Alpha = 1e6
 			return r
-		}, ruleLine, "alpha 1e+06 and beta 5, but its last event (line " + itoa(eventLine) + ") records alpha 3 and beta 5"},
+		}, ruleLine, "rule user.keep-functions-short has alpha 1e+06, beta 5, 1 reinforcements and 0 counterexamples, but its 2 events, replayed from its prior, give alpha 3, beta 5, 1 and 0"},
 		{"alpha 1e6 with no events behind it", func(r []exportLine) []exportLine {
 			nth(r, "rule", 0).Rule.Alpha = 1e6
 			var out []exportLine
@@ -204,9 +204,10 @@ func TestImportChecksRecordsAsOtherInputs(t *testing.T) {
 }
 
 // TestImportRedactsSecrets: a token in an event's text or agent output, in
-// a confirmation, or in a user rule's text (and its template) is replaced
-// by its placeholder before it is stored, as Record and AddRule replace
-// it, and the import says how many it replaced.
+// a confirmation, in a user rule's text (and its template) or in a
+// registry's YAML is replaced by its placeholder before it is stored, as
+// Record, AddRule and a registry sync replace it, and the import says how
+// many it replaced.
 func TestImportRedactsSecrets(t *testing.T) {
 	recs := sampleRecords()
 	nth(recs, "event", 1).Event.UserText = "never paste " + fakeGitHubToken + " into a commit"
@@ -214,13 +215,20 @@ func TestImportRedactsSecrets(t *testing.T) {
 	nth(recs, "pending", 0).Pending.Text = "that token " + fakeGitHubToken + " must not be logged"
 	nth(recs, "rule", 0).Rule.Text = "Call the API with " + fakeGitHubToken
 	nth(recs, "text", 0).Text.Text = nth(recs, "rule", 0).Rule.Text
+	nth(recs, "registry", 0).Registry.YAML = []byte(strings.Replace(teamYAML, "template: Never force-push to main",
+		"template: Never force-push to main with "+fakeGitHubToken, 1))
 	s, db := newService(t, "sqlite")
 	res, err := s.Import(context.Background(), strings.NewReader(exportOf(t, recs)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Redacted != 5 {
-		t.Errorf("redacted %d secrets, want 5", res.Redacted)
+	if res.Redacted != 6 {
+		t.Errorf("redacted %d secrets, want 6", res.Redacted)
+	}
+	regs, err := db.Registries(context.Background())
+	if err != nil || len(regs) != 1 || strings.Contains(string(regs[0].YAML), fakeGitHubToken) ||
+		!strings.Contains(string(regs[0].YAML), "[REDACTED:github-pat]") || regs[0].SHA256 != store.TextSHA256(string(regs[0].YAML)) {
+		t.Errorf("registries %+v, %v: want the YAML with its placeholder, under its own digest", regs, err)
 	}
 	stored := string(mustExport(t, s))
 	if strings.Contains(stored, fakeGitHubToken) {

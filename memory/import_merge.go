@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -16,10 +17,12 @@ import (
 type ImportOptions struct {
 	// Merge appends to such a rule the file's evidence it does not have —
 	// reinforcements, counterexamples, confirmations and violations, by
-	// content — and recomputes its α and β from them (see
-	// mergeImportedEvents). The file's copy's own lifecycle
-	// (creation, promotion, edits) is not merged; its definition, texts and
-	// status are the memory's.
+	// content, and the correction that created the file's copy when it was
+	// a candidate proposed from one (as a reinforcement) — but not what the
+	// file retracts, and recomputes its α and β from them (see
+	// ruleKeeper). The file's copy's own lifecycle (the rest of its
+	// creation, promotion, edits, retractions) is not merged; its
+	// definition, texts and status are the memory's.
 	Merge bool
 }
 
@@ -38,10 +41,10 @@ type RuleImport struct {
 	// FileEvents counts the rule's events in the file; Present those the
 	// memory has already (same type, time, texts, frame, scope, detail);
 	// Lacking those it does not have that Merge appends (corrections,
-	// confirmations, violations); Merged those appended (Lacking with
-	// Merge, else 0); NotImported the file's events left out (all but
-	// Present without Merge; with it, the file copy's own creation,
-	// promotion and edits).
+	// confirmations, violations, a creating correction); Merged those
+	// appended (Lacking with Merge, else 0); NotImported the file's events
+	// left out (all but Present without Merge; with it, the file copy's
+	// own creation, promotion, edits, and the corrections it retracts).
 	FileEvents  int `json:"file_events"`
 	Present     int `json:"present"`
 	Lacking     int `json:"lacking"`
@@ -56,22 +59,32 @@ type RuleImport struct {
 
 // mergeable reports whether an event of the file may be appended to the
 // memory's rule of the same id: what was observed of the rule (evidence,
-// violations), not what happened to the file's copy of it.
-func mergeable(t engine.EventType) bool {
-	switch t {
+// violations, the correction a candidate was proposed from), not what
+// happened to the file's copy of it.
+func mergeable(ev engine.Event, step engine.ReplayStep) bool {
+	switch ev.EventType {
 	case engine.EventReinforcement, engine.EventCounterexample, engine.EventConfirmation, engine.EventViolation:
 		return true
+	case engine.EventCreation:
+		return step.Evidence != 0
 	}
 	return false
 }
 
-// eventKey is an event's content: what it is, when, what was said and
-// where, without what differs between stores (its id) or follows from the
-// rest of a rule's history (α and β).
-func eventKey(ev engine.Event) string {
+// eventKey is the digest of an event's content: what it is, when, what
+// was said and where, without what differs between stores (its id) or
+// follows from the rest of a rule's history (α and β). A creation with
+// a correction's words is keyed as the reinforcement a merge appends of
+// it.
+func eventKey(ev engine.Event) [16]byte {
+	typ, pol := ev.EventType, ev.Polarity
+	if typ == engine.EventCreation && ev.UserText != "" {
+		typ, pol = engine.EventReinforcement, engine.Reinforce
+	}
 	scope, _ := json.Marshal(ev.Scope.Normalize()) // a Scope always encodes
-	return strings.Join([]string{string(ev.EventType), itoaPolarity(ev.Polarity), ev.At.UTC().Format(time.RFC3339Nano),
-		ev.UserText, ev.AgentOutput, ev.FrameID, string(scope), ev.Detail}, "\x00")
+	sum := sha256.Sum256([]byte(strings.Join([]string{string(typ), itoaPolarity(pol), ev.At.UTC().Format(time.RFC3339Nano),
+		ev.UserText, ev.AgentOutput, ev.FrameID, string(scope), ev.Detail}, "\x00")))
+	return [16]byte(sum[:16])
 }
 
 func itoaPolarity(p engine.Polarity) string {
@@ -84,87 +97,118 @@ func itoaPolarity(p engine.Polarity) string {
 	return "0"
 }
 
-// keepRule compares the file's events of a rule the memory has with the
-// memory's and, with merge, appends those it may and does not have.
-func keepRule(tx *store.Tx, r *ruleRecords, merge bool, at time.Time) (RuleImport, error) {
-	id := r.row.RuleID
-	have, err := tx.RuleEvents(id)
-	if err != nil {
-		return RuleImport{}, err
-	}
-	seen := make(map[string]bool, len(have))
-	for _, ev := range have {
-		seen[eventKey(ev)] = true
-	}
-	ri := RuleImport{RuleID: id, Outcome: RuleKept, FileEvents: len(r.events)}
-	var add []engine.Event
-	for _, ev := range r.events {
-		k := eventKey(ev)
-		switch {
-		case seen[k]:
-			ri.Present++
-		case mergeable(ev.EventType):
-			seen[k] = true
-			add = append(add, ev)
-		}
-	}
-	ri.Lacking = len(add)
-	if !merge {
-		add = nil
-	}
-	rule, err := mergeImportedEvents(tx, id, add, at)
-	if err != nil {
-		return RuleImport{}, err
-	}
-	ri.Merged, ri.NotImported = len(add), ri.FileEvents-ri.Present-len(add)
-	ri.Events, ri.Alpha, ri.Beta = len(have), rule.Alpha, rule.Beta
-	if len(add) > 0 {
-		ri.Outcome, ri.Events = RuleMerged, len(have)+len(add)+1
-	}
-	return ri, nil
+// ruleKeeper compares, as they stream, the file's events of a rule the
+// memory has with the memory's (by digest) and, with merge, appends those
+// it may and does not have, in batches: each reinforcement, counterexample
+// or confirmation (and creating correction, as a reinforcement) adds its
+// polarity to the memory's rule (engine.Rule.ApplyEvidence at the event's
+// time), each event records the rule's α and β after it, and a
+// manual_override at the import's time then says what was merged, so
+// that the rule's α and β are its last event's.
+type ruleKeeper struct {
+	tx    *store.Tx
+	rule  engine.Rule // the memory's, with the evidence merged so far
+	from  engine.Rule // the memory's before
+	seen  map[[16]byte]bool
+	have  int // the memory's events
+	merge bool
+	at    time.Time
+	ri    RuleImport
+	batch []engine.Event
+	// plus, minus and creating count what was merged: reinforcements
+	// (creating: of them, corrections that created a candidate) and
+	// counterexamples.
+	plus, minus, creating int
 }
 
-// mergeImportedEvents appends exported events of rule id to the store's
-// rule of that id, in the order given, and recomputes its evidence from
-// them: each reinforcement, counterexample or confirmation adds its
-// polarity (engine.Rule.ApplyEvidence at the event's time), and each event
-// records the rule's α and β after it. A manual_override event at `at`
-// then says what was merged, so that the rule's α and β are its last
-// event's. It returns the rule as saved. Errors: store.CheckImportEvent's;
-// ENOTFOUND for an unknown rule; the store's.
-func mergeImportedEvents(t *store.Tx, id string, events []engine.Event, at time.Time) (engine.Rule, error) {
-	r, err := t.GetRule(id)
-	if err != nil || len(events) == 0 {
-		return r, err
+// startKeep starts the comparison of the file's events of rule id with
+// the memory's, reading the memory's a page at a time.
+func startKeep(tx *store.Tx, id string, merge bool, at time.Time) (*ruleKeeper, error) {
+	r, err := tx.GetRule(id)
+	if err != nil {
+		return nil, err
 	}
-	alpha, beta := r.Alpha, r.Beta
-	var plus, minus int
-	for _, ev := range events {
-		if err := store.CheckImportEvent(id, &ev); err != nil {
-			return engine.Rule{}, err
-		}
-		switch ev.Polarity {
-		case engine.Reinforce:
-			plus++
-		case engine.Counter:
-			minus++
-		}
-		if ev.Polarity != 0 {
-			r.ApplyEvidence(ev.Polarity, ev.At)
-		}
-		ev.Alpha, ev.Beta = r.Alpha, r.Beta
-		if _, err := t.InsertEvent(&ev); err != nil {
-			return engine.Rule{}, err
-		}
+	k := &ruleKeeper{tx: tx, rule: r, from: r, seen: map[[16]byte]bool{}, merge: merge, at: at,
+		ri: RuleImport{RuleID: id, Outcome: RuleKept}}
+	err = tx.EachEvent(id, func(ev engine.Event) error {
+		k.seen[eventKey(ev)] = true
+		k.have++
+		return nil
+	})
+	return k, err
+}
+
+// event compares one event of the file with the memory's and, with
+// merge, appends it when the memory lacks it and may take it; retracted
+// says the file retracts it.
+func (k *ruleKeeper) event(ev engine.Event, step engine.ReplayStep, retracted bool) error {
+	k.ri.FileEvents++
+	key := eventKey(ev)
+	switch {
+	case k.seen[key]:
+		k.ri.Present++
+		return nil
+	case retracted || !mergeable(ev, step):
+		return nil
 	}
-	if err := t.UpdateEvidence(r); err != nil {
-		return engine.Rule{}, err
+	k.seen[key] = true
+	k.ri.Lacking++
+	if !k.merge {
+		return nil
+	}
+	if ev.EventType == engine.EventCreation {
+		ev.EventType, ev.Polarity = engine.EventReinforcement, engine.Reinforce
+		k.creating++
+	}
+	switch ev.Polarity {
+	case engine.Reinforce:
+		k.plus++
+	case engine.Counter:
+		k.minus++
+	}
+	if ev.Polarity != 0 {
+		k.rule.ApplyEvidence(ev.Polarity, ev.At)
+	}
+	ev.Alpha, ev.Beta = k.rule.Alpha, k.rule.Beta
+	k.ri.Merged++
+	k.batch = append(k.batch, ev)
+	if len(k.batch) >= importBatch {
+		return k.flush()
+	}
+	return nil
+}
+
+func (k *ruleKeeper) flush() error {
+	err := k.tx.ImportEvents(k.rule.RuleID, k.batch)
+	clear(k.batch)
+	k.batch = k.batch[:0]
+	return err
+}
+
+// finish writes what is left and, when it merged events, the rule's
+// evidence and the manual_override that says what was merged.
+func (k *ruleKeeper) finish() (RuleImport, error) {
+	ri := k.ri
+	ri.NotImported = ri.FileEvents - ri.Present - ri.Merged
+	ri.Events, ri.Alpha, ri.Beta = k.have, k.rule.Alpha, k.rule.Beta
+	if ri.Merged == 0 {
+		return ri, nil
+	}
+	if err := k.flush(); err != nil {
+		return RuleImport{}, err
+	}
+	if err := k.tx.UpdateEvidence(k.rule); err != nil {
+		return RuleImport{}, err
 	}
 	detail := fmt.Sprintf("merged %d events of an import: +%d reinforcements, +%d counterexamples (alpha %g → %g, beta %g → %g)",
-		len(events), plus, minus, alpha, r.Alpha, beta, r.Beta)
-	if _, err := t.InsertEvent(&engine.Event{RuleID: id, EventType: engine.EventManualOverride, Detail: detail,
-		Alpha: r.Alpha, Beta: r.Beta, At: atOrNow(at)}); err != nil {
-		return engine.Rule{}, err
+		ri.Merged, k.plus, k.minus, k.from.Alpha, k.rule.Alpha, k.from.Beta, k.rule.Beta)
+	if k.creating > 0 {
+		detail += fmt.Sprintf("; %d of the reinforcements created the rule there", k.creating)
 	}
-	return r, nil
+	if _, err := k.tx.InsertEvent(&engine.Event{RuleID: k.rule.RuleID, EventType: engine.EventManualOverride, Detail: detail,
+		Alpha: k.rule.Alpha, Beta: k.rule.Beta, At: atOrNow(k.at)}); err != nil {
+		return RuleImport{}, err
+	}
+	ri.Outcome, ri.Events = RuleMerged, k.have+ri.Merged+1
+	return ri, nil
 }

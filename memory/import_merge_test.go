@@ -22,10 +22,10 @@ func ruleHistory(n int) []exportLine {
 	recs := []exportLine{
 		{Kind: "rule", Rule: &rule},
 		{Kind: "text", Text: &store.RuleText{RuleID: id, Kind: store.KindTemplate, Text: rule.Text}},
-		{Kind: "event", Event: &engine.Event{RuleID: id, EventType: engine.EventCreation, Detail: "created (source: user)", Alpha: 2, Beta: 5, At: t0}},
+		{Kind: "event", Event: &engine.Event{EventID: 1, RuleID: id, EventType: engine.EventCreation, Detail: "created (source: user)", Alpha: 2, Beta: 5, At: t0}},
 	}
 	for i := 1; i <= n; i++ {
-		ev := engine.Event{RuleID: id, EventType: engine.EventReinforcement, Polarity: engine.Reinforce,
+		ev := engine.Event{EventID: int64(i + 1), RuleID: id, EventType: engine.EventReinforcement, Polarity: engine.Reinforce,
 			UserText: fmt.Sprintf("keep them short (%d)", i), At: t0.Add(time.Duration(i) * time.Minute)}
 		if i%10 == 0 {
 			ev.EventType, ev.Polarity, ev.UserText = engine.EventCounterexample, engine.Counter, fmt.Sprintf("this one may be long (%d)", i)

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"fmt"
-	"math"
 	"regexp"
 	"time"
 
@@ -165,13 +163,12 @@ func CheckImportRegistry(f *RegistryFile) error {
 	return nil
 }
 
-// ImportRule inserts an exported rule, its texts and its events (in the
-// order given, with new event ids and their own times, α and β), unless a
-// rule with its id exists: then it writes nothing and reports false.
-// Counterexample tags follow from the events. Errors: those of
-// CheckImportRule, CheckImportText and CheckImportEvent; EINVALID for an
-// exception to a rule the store does not have; the store's.
-func (t *Tx) ImportRule(row RuleRow, texts []RuleText, events []engine.Event) (bool, error) {
+// ImportRule inserts an exported rule row unless a rule with its id
+// exists: then it writes nothing and reports false. Its texts and events
+// follow with ImportTexts and ImportEvents, in batches of the caller's
+// size. Errors: those of CheckImportRule; EINVALID for an exception to a
+// rule the store does not have; the store's.
+func (t *Tx) ImportRule(row RuleRow) (bool, error) {
 	if err := CheckImportRule(&row); err != nil {
 		return false, err
 	}
@@ -183,27 +180,38 @@ func (t *Tx) ImportRule(row RuleRow, texts []RuleText, events []engine.Event) (b
 			return false, engine.Errorf(engine.EINVALID, "rule %s is an exception to %q, which the store does not have: import that rule first", row.RuleID, row.ExceptionOf)
 		}
 	}
-	if err := t.InsertRuleRow(row); err != nil {
-		return false, err
-	}
+	return true, t.InsertRuleRow(row)
+}
+
+// ImportTexts inserts exported texts of rule ruleID, which ImportRule
+// inserted. Errors: those of CheckImportText; the store's.
+func (t *Tx) ImportTexts(ruleID string, texts []RuleText) error {
 	now := time.Now()
 	for _, x := range texts {
-		if err := CheckImportText(row.RuleID, &x); err != nil {
-			return false, err
+		if err := CheckImportText(ruleID, &x); err != nil {
+			return err
 		}
 		if _, err := t.dt.InsertRuleText(x, now); err != nil {
-			return false, err
+			return err
 		}
 	}
-	for _, ev := range events {
-		if err := CheckImportEvent(row.RuleID, &ev); err != nil {
-			return false, err
+	return nil
+}
+
+// ImportEvents appends exported events to rule ruleID, in the order given,
+// with their own times, α and β, and sets each one's EventID to its id
+// here. Counterexample tags follow from the events. Errors: those of
+// CheckImportEvent; the store's.
+func (t *Tx) ImportEvents(ruleID string, events []engine.Event) error {
+	for i := range events {
+		if err := CheckImportEvent(ruleID, &events[i]); err != nil {
+			return err
 		}
-		if _, err := t.InsertEvent(&ev); err != nil {
-			return false, err
+		if _, err := t.InsertEvent(&events[i]); err != nil {
+			return err
 		}
 	}
-	return true, nil
+	return nil
 }
 
 // ImportConfig stores an exported config override unless the store has
@@ -247,63 +255,34 @@ func (t *Tx) ImportRegistry(f RegistryFile) (bool, error) {
 	return true, t.dt.PutRegistryFile(f)
 }
 
-// ImportPending adds exported pending confirmations (with new ids), but
-// not those the store has with the same text, scope, polarity and creation
-// time; it returns how many it added. A resolved one keeps its status, rule
-// and time. Errors: those of CheckImportPending (nothing is added then);
-// the store's.
-func (t *Tx) ImportPending(ps []engine.Pending) (int, error) {
-	key := func(p engine.Pending) string {
-		return fmt.Sprintf("%d\x00%s\x00%s\x00%s", p.Polarity, fmtKeyTime(p.CreatedAt), scopeText(p.Scope), p.Text)
-	}
-	for i := range ps {
-		if err := CheckImportPending(&ps[i]); err != nil {
-			return 0, engine.Errorf(engine.ErrorCode(err), "pending confirmation %d: %s", ps[i].ID, engine.ErrorMessage(err))
-		}
-	}
-	have, err := t.dt.ListPending("", math.MaxInt32)
-	if err != nil {
-		return 0, err
-	}
-	seen := make(map[string]bool, len(have))
-	for _, h := range have {
-		seen[key(h)] = true
-	}
-	added := 0
-	for _, p := range ps {
-		if seen[key(p)] {
-			continue
-		}
-		seen[key(p)] = true
-		id, err := t.dt.InsertPending(p)
+// EachEvent calls fn with each event of rule id, by event id, reading
+// them a page at a time (nothing for an unknown rule). Its errors are the
+// store's and fn's.
+func (t *Tx) EachEvent(id string, fn func(engine.Event) error) error {
+	for after := int64(0); ; {
+		evs, err := t.dt.Events(id, after, MaxHistoryLimit)
 		if err != nil {
-			return 0, err
+			return err
 		}
-		if p.Status != engine.PendingOpen {
-			if _, err := t.dt.ResolvePending(id, p.Status, p.RuleID, *p.ResolvedAt); err != nil {
-				return 0, err
+		for _, ev := range evs {
+			if err := fn(ev); err != nil {
+				return err
 			}
 		}
-		added++
+		if len(evs) < MaxHistoryLimit {
+			return nil
+		}
+		after = evs[len(evs)-1].EventID
 	}
-	return added, nil
 }
-
-func fmtKeyTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // RuleEvents returns every event of rule id, by event id (nothing for an
 // unknown rule). Its errors are the store's.
 func (t *Tx) RuleEvents(id string) ([]engine.Event, error) {
 	var out []engine.Event
-	for after := int64(0); ; {
-		evs, err := t.dt.Events(id, after, MaxHistoryLimit)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, evs...)
-		if len(evs) < MaxHistoryLimit {
-			return out, nil
-		}
-		after = evs[len(evs)-1].EventID
-	}
+	err := t.EachEvent(id, func(ev engine.Event) error {
+		out = append(out, ev)
+		return nil
+	})
+	return out, err
 }

@@ -25,14 +25,18 @@ memory in --db, empty or not. What the memory already has is kept as it is:
 a rule with the same id (with its events), a config key, a registry name, an
 identical pending confirmation; everything else is added. For each rule it
 already had, the import says how many of the file's events it has and how
-many it left out; with --merge it appends those it lacks (corrections,
-confirmations and violations, by content) and recomputes the rule's alpha and
-beta from them. Importing the same file twice changes nothing. The whole file
-is checked before anything is written, as every other input is checked: a
-file from a newer lexsona, a truncated one, or one with a bad record (control
-characters, a registry that does not parse, a time in the future, evidence
-its events do not explain…) is refused naming its line, and changes nothing:
-it does not even create the database or tenant store it was to go into.
+many it left out; with --merge it appends those it lacks (corrections, the
+one that created the file's copy of a candidate among them, confirmations and
+violations, by content; not those the file retracts) and recomputes the rule's
+alpha and beta from them. Importing the same file twice changes nothing. The
+whole file is checked before anything is written, as every other input is
+checked, and every rule's history is replayed from its prior as lexsona
+records it: a file from a newer lexsona, a truncated one, or one with a bad
+record (control characters, a registry that does not parse, a time in the
+future, alpha, beta, counts, times, a statement or a status its events do not
+explain…) is refused naming its line, and changes nothing: it does not even
+create the database or tenant store it was to go into. The file is streamed:
+memory does not grow with its events.
 Secrets in correction texts and agent output are replaced by placeholders. The imported texts are then embedded with the
 configured embedder (--embedder, --model-dir), so that servers running on the
 same store match the imported rules; if that fails, the import stands and

@@ -19,7 +19,14 @@ type runner struct {
 	tx       *sql.Tx
 	pool     *sql.DB
 	stmts    map[string]*sql.Stmt
-	d        *Driver
+	// bound are the statements of stmts bound to tx so far, reused for
+	// the rest of the transaction: database/sql keeps every statement
+	// bound to a transaction until it ends, so binding one at each use
+	// would hold memory in proportion to the statements a transaction
+	// runs (an import's millions). nil: bind at each use (a read
+	// transaction's few statements).
+	bound map[string]*sql.Stmt
+	d     *Driver
 }
 
 // queries are the store's reads and writes on a runner.
@@ -94,10 +101,17 @@ func (r runner) sctx() context.Context {
 
 func (r runner) stmt(ctx context.Context, q string) *sql.Stmt {
 	s := r.stmts[q]
-	if s != nil && r.tx != nil {
-		return r.tx.StmtContext(ctx, s)
+	if s == nil || r.tx == nil {
+		return s
 	}
-	return s
+	if b := r.bound[q]; b != nil {
+		return b
+	}
+	b := r.tx.StmtContext(ctx, s)
+	if r.bound != nil {
+		r.bound[q] = b
+	}
+	return b
 }
 
 func (r runner) exec(q string, args ...any) (sql.Result, error) {

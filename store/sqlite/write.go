@@ -42,7 +42,7 @@ func (b writeBackend) Begin() (groupcommit.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return writeTx{d: b.d, tx: tx}, nil
+	return writeTx{d: b.d, tx: tx, bound: map[string]*sql.Stmt{}}, nil
 }
 
 func (b writeBackend) Err(op string, err error) error { return b.d.dbErr(op, err) }
@@ -73,14 +73,18 @@ func (b writeBackend) Outcome(err error) {
 	}
 }
 
-// writeTx is a write transaction on the write connection.
+// writeTx is a write transaction on the write connection; bound holds its
+// prepared statements bound to it, each bound once (see runner.stmt).
 type writeTx struct {
-	d  *Driver
-	tx *sql.Tx
+	d     *Driver
+	tx    *sql.Tx
+	bound map[string]*sql.Stmt
 }
 
 func (t writeTx) DriverTx(ctx context.Context) store.DriverTx {
-	return on(t.d.newRunner(ctx, t.tx, nil, t.d.wstmt))
+	r := t.d.newRunner(ctx, t.tx, nil, t.d.wstmt)
+	r.bound = t.bound
+	return on(r)
 }
 
 func (t writeTx) Savepoint() error {
