@@ -75,7 +75,7 @@ async function seedPending(texts) {
 }
 const pending = await seedPending(confirmTexts);
 const cand = await correct({ text: "prefer tabs for indentation in yaml files" });
-const candidateID = cand.created_rule ? cand.created_rule.rule_id : cand.rule_id;
+let candidateID = cand.created_rule ? cand.created_rule.rule_id : cand.rule_id;
 const parentID = "tool.no-sed-for-file-editing";
 let exceptionID;
 for (let i = 1; i <= 3; i++) {
@@ -141,20 +141,15 @@ await check("a candidate is accepted and appears in the persona preview", async 
   const card = page.locator(`[data-testid=candidate][data-id="${candidateID}"]`);
   await card.getByRole("button", { name: "Accept" }).click();
   await page.waitForURL(/done=candidate/);
+  // Accepted, it is filed under an id of its own and stated: in force at once.
+  const filed = (await api("GET", "/v1/rules?limit=1000")).rules.find((r) => r.text === "prefer tabs for indentation in yaml files");
+  assert(filed && !filed.rule_id.startsWith("proposed."), `filed as ${filed && filed.rule_id}`);
+  candidateID = filed.rule_id;
   const r = await rule(candidateID);
-  assert(r.status === "active-eligible", `status ${r.status}`);
-  // Accepted, it is in the preview's why: not yet active, with what it needs.
-  await page.goto(base + "/persona");
-  const d = page.locator(`[data-testid=decision][data-id="${candidateID}"]`);
-  assert((await d.getAttribute("data-outcome")) === "inactive", `outcome ${await d.getAttribute("data-outcome")}`);
-  // Reinforced until active, it is in the block the agent receives.
-  for (let i = 0; i < 40 && !(await rule(candidateID)).active; i++) {
-    await correct({ text: `yaml files are indented with tabs (${i})`, rule_id: candidateID, polarity: 1 });
-  }
-  assert((await rule(candidateID)).active, "never became active");
+  assert(r.status === "active-eligible" && r.active, `status ${r.status}, active ${r.active}`);
   await page.goto(base + "/persona");
   const prompt = await page.locator("[data-testid=prompt]").innerText();
-  assert(prompt.includes("prefer tabs for indentation in yaml files"), `prompt:\n${prompt}`);
+  assert(prompt.includes("prefer tabs for indentation in yaml files") && prompt.includes("(stated by the user"), `prompt:\n${prompt}`);
   assert((await page.locator(`[data-testid=decision][data-id="${candidateID}"]`).getAttribute("data-outcome")) === "included", "not included");
   await shot(page, "05-persona");
 });

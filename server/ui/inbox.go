@@ -123,10 +123,18 @@ func (u *UI) confirm(rc *reqCtx) error {
 	return rc.redirect("/?done=" + url.QueryEscape(res.Status))
 }
 
-// reviewCandidate accepts or rejects a candidate rule or exception proposal.
+// reviewCandidate accepts or rejects a candidate rule or exception
+// proposal; an accepted candidate is filed under an id and category of its
+// own (memory.Service.AcceptCandidate), as the API does.
 func (u *UI) reviewCandidate(accept bool) func(*reqCtx) error {
 	return func(rc *reqCtx) error {
-		if _, err := rc.mem.ReviewCandidate(rc.ctx(), rc.r.PathValue("id"), accept, time.Time{}); err != nil {
+		var err error
+		if accept {
+			_, err = rc.mem.AcceptCandidate(rc.ctx(), rc.r.PathValue("id"), memory.AcceptAs{}, time.Time{})
+		} else {
+			_, err = rc.mem.ReviewCandidate(rc.ctx(), rc.r.PathValue("id"), false, time.Time{})
+		}
+		if err != nil {
 			return err
 		}
 		code := "dropped"
