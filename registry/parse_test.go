@@ -138,9 +138,9 @@ func TestParseName(t *testing.T) {
 		{"empty name", "version: 1\nname: \"\"\n" + rules, ParseOptions{File: "x.yaml"}, "",
 			"x.yaml:2:7: registry name is empty"},
 		{"file name with a space", "version: 1\n" + rules, ParseOptions{File: "dir/my rules.yaml"}, "",
-			`dir/my rules.yaml:1:1: malformed registry name "my rules": use lowercase letters, digits, '-', '_' and '.' (from the file name): add a top-level name:`},
+			`dir/my rules.yaml:1:1: malformed registry name "my rules": use lowercase letters, digits, '-', '_' and '.', starting with a letter or digit, without ".." (from the file name): add a top-level name:`},
 		{"bad name given", "version: 1\n" + rules, ParseOptions{File: "x.yaml", Name: "a/b"}, "",
-			`x.yaml:1:1: malformed registry name "a/b": use lowercase letters, digits, '-', '_' and '.' (from the name given): add a top-level name:`},
+			`x.yaml:1:1: malformed registry name "a/b": use lowercase letters, digits, '-', '_' and '.', starting with a letter or digit, without ".." (from the name given): add a top-level name:`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
