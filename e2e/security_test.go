@@ -39,7 +39,7 @@ func MustRoutes(t *testing.T, c *Client) []route {
 	if !strings.Contains(doc.Info.Description, "POST /v1/classify and /v1/embeddings are reads") {
 		t.Fatalf("the OpenAPI description no longer says which POST routes are reads: update readPOSTs\n%s", doc.Info.Description)
 	}
-	fill := strings.NewReplacer("/rules/{id}", "/rules/"+catRule, "/confirmations/{id}", "/confirmations/1", "/models/{model}", "/models/all-MiniLM-L6-v2")
+	fill := strings.NewReplacer("/rules/{id}", "/rules/"+catRule, "/confirmations/{id}", "/confirmations/1", "/events/{id}", "/events/1", "/models/{model}", "/models/all-MiniLM-L6-v2")
 	var routes []route
 	for p, ops := range doc.Paths {
 		if !strings.HasPrefix(p, "/v1/") {
