@@ -99,6 +99,16 @@ func (s Scope) Validate() error {
 
 // ParseScope normalises and validates s in one step.
 func ParseScope(s Scope) (Scope, error) {
+	// The bound holds for what was given, before blanks and repeats are
+	// folded away: a request over it is refused whatever it folds to.
+	for _, l := range []struct {
+		name string
+		tags []string
+	}{{"context tag", s.ContextTags}, {"exclude tag", s.ExcludeTags}} {
+		if len(l.tags) > MaxScopeTags {
+			return s, Errorf(EINVALID, "%d %ss: at most %d", len(l.tags), l.name, MaxScopeTags)
+		}
+	}
 	n := s.Normalize()
 	return n, n.Validate()
 }
