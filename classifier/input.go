@@ -19,10 +19,17 @@ func embedInput(text string, max int) string {
 }
 
 // foldSpace folds text's white space runs into single spaces, trims it and
-// cuts it to max bytes at a rune boundary.
+// cuts it to max bytes at a rune boundary. The result is a string of its
+// own when it is shorter than the folded text: it never keeps the up to
+// 4·max bytes folded alive.
 func foldSpace(text string, max int) string {
 	text = engine.CutAtRune(strings.TrimLeftFunc(text, unicode.IsSpace), 4*max) // fold only what can survive the cut
-	return strings.TrimSpace(engine.CutAtRune(strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " "), max))
+	joined := strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " ")
+	out := strings.TrimSpace(engine.CutAtRune(joined, max))
+	if len(out) < len(joined) {
+		return strings.Clone(out)
+	}
+	return out
 }
 
 // folded reports whether text has no white space but single ASCII spaces

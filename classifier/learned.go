@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"context"
+	"crypto/sha256"
 	"slices"
 	"sync"
 
@@ -30,15 +31,23 @@ type Learned struct {
 const MaxLearnedPerRule = 32
 
 // learnedCache keeps the vectors of learned texts across index rebuilds, by
-// model identity and text, so that a rebuild embeds only the texts learned
-// since the last one. For each model, only the vectors of the latest
-// rebuild's texts are kept.
+// model identity and digest of the text (so that it holds no text, nor the
+// larger string a text was cut from), so that a rebuild embeds only the
+// texts learned since the last one. For each model, only the vectors of the
+// latest rebuild's texts are kept.
 type learnedCache struct {
 	mu   sync.Mutex
 	vecs map[learnedKey][]float32
 }
 
-type learnedKey struct{ model, text string }
+type learnedKey struct {
+	model string
+	text  [sha256.Size]byte
+}
+
+func learnedKeyOf(model, text string) learnedKey {
+	return learnedKey{model, sha256.Sum256([]byte(text))}
+}
 
 // vectors returns the rows of the learned exemplars of the live rules
 // (those in live), at most MaxLearnedPerRule of each rule and polarity,
@@ -61,7 +70,7 @@ func (lc *learnedCache) vectors(ctx context.Context, emb models.Embedder, learne
 	}
 	var todo []string
 	for _, l := range kept {
-		k := learnedKey{model, l.Text}
+		k := learnedKeyOf(model, l.Text)
 		if v, ok := lc.vecs[k]; ok {
 			next[k] = v
 		} else if _, queued := next[k]; !queued {
@@ -77,13 +86,13 @@ func (lc *learnedCache) vectors(ctx context.Context, emb models.Embedder, learne
 		}
 		for i, v := range vs {
 			if i < len(batch) {
-				next[learnedKey{model, batch[i]}] = v
+				next[learnedKeyOf(model, batch[i])] = v
 			}
 		}
 	}
 	lc.vecs = next
 	for _, l := range kept {
-		v := next[learnedKey{model, l.Text}]
+		v := next[learnedKeyOf(model, l.Text)]
 		if len(v) == 0 {
 			continue
 		}

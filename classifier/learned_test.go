@@ -3,14 +3,19 @@ package classifier
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"unsafe"
+	"weak"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -135,5 +140,48 @@ func TestLatestLearned(t *testing.T) {
 	}
 	if slices.ContainsFunc(got, func(l Learned) bool { return l.Text == "a2" }) {
 		t.Error("an exemplar beyond the cap was kept")
+	}
+}
+
+// TestLearnedCacheKeepsNoText: the vectors kept across rebuilds hold no
+// learned text: 1 MB exemplars, and the strings shorter ones were cut from,
+// are unreachable through the cache once the caller drops them, and the
+// same texts made anew are not embedded again.
+func TestLearnedCacheKeepsNoText(t *testing.T) {
+	emb := &countingFake{Embedder: lexical.New(64)}
+	var lc learnedCache
+	learned := func() []Learned {
+		var out []Learned
+		for i := range 4 {
+			whole := fmt.Sprintf("exemplar %d ", i) + strings.Repeat("never force-push to main ", 1<<20/25)
+			out = append(out, Learned{RuleID: "r.a", Text: whole, Affirms: true}, Learned{RuleID: "r.b", Text: whole[:40]})
+		}
+		return out
+	}
+	live := func(string) bool { return true }
+	ls := learned()
+	var held []weak.Pointer[byte]
+	for _, l := range ls {
+		if l.Affirms {
+			held = append(held, weak.Make(unsafe.StringData(l.Text)))
+		}
+	}
+	affirm, contrary, err := lc.vectors(t.Context(), emb, ls, live)
+	if err != nil || len(affirm) != 4 || len(contrary) != 4 {
+		t.Fatalf("vectors: %d affirming, %d contrary rows, err %v; want 4 and 4", len(affirm), len(contrary), err)
+	}
+	ls = nil
+	runtime.GC()
+	for i, p := range held {
+		if p.Value() != nil {
+			t.Errorf("exemplar %d (1 MB) is still reachable after the caller dropped it", i)
+		}
+	}
+	before := emb.texts.Load()
+	if _, _, err := lc.vectors(t.Context(), emb, learned(), live); err != nil {
+		t.Fatal(err)
+	}
+	if n := emb.texts.Load() - before; n != 0 {
+		t.Errorf("the same texts made anew: %d embedded again, want 0", n)
 	}
 }

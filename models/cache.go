@@ -3,6 +3,7 @@ package models
 import (
 	"container/list"
 	"context"
+	"crypto/sha256"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -20,10 +21,14 @@ type CacheStats struct {
 }
 
 // Cached wraps an Embedder with an LRU cache of embeddings keyed by (model
-// identity ID, text), so a model or IDF change never serves stale vectors.
-// Misses of one call are embedded in a single batch, each distinct text once.
-// Returned vectors are copies. It is safe for concurrent use and implements
-// Fitter by forwarding to the wrapped embedder (a no-op if it is not one).
+// identity ID, SHA-256 of the text), so a model or IDF change never serves
+// stale vectors and no text is kept: an entry holds its vector and 32 bytes
+// of digest whatever the length of the text (a key of the text itself would
+// keep a megabyte input alive, or the whole request a short text was cut
+// from). Misses of one call are embedded in a single batch, each distinct
+// text once. Returned vectors are copies. It is safe for concurrent use and
+// implements Fitter by forwarding to the wrapped embedder (a no-op if it is
+// not one).
 type Cached struct {
 	inner        Embedder
 	capacity     int
@@ -33,7 +38,14 @@ type Cached struct {
 	hits, misses atomic.Uint64
 }
 
-type cacheKey struct{ model, text string }
+// cacheKey is an entry's key: the model identity ID (the embedder's own
+// string, never a request's) and the digest of the text.
+type cacheKey struct {
+	model string
+	text  [sha256.Size]byte
+}
+
+func keyOf(model, text string) cacheKey { return cacheKey{model, sha256.Sum256([]byte(text))} }
 
 type cacheEntry struct {
 	key cacheKey
@@ -64,19 +76,25 @@ func NewCached(e Embedder, size int) *Cached {
 func (c *Cached) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	model := c.inner.Identity().ID()
 	out := make([][]float32, len(texts))
-	var missTexts []string
-	missAt := map[string][]int{}
-	c.mu.Lock()
+	keys := make([]cacheKey, len(texts))
 	for i, t := range texts {
-		if el, ok := c.items[cacheKey{model, t}]; ok {
+		keys[i] = keyOf(model, t)
+	}
+	var missTexts []string
+	var missKeys []cacheKey
+	missAt := map[cacheKey][]int{}
+	c.mu.Lock()
+	for i, k := range keys {
+		if el, ok := c.items[k]; ok {
 			c.ll.MoveToFront(el)
 			out[i] = slices.Clone(el.Value.(*cacheEntry).vec)
 			continue
 		}
-		if _, dup := missAt[t]; !dup {
-			missTexts = append(missTexts, t)
+		if _, dup := missAt[k]; !dup {
+			missTexts = append(missTexts, texts[i])
+			missKeys = append(missKeys, k)
 		}
-		missAt[t] = append(missAt[t], i)
+		missAt[k] = append(missAt[k], i)
 	}
 	c.mu.Unlock()
 	c.hits.Add(uint64(len(texts) - len(missTexts)))
@@ -93,12 +111,12 @@ func (c *Cached) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	store := c.inner.Identity().ID() == model
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for j, t := range missTexts {
-		for _, i := range missAt[t] {
+	for j, k := range missKeys {
+		for _, i := range missAt[k] {
 			out[i] = slices.Clone(vecs[j])
 		}
 		if store {
-			c.put(cacheKey{model, t}, vecs[j])
+			c.put(k, slices.Clone(vecs[j])) // a vector of its own, not a view of the model's output
 		}
 	}
 	return out, nil

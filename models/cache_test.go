@@ -2,9 +2,13 @@ package models_test
 
 import (
 	"context"
+	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"unsafe"
+	"weak"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/lexsona/lexsona/models"
@@ -147,5 +151,53 @@ func TestCachedBoundedByBytes(t *testing.T) {
 	}
 	if got := models.NewCached(lexical.New(64), 100).Stats().Capacity; got != 100 {
 		t.Errorf("narrow vectors: capacity %d, want the 100 asked for", got)
+	}
+}
+
+// parityEmbedder embeds a text as one of two unit vectors, by the parity of
+// its length, and keeps nothing of it.
+type parityEmbedder struct{}
+
+func (parityEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{float32(len(t) % 2), float32((len(t) + 1) % 2)}
+	}
+	return out, nil
+}
+func (parityEmbedder) Identity() models.Identity {
+	return models.Identity{Name: "parity", SHA256: "01", Dims: 2}
+}
+func (parityEmbedder) Backend() string { return "parity" }
+func (parityEmbedder) Close() error    { return nil }
+
+// The cache keeps no text alive: once the caller drops them, neither a
+// 1 MB input nor the 1 MB string a short text was cut from is reachable
+// through the entries made for them, and the entries still answer the same
+// texts made anew.
+func TestCachedKeepsNoText(t *testing.T) {
+	c := models.NewCached(parityEmbedder{}, 100)
+	big := func(i int) string { return strconv.Itoa(i) + " " + strings.Repeat("a long pasted log line ", 1<<20/23) }
+	var held []weak.Pointer[byte]
+	for i := range 8 {
+		whole := big(i)
+		held = append(held, weak.Make(unsafe.StringData(whole)))
+		modeltest.MustEmbed(t, c, []string{whole, whole[:40]})
+	}
+	runtime.GC()
+	for i, p := range held {
+		if p.Value() != nil {
+			t.Errorf("text %d (1 MB) is still reachable after the caller dropped it", i)
+		}
+	}
+	if st := c.Stats(); st.Entries != 16 || st.Misses != 16 {
+		t.Fatalf("stats %+v, want 16 entries from 16 misses", st)
+	}
+	for i := range 8 {
+		whole := big(i)
+		modeltest.MustEmbed(t, c, []string{whole, whole[:40]})
+	}
+	if st := c.Stats(); st.Hits != 16 || st.Misses != 16 {
+		t.Errorf("stats %+v after the same texts again, want 16 hits", st)
 	}
 }

@@ -122,7 +122,7 @@ func (c *fakeClock) add(d time.Duration)   { c.t = c.t.Add(d) }
 func retrySeconds(err error) (int, string) { return retryAfterOf(err), engine.ErrorCode(err) }
 func mustAdmit(t *testing.T, b *tokenBudget, n int64) {
 	t.Helper()
-	if err := b.admit(n); err != nil {
+	if err := b.admit(n, 0); err != nil {
 		t.Fatalf("admit(%d) with %d in flight: %v", n, b.inFlight(), err)
 	}
 }
@@ -130,18 +130,20 @@ func mustAdmit(t *testing.T, b *tokenBudget, n int64) {
 // TestTokenBudget: the bound is minTokenWindow until a rate is measured,
 // then what the measured rate embeds within the budget; a lone call is
 // always admitted; failed calls lower the rate; Retry-After is when enough
-// of the work in flight should be done.
+// of the work in flight should be done, at the rate measured or, before
+// one is, at the rate the window assumes.
 func TestTokenBudget(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	b := newTokenBudget(15*time.Second, clock.now)
 
 	// Before a rate: a lone call of any size, then minTokenWindow.
 	mustAdmit(t, b, 1_000_000)
-	if err := b.admit(1); engine.ErrorCode(err) != engine.EOVERLOADED {
+	if err := b.admit(1, 0); engine.ErrorCode(err) != engine.EOVERLOADED {
 		t.Fatalf("a call past the window was admitted (err %v)", err)
 	}
-	if s, _ := retrySeconds(b.admit(1)); s != 1 {
-		t.Errorf("Retry-After %d before a rate, want 1", s)
+	// 1,000,000 tokens at minTokenWindow per 15 s: the bound.
+	if s, _ := retrySeconds(b.admit(1, 0)); s != int(maxRetryAfter/time.Second) {
+		t.Errorf("Retry-After %d s before a rate, want %s", s, maxRetryAfter)
 	}
 	clock.add(100 * time.Second) // the lone call took 100 s
 	b.release(1_000_000, true)   // 10,000 tokens/s, over a 60 s horizon
@@ -157,7 +159,7 @@ func TestTokenBudget(t *testing.T) {
 	}
 	mustAdmit(t, b, 100_000)
 	mustAdmit(t, b, 50_000)
-	err := b.admit(30_000)
+	err := b.admit(30_000, 0)
 	if s, code := retrySeconds(err); code != engine.EOVERLOADED || s != 3 {
 		t.Errorf("past the window: code %q, Retry-After %d s; want overloaded and 3 s (30,000 tokens at 10,000/s)", code, s)
 	}
@@ -178,7 +180,7 @@ func TestTokenBudget(t *testing.T) {
 	}
 	// Retry-After is bounded.
 	mustAdmit(t, b, 10_000_000)
-	if s, _ := retrySeconds(b.admit(10_000_000)); s != int(maxRetryAfter/time.Second) {
+	if s, _ := retrySeconds(b.admit(10_000_000, 0)); s != int(maxRetryAfter/time.Second) {
 		t.Errorf("Retry-After %d s, want the %s bound", s, maxRetryAfter)
 	}
 }

@@ -31,6 +31,11 @@ const (
 // machine's load and the lengths of the texts sent; a call that fails or is
 // cancelled adds its busy time but not its tokens, so a model falling
 // behind admits less. Until a rate is measured, minTokenWindow is the bound.
+//
+// A call the model cannot embed before its deadline even alone, at the
+// measured rate, and that takes it longer than the budget, is refused at
+// once (ETOOLARGE) instead of being admitted to fail when its time is up; a refusal under load (EOVERLOADED) carries
+// a Retry-After of when enough of the work in flight should be done.
 type tokenBudget struct {
 	budget time.Duration
 	now    func() time.Time
@@ -82,26 +87,92 @@ func (b *tokenBudget) window() int64 {
 	return max(w, minTokenWindow)
 }
 
-// admit takes n tokens into flight, or returns EOVERLOADED (an
-// *overloadedError whose Retry-After is when enough of the work in flight
-// should be done for n to fit).
-func (b *tokenBudget) admit(n int64) error {
+// wait is how long the model takes to embed n tokens, as a Retry-After:
+// at the measured rate, or before one is measured at the rate the window
+// assumes (minTokenWindow within budget); within [1 s, maxRetryAfter].
+// Callers hold mu.
+func (b *tokenBudget) wait(n int64) time.Duration {
+	r := b.rate()
+	if r <= 0 && b.budget > 0 {
+		r = minTokenWindow / b.budget.Seconds()
+	}
+	d := time.Second
+	if r > 0 {
+		d = time.Duration(float64(n) / r * float64(time.Second))
+	}
+	return min(max(d, time.Second), maxRetryAfter)
+}
+
+// drain is wait for the tokens in flight: when the work admitted should
+// be done.
+func (b *tokenBudget) drain() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.wait(b.inflight)
+}
+
+// tooLarge is the ETOOLARGE error of a call of n tokens that the model, at
+// its measured rate, cannot embed within left, nil when it can, before a
+// rate is measured, or when the call takes no longer than the budget (it
+// is not large: its request has spent its time elsewhere, and its time
+// limit answers it). Callers hold mu.
+func (b *tokenBudget) tooLarge(n int64, left time.Duration) error {
+	r := b.rate()
+	if r <= 0 {
+		return nil
+	}
+	need := time.Duration(float64(n) / r * float64(time.Second))
+	if need <= left || need <= b.budget {
+		return nil
+	}
+	return engine.Errorf(engine.ETOOLARGE,
+		"this request's %d tokens take the model about %s at the rate it embeds (%.0f tokens/s), past the %s the request has: send fewer or shorter texts (about %d tokens fit)",
+		n, need.Round(time.Second), r, left.Round(time.Second), int64(r*left.Seconds()))
+}
+
+// admit takes n tokens into flight for a call that has left until its
+// deadline (<= 0: none), or returns ETOOLARGE (see tooLarge) or
+// EOVERLOADED (an *overloadedError whose Retry-After is when enough of the
+// work in flight should be done for n to fit).
+func (b *tokenBudget) admit(n int64, left time.Duration) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.mark()
 	b.trim()
+	if left > 0 {
+		if err := b.tooLarge(n, left); err != nil {
+			return err
+		}
+	}
 	w := b.window()
 	if b.inflight > 0 && b.inflight+n > w {
-		retry := time.Second
-		if r := b.rate(); r > 0 {
-			retry = min(max(time.Duration(float64(b.inflight+n-w)/r*float64(time.Second)), time.Second), maxRetryAfter)
-		}
 		return &overloadedError{engine.Errorf(engine.EOVERLOADED,
 			"the server is embedding %d tokens already and embeds about %d within %s: this request's %d tokens must wait; retry later",
-			b.inflight, w, b.budget.Round(time.Second), n), retry}
+			b.inflight, w, b.budget.Round(time.Second), n), b.wait(b.inflight + n - w)}
 	}
 	b.inflight += n
 	return nil
+}
+
+// onTrack checks, between the chunks of a call of total tokens that has
+// limit in all, that its rest tokens can still be embedded in the left it
+// has: nil when they can (or no rate is measured); ETOOLARGE when the whole
+// call cannot be within limit at the rate measured now; else EOVERLOADED
+// (the model is slower now, with other work in flight) with a Retry-After
+// of when the rest of that work should be done.
+func (b *tokenBudget) onTrack(rest, total int64, left, limit time.Duration) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.mark()
+	if b.tooLarge(rest, left) == nil {
+		return nil
+	}
+	if err := b.tooLarge(total, limit); err != nil {
+		return err
+	}
+	return &overloadedError{engine.Errorf(engine.EOVERLOADED,
+		"the model embeds about %.0f tokens/s with the work in flight: the rest of this request, %d tokens, would not be done within its time limit; retry later",
+		b.rate(), rest), b.wait(b.inflight - rest)}
 }
 
 // release takes n tokens out of flight; ok: they were embedded (counted in

@@ -67,7 +67,9 @@ func hostOnly(hostport string) string {
 func (s *Server) browserGuard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if s.checkHost.Load() {
+		// The probe listener answers nothing but the health probes, to
+		// whatever Host the prober (a kubelet, by the pod's address) names.
+		if s.checkHost.Load() && !onProbeListener(req) {
 			h := hostOnly(req.Host)
 			if !loopbackHost(h) && !s.allowedHost[strings.ToLower(h)] {
 				return &apiError{codeForbidden, "Host " + clip(req.Host) + " is not this service's: use 127.0.0.1 or localhost (or start the server with --allowed-hosts naming it)"}

@@ -37,12 +37,33 @@ const (
 type connLimiter struct {
 	net.Listener
 	normal, probe chan struct{} // one token per open connection of each kind
+	kind          connKind      // of the probe connections
 	done          chan struct{}
 	closeOnce     sync.Once
 }
 
+// connKind says what a probe connection's requests may be: the probe places
+// of the API's listener (anything but a probe is a 503), or the probe
+// listener of Config.ProbeAddr (anything but a probe is a 404).
+type connKind int
+
+const (
+	probePlace connKind = iota + 1
+	probeListener
+)
+
 func newConnLimiter(ln net.Listener, max, probes int) *connLimiter {
-	return &connLimiter{Listener: ln, normal: make(chan struct{}, max), probe: make(chan struct{}, probes), done: make(chan struct{})}
+	return &connLimiter{Listener: ln, normal: make(chan struct{}, max), probe: make(chan struct{}, probes), kind: probePlace, done: make(chan struct{})}
+}
+
+// newProbeListener is the listener of Config.ProbeAddr: every connection
+// is a probe connection (one request, the probe deadlines), at most probes
+// open at once. Nothing else is served there, so however many connections
+// the API's listener holds or has waiting, a probe here is answered at once.
+func newProbeListener(ln net.Listener, probes int) *connLimiter {
+	l := newConnLimiter(ln, 0, probes)
+	l.kind = probeListener
+	return l
 }
 
 // acquire waits for a place: a normal one when free, else a probe one. It
@@ -86,7 +107,7 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 	lc := &limitedConn{Conn: c, release: func() { <-sem }}
 	if sem == l.probe {
 		now := time.Now()
-		lc.probe, lc.readBy, lc.writeBy = true, now.Add(probeHeaderTimeout), now.Add(probeConnTimeout)
+		lc.probe, lc.readBy, lc.writeBy = l.kind, now.Add(probeHeaderTimeout), now.Add(probeConnTimeout)
 		_ = c.SetReadDeadline(lc.readBy)
 		_ = c.SetWriteDeadline(lc.writeBy)
 	}
@@ -104,7 +125,7 @@ func (l *connLimiter) Close() error {
 // writeBy (writes), whatever the HTTP server sets.
 type limitedConn struct {
 	net.Conn
-	probe           bool
+	probe           connKind // 0: a connection for any request
 	readBy, writeBy time.Time
 	once            sync.Once
 	release         func()
@@ -138,31 +159,43 @@ func (c *limitedConn) SetWriteDeadline(t time.Time) error {
 	return c.Conn.SetWriteDeadline(clampDeadline(t, c.writeBy))
 }
 
-// probeConnKey marks the context of a request that came on a probe
-// connection.
+// probeConnKey is the context key of the connKind of a request that came
+// on a probe connection.
 type probeConnKey struct{}
 
 // connContext is the http.Server's ConnContext: it marks probe connections.
 func connContext(ctx context.Context, c net.Conn) context.Context {
-	if lc, ok := c.(*limitedConn); ok && lc.probe {
-		return context.WithValue(ctx, probeConnKey{}, true)
+	if lc, ok := c.(*limitedConn); ok && lc.probe != 0 {
+		return context.WithValue(ctx, probeConnKey{}, lc.probe)
 	}
 	return ctx
 }
 
+// onProbeListener reports whether req came on the listener of
+// Config.ProbeAddr.
+func onProbeListener(req *http.Request) bool {
+	return req.Context().Value(probeConnKey{}) == probeListener
+}
+
 // probeConnMiddleware answers the requests that came on a probe connection
-// (past MaxConns; see connLimiter): a health probe is served, anything else
-// is refused (EUNAVAILABLE, 503, with Retry-After), and the connection is
-// closed after the response either way.
+// (past MaxConns, see connLimiter, or on Config.ProbeAddr): a health probe
+// is served, anything else is refused — on the API's listener with
+// EUNAVAILABLE (503, with Retry-After), on the probe listener with
+// ENOTFOUND (404) — and the connection is closed after the response either
+// way.
 func (s *Server) probeConnMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if req.Context().Value(probeConnKey{}) != true {
+		kind, _ := req.Context().Value(probeConnKey{}).(connKind)
+		if kind == 0 {
 			return next(c)
 		}
 		c.Response().Header().Set(echo.HeaderConnection, "close")
 		if (req.Method == http.MethodGet || req.Method == http.MethodHead) && (req.URL.Path == "/healthz" || req.URL.Path == "/readyz") {
 			return next(c)
+		}
+		if kind == probeListener {
+			return engine.Errorf(engine.ENOTFOUND, "this address answers the health probes only (GET or HEAD /healthz and /readyz)")
 		}
 		c.Response().Header().Set("Retry-After", "1")
 		return engine.Errorf(engine.EUNAVAILABLE, "the server has %d connections open, its limit (--max-conns): retry later", s.cfg.MaxConns)

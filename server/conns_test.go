@@ -119,3 +119,44 @@ func TestMaxConns(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestProbeAddrPastHeldConnections: with ProbeAddr, the health probes have
+// a listener of their own: while the API's address holds MaxConns idle
+// connections, its probe places and 25 more waiting in the listen backlog
+// (held past the test by a long header timeout), /healthz and /readyz on
+// ProbeAddr are answered (GET and HEAD), each on a connection closed after
+// it, to a Host that is not the server's; anything else there is a 404.
+func TestProbeAddrPastHeldConnections(t *testing.T) {
+	s, _, _, _ := startServer(t, func(c *Config) {
+		c.MaxConns, c.ProbeConns, c.ReadHeaderTimeout, c.ProbeAddr = 4, 1, time.Minute, "127.0.0.1:0"
+	})
+	probeAddr := s.ProbeAddr()
+	if probeAddr == "" || probeAddr == s.Addr() {
+		t.Fatalf("ProbeAddr() = %q beside Addr() %q, want an address of its own", probeAddr, s.Addr())
+	}
+	dialHeld(t, s.Addr(), 4+1+25)
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		for _, probe := range []string{"/healthz", "/readyz"} {
+			conn, err := net.Dial("tcp", probeAddr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(conn, method+" "+probe+" HTTP/1.1\r\nHost: 10.0.0.7:8081\r\n\r\n")
+			resp, _ := readResponse(t, conn)
+			conn.Close()
+			if resp.StatusCode != http.StatusOK || !resp.Close {
+				t.Errorf("%s %s on ProbeAddr: %d, close %v; want 200, closing", method, probe, resp.StatusCode, resp.Close)
+			}
+		}
+	}
+	for _, r := range []struct{ method, path string }{{http.MethodGet, "/v1/rules"}, {http.MethodGet, "/metrics"}, {http.MethodPost, "/healthz"}} {
+		resp, body := send(t, probeAddr, r.method, r.path)
+		var eb ErrorBody
+		if resp.StatusCode == http.StatusNotFound {
+			response{status: resp.StatusCode, body: []byte(body)}.json(t, &eb)
+		}
+		if resp.StatusCode != http.StatusNotFound || eb.Error.Code != engine.ENOTFOUND || !resp.Close {
+			t.Errorf("%s %s on ProbeAddr: %d %s, close %v; want 404 not_found, closing", r.method, r.path, resp.StatusCode, body, resp.Close)
+		}
+	}
+}

@@ -15,8 +15,9 @@ import (
 func (s *Server) Handler() http.Handler { return s.echo }
 
 // Start binds the listener on Config.Addr (MaxConns connections, and
-// ProbeConns more for health probes: see connLimiter); Run calls it when
-// needed. Errors: EUNAVAILABLE when the address cannot be bound.
+// ProbeConns more for health probes: see connLimiter) and the one on
+// Config.ProbeAddr when set (see newProbeListener); Run calls it when
+// needed. Errors: EUNAVAILABLE when an address cannot be bound.
 func (s *Server) Start() error {
 	s.startMu.Lock()
 	defer s.startMu.Unlock()
@@ -26,6 +27,14 @@ func (s *Server) Start() error {
 	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
 		return engine.Errorf(engine.EUNAVAILABLE, "cannot listen on %s: %v", s.cfg.Addr, err)
+	}
+	if s.cfg.ProbeAddr != "" {
+		pln, err := net.Listen("tcp", s.cfg.ProbeAddr)
+		if err != nil {
+			ln.Close()
+			return engine.Errorf(engine.EUNAVAILABLE, "cannot listen on %s for the health probes: %v", s.cfg.ProbeAddr, err)
+		}
+		s.probeLn = newProbeListener(pln, s.cfg.ProbeConns)
 	}
 	s.ln = newConnLimiter(ln, s.cfg.MaxConns, s.cfg.ProbeConns)
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
@@ -44,6 +53,17 @@ func (s *Server) Addr() string {
 	return s.ln.Addr().String()
 }
 
+// ProbeAddr returns the bound address of Config.ProbeAddr, "" before Start
+// or without one.
+func (s *Server) ProbeAddr() string {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.probeLn == nil {
+		return ""
+	}
+	return s.probeLn.Addr().String()
+}
+
 // Run serves until ctx is cancelled, then shuts down gracefully (see
 // Shutdown) and returns nil; it returns an error when it cannot listen or
 // the server fails. The memories (their stores) are closed when Run returns.
@@ -54,25 +74,44 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
+	newHTTP := func() *http.Server {
+		return &http.Server{
+			Handler: s.echo, ReadHeaderTimeout: s.cfg.ReadHeaderTimeout, ReadTimeout: s.cfg.ReadTimeout,
+			WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout, MaxHeaderBytes: 64 << 10,
+			ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+			BaseContext: func(net.Listener) context.Context { return base },
+			ConnContext: connContext,
+		}
+	}
 	s.startMu.Lock()
 	s.cancel = cancelBase
-	s.httpSrv = &http.Server{
-		Handler: s.echo, ReadHeaderTimeout: s.cfg.ReadHeaderTimeout, ReadTimeout: s.cfg.ReadTimeout,
-		WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout, MaxHeaderBytes: 64 << 10,
-		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		BaseContext: func(net.Listener) context.Context { return base },
-		ConnContext: connContext,
+	s.httpSrv = newHTTP()
+	if s.probeLn != nil {
+		s.probeSrv = newHTTP()
 	}
 	stopPrune, stopFollow := s.mems.StartPruner(s.cfg.IdempotencyTTL), s.mems.FollowShares(s.cfg.ShareCheckInterval)
 	s.stopBackground = func() { stopFollow(); stopPrune() }
-	srv, ln := s.httpSrv, s.ln
+	srv, ln, probeSrv, probeLn := s.httpSrv, s.ln, s.probeSrv, s.probeLn
 	s.startMu.Unlock()
-	s.log.Info("listening", "addr", ln.Addr().String(), "embedder", s.cfg.Embedder.Backend(),
+	s.log.Info("listening", "addr", ln.Addr().String(), "probe_addr", s.ProbeAddr(), "embedder", s.cfg.Embedder.Backend(),
 		"model", s.cfg.Embedder.Identity().ID(), "batching", !s.cfg.NoBatching, "api_keys", !s.keys.empty())
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
+	serving := 1
 	go func() { errc <- srv.Serve(ln) }()
+	if probeSrv != nil {
+		serving++
+		go func() { errc <- probeSrv.Serve(probeLn) }()
+	}
 	select {
 	case err := <-errc:
+		// One server stopped on its own: stop the other, then the store.
+		srv.Close()
+		if probeSrv != nil {
+			probeSrv.Close()
+		}
+		for range serving - 1 {
+			<-errc
+		}
 		s.shutdownStore()
 		if errors.Is(err, http.ErrServerClosed) {
 			return nil
@@ -82,7 +121,9 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	err := s.Shutdown(context.Background())
 	cancelBase()
-	<-errc
+	for range serving {
+		<-errc
+	}
 	return err
 }
 
@@ -95,7 +136,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.stopping.Store(true)
 		start := time.Now()
 		s.startMu.Lock()
-		srv, cancelRequests := s.httpSrv, s.cancel
+		srv, probeSrv, cancelRequests := s.httpSrv, s.probeSrv, s.cancel
 		s.startMu.Unlock()
 		if srv != nil {
 			dctx, cancel := context.WithTimeout(ctx, s.cfg.ShutdownTimeout)
@@ -107,6 +148,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			cancel()
 		} else if s.ln != nil {
 			s.ln.Close()
+			if s.probeLn != nil {
+				s.probeLn.Close()
+			}
+		}
+		// The probes were answered (/readyz: 503, shutting down) while the
+		// requests in flight finished.
+		if probeSrv != nil {
+			probeSrv.Close()
 		}
 		s.stopErr = s.shutdownStore()
 		s.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond).String())

@@ -132,7 +132,13 @@ func (q *query) bool(name string) bool {
 	return b
 }
 
-// time returns name as an RFC 3339 time, now when absent.
+// minQueryTime is the earliest time a query parameter may name: the zero
+// time (0001-01-01T00:00:00Z) is what the use cases read as "not given",
+// and no LexSona evidence is older than the Unix epoch.
+var minQueryTime = time.Unix(0, 0).UTC()
+
+// time returns name as an RFC 3339 time from minQueryTime on, now when
+// absent.
 func (q *query) time(name string, now time.Time) time.Time {
 	s := q.typed(name)
 	if s == "" {
@@ -141,6 +147,11 @@ func (q *query) time(name string, now time.Time) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		q.fail(engine.Errorf(engine.EINVALID, "query parameter %s=%q is not an RFC 3339 time (like 2025-11-22T10:00:00Z)", name, clip(s)))
+		return now
+	}
+	if t.Before(minQueryTime) {
+		q.fail(engine.Errorf(engine.EINVALID, "query parameter %s=%q is before %s: give a later time, or leave %s out for the present",
+			name, clip(s), minQueryTime.Format(time.RFC3339), name))
 		return now
 	}
 	return t.UTC()

@@ -79,3 +79,25 @@ func TestEmptyTypedQueryValuesRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryNowBeforeEpochRefused: now= a time before 1970 — the zero time
+// 0001-01-01T00:00:00Z above all, which the use cases would read as "not
+// given" and answer for the present — is a 400 naming now on every route
+// that reads it; from 1970 on it is served.
+func TestQueryNowBeforeEpochRefused(t *testing.T) {
+	e := newTestEnv(t, nil)
+	for _, route := range []string{"/v1/persona", "/v1/why", "/v1/rules", "/v1/rules/" + ruleSed} {
+		for _, now := range []string{"0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "0001-01-01T01:00:00%2B01:00"} {
+			t.Run(route+"?now="+now, func(t *testing.T) {
+				r := e.get(route + "?now=" + now)
+				mustStatus(t, r, http.StatusBadRequest)
+				if d := r.errorBody(t); d.Code != "invalid" || !strings.Contains(d.Message, "query parameter now=") || !strings.Contains(d.Message, "before 1970") {
+					t.Errorf("error %+v, want invalid naming now and 1970", d)
+				}
+			})
+		}
+	}
+	for _, path := range []string{"/v1/persona?now=1970-01-01T00:00:00Z", "/v1/rules?now=2031-05-01T09:00:00%2B02:00", "/v1/rules/" + ruleSed + "?now=1970-01-01T00:00:00Z"} {
+		mustStatus(t, e.get(path), http.StatusOK)
+	}
+}

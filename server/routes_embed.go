@@ -162,11 +162,11 @@ func (s *Server) handleEmbeddings(c echo.Context) error {
 			return err
 		}
 	}
-	tokens, err := countTokens(emb, texts)
+	counts, tokens, err := countTokens(emb, texts)
 	if err != nil {
 		return err
 	}
-	vecs, err := emb.Embed(withTokenCount(c.Request().Context(), len(texts), int64(tokens)), texts)
+	vecs, err := emb.Embed(withTokenCount(c.Request().Context(), counts), texts)
 	if err != nil {
 		return err
 	}
@@ -196,21 +196,28 @@ func encodeBase64(v []float32) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-// countTokens is the usage of texts (see EmbeddingUsage).
-func countTokens(emb models.Embedder, texts []string) (int, error) {
-	total := 0
+// countTokens is the usage of each text and of all (see EmbeddingUsage).
+func countTokens(emb models.Embedder, texts []string) ([]int64, int, error) {
+	counts := make([]int64, len(texts))
 	if tc, ok := models.As[models.TokenCounter](emb); ok {
-		counts, err := tc.CountTokens(texts)
+		c, err := tc.CountTokens(texts)
 		if err != nil {
-			return 0, err
+			return nil, 0, err
 		}
-		for _, n := range counts {
-			total += n
+		if len(c) != len(texts) {
+			return nil, 0, engine.Errorf(engine.EINTERNAL, "the tokenizer counted %d texts of %d", len(c), len(texts))
 		}
-		return total, nil
+		for i, n := range c {
+			counts[i] = int64(n)
+		}
+	} else {
+		for i, t := range texts {
+			counts[i] = int64(engine.EstimateTokens(t))
+		}
 	}
-	for _, t := range texts {
-		total += engine.EstimateTokens(t)
+	total := 0
+	for _, n := range counts {
+		total += int(n)
 	}
-	return total, nil
+	return counts, total, nil
 }

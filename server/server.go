@@ -82,6 +82,14 @@ type Config struct {
 	// Addr is the TCP address to listen on (DefaultAddr); "127.0.0.1:0" picks
 	// a free port (see Server.Addr).
 	Addr string
+	// ProbeAddr, when set, is a TCP address of its own for the health
+	// probes (see Server.ProbeAddr): there only GET or HEAD /healthz and
+	// /readyz are answered (anything else is a 404), one request per
+	// connection, at most ProbeConns connections at once, none of them
+	// counted against MaxConns; so the probes are answered at once however
+	// many connections hold or wait for the API's address. Empty: the
+	// probes share Addr (and its ProbeConns places past MaxConns).
+	ProbeAddr string
 	// Memory builds the default tenant's memory (tenant.MemoryOver: the use
 	// cases over the default store, with the caller's classifier options
 	// and clock) over the embedders the server gives it: Embedder admitted
@@ -147,7 +155,8 @@ type Config struct {
 	// only: each answers one GET or HEAD of /healthz or /readyz, or a 503
 	// with Retry-After for anything else, then closes (see connLimiter);
 	// past both, new connections wait in the listen backlog until one
-	// closes.
+	// closes, and a probe sent to Addr then waits behind them: give the
+	// probes ProbeAddr to keep them apart.
 	MaxConns, ProbeConns int
 	// MaxTextsInFlight bounds the texts embedded at once, for /v1/embeddings,
 	// classify and corrections together (DefaultMaxTextsInFlight); past it
@@ -212,7 +221,9 @@ type Server struct {
 
 	startMu        sync.Mutex
 	ln             net.Listener
+	probeLn        net.Listener // of Config.ProbeAddr; nil without one
 	httpSrv        *http.Server
+	probeSrv       *http.Server       // serves probeLn
 	cancel         context.CancelFunc // cancels every request's context (forced shutdown)
 	stopBackground func()             // stops the idempotency-key pruner and the share follower (Run starts them)
 	stopOnce       sync.Once

@@ -66,8 +66,10 @@ func (u *UI) login(rc *reqCtx) error {
 	return rc.redirect(next)
 }
 
-// logout ends the session.
+// logout ends the session: its cookie is deleted from the browser and
+// revoked on the server, so a copy of it is refused too.
 func (u *UI) logout(rc *reqCtx) error {
+	u.sess.revoke(rc.sess)
 	clearCookie(rc.w, rc.r, sessionCookie)
 	if u.keys.empty() {
 		return rc.redirect("/")

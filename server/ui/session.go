@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lexsona/lexsona/internal/tenant"
@@ -132,19 +133,67 @@ type session struct {
 	expires time.Time
 }
 
-// sessions signs and checks session cookies.
+// maxRevoked bounds the sessions revoked before their expiry that are
+// remembered; past it the key is renewed, which ends every session.
+const maxRevoked = 1 << 16
+
+// sessions signs and checks session cookies, and remembers the sessions
+// logged out of until they would have expired, so that a copy of a
+// cookie kept after its logout is refused.
 type sessions struct {
-	key [32]byte
 	ttl time.Duration
 	now func() time.Time
+
+	mu      sync.Mutex
+	key     [32]byte
+	revoked map[string]time.Time // session id → its expiry
 }
 
 func newSessions(ttl time.Duration, now func() time.Time) *sessions {
-	s := &sessions{ttl: ttl, now: now}
+	s := &sessions{ttl: ttl, now: now, revoked: map[string]time.Time{}}
+	s.renewKey()
+	return s
+}
+
+// renewKey draws a new signing key: every cookie signed before is refused.
+// Callers hold mu, or own s.
+func (s *sessions) renewKey() {
 	if _, err := rand.Read(s.key[:]); err != nil {
 		panic("ui: no random bytes for the session key: " + err.Error())
 	}
-	return s
+}
+
+// revoke ends ss before its expiry: its cookie is refused from now on.
+// When maxRevoked revocations are remembered, the expired ones are
+// forgotten; if none is, the key is renewed instead, ending every session.
+func (s *sessions) revoke(ss session) {
+	if ss.id == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.revoked) >= maxRevoked {
+		now := s.now()
+		for id, exp := range s.revoked {
+			if !now.Before(exp) {
+				delete(s.revoked, id)
+			}
+		}
+	}
+	if len(s.revoked) >= maxRevoked {
+		s.renewKey()
+		clear(s.revoked)
+		return
+	}
+	s.revoked[ss.id] = ss.expires
+}
+
+// isRevoked reports whether the session id was revoked.
+func (s *sessions) isRevoked(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.revoked[id]
+	return ok
 }
 
 // issue makes a new session (a fresh id) of tenant name with level.
@@ -157,7 +206,10 @@ func (s *sessions) issue(level access, name string) session {
 }
 
 func (s *sessions) mac(parts ...string) []byte {
-	m := hmac.New(sha256.New, s.key[:])
+	s.mu.Lock()
+	key := s.key
+	s.mu.Unlock()
+	m := hmac.New(sha256.New, key[:])
 	m.Write([]byte(strings.Join(parts, "|")))
 	return m.Sum(nil)
 }
@@ -169,7 +221,7 @@ func (s *sessions) encode(ss session) string {
 }
 
 // decode returns the session of a cookie value; ok is false for one that
-// is malformed, forged or expired.
+// is malformed, forged, expired or revoked.
 func (s *sessions) decode(v string) (session, bool) {
 	p64, m64, ok := strings.Cut(v, ".")
 	if !ok {
@@ -186,7 +238,7 @@ func (s *sessions) decode(v string) (session, bool) {
 	}
 	lvl, ok := parseAccess(f[2])
 	exp, err := strconv.ParseInt(f[4], 10, 64)
-	if !ok || err != nil || !s.now().Before(time.Unix(exp, 0)) {
+	if !ok || err != nil || !s.now().Before(time.Unix(exp, 0)) || s.isRevoked(f[1]) {
 		return session{}, false
 	}
 	return session{id: f[1], level: lvl, tenant: f[3], expires: time.Unix(exp, 0)}, true

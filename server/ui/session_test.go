@@ -61,3 +61,47 @@ func TestSessionTenantMustHaveAKey(t *testing.T) {
 		t.Error("a CSRF token must hold for its own session's tenant only")
 	}
 }
+
+// TestRevokedSessionsBounded: a revoked session's cookie is refused while
+// others stand; revocations are forgotten once their sessions have expired,
+// and when maxRevoked unexpired ones are held, the key is renewed, so that
+// every cookie signed before is refused rather than any revoked one honoured.
+func TestRevokedSessionsBounded(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := newSessions(time.Hour, func() time.Time { return now })
+	a, b := s.issue(accessWrite, "alice"), s.issue(accessRead, "")
+	ca, cb := s.encode(a), s.encode(b)
+	s.revoke(a)
+	if _, ok := s.decode(ca); ok {
+		t.Error("a revoked session's cookie is honoured")
+	}
+	if _, ok := s.decode(cb); !ok {
+		t.Fatal("revoking one session ended another")
+	}
+	for range maxRevoked - 1 {
+		s.revoke(s.issue(accessRead, ""))
+	}
+	now = now.Add(2 * time.Hour) // every revoked session has expired
+	c := s.issue(accessRead, "")
+	s.revoke(s.issue(accessRead, "")) // forgets the expired ones
+	if n := len(s.revoked); n != 1 {
+		t.Errorf("%d revocations held after the others expired, want 1", n)
+	}
+	cc := s.encode(c)
+	if _, ok := s.decode(cc); !ok {
+		t.Fatal("forgetting expired revocations ended a live session")
+	}
+	for range maxRevoked - 1 {
+		s.revoke(s.issue(accessRead, ""))
+	}
+	s.revoke(s.issue(accessRead, "")) // one too many: the key is renewed
+	if _, ok := s.decode(cc); ok {
+		t.Error("a cookie signed before the key was renewed is honoured")
+	}
+	if _, ok := s.decode(s.encode(s.issue(accessRead, ""))); !ok {
+		t.Error("a session issued after the renewal is refused")
+	}
+	if n := len(s.revoked); n != 0 {
+		t.Errorf("%d revocations held after the key was renewed, want 0", n)
+	}
+}
