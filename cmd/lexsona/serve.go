@@ -21,6 +21,7 @@ import (
 func newServeCmd(a *app) *cobra.Command {
 	var addr, apiKeys, apiKeysFile, idemTTL string
 	var maxConns, maxTexts int
+	var probeAddr string
 	var allowedHosts, shares, hookRoots []string
 	var hookNotes string
 	var metricsNeedKey, noBatching bool
@@ -77,7 +78,7 @@ of its own beside --db, created on its first request.`,
 				Addr: addr, Memory: core.Front(), Embedder: core.Embedder, APIKeys: keys, MetricsNeedKey: metricsNeedKey,
 				Tenants: setup.TenantMemories(sc), TenantEmbedder: setup.TenantEmbedder(sc), SharedRegistries: shared,
 				MaxBatch: maxBatch, MaxWait: maxWait, QueueSize: queueSize, NoBatching: noBatching,
-				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, HookRoots: hookRoots, HookNotes: hookNotes, MaxConns: maxConns, MaxTextsInFlight: maxTexts, Logger: a.logger(),
+				BodyLimit: bodyLimit, IdempotencyTTL: ttl, AllowedHosts: allowedHosts, HookRoots: hookRoots, HookNotes: hookNotes, MaxConns: maxConns, MaxTextsInFlight: maxTexts, ProbeAddr: probeAddr, Logger: a.logger(),
 			})
 			if err != nil {
 				return err
@@ -94,6 +95,7 @@ of its own beside --db, created on its first request.`,
 		"API keys, e.g. read:KEY1,write:KEY2 (env LEXSONA_API_KEYS); on the command line they show in the process list, so the flag is refused without --insecure-keys-on-command-line: use the variable or --api-keys-file; no keys: no auth")
 	f.BoolVar(&insecureKeys, "insecure-keys-on-command-line", false,
 		"accept --api-keys although every local user can read it in the process list (ps)")
+	f.StringVar(&probeAddr, "probe-addr", "", "an `ADDR` (e.g. 127.0.0.1:8081) whose listener answers only /healthz and /readyz, outside --max-conns: point health probes there so they never wait behind the API's connections")
 	f.IntVar(&maxConns, "max-conns", server.DefaultMaxConns,
 		fmt.Sprintf("most open connections for any request; past them %d more answer only health probes (/healthz, /readyz; anything else 503), and the rest wait to be accepted", server.DefaultProbeConns))
 	f.IntVar(&maxTexts, "max-texts-in-flight", server.DefaultMaxTextsInFlight,
