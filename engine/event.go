@@ -101,6 +101,23 @@ func (r *Rule) ApplyEvidence(p Polarity, at time.Time) {
 	}
 }
 
+// MergeEvidence adds from's evidence to r, as when a candidate is merged
+// into a rule: its reinforcements and counterexamples to α, β and the
+// counts, its last correction when it has evidence and is later, its first
+// seen when earlier.
+func (r *Rule) MergeEvidence(from Rule) {
+	r.Alpha += float64(from.Reinforcements)
+	r.Beta += float64(from.CounterExamples)
+	r.Reinforcements += from.Reinforcements
+	r.CounterExamples += from.CounterExamples
+	if from.Evidence() > 0 && from.LastCorrection.After(r.LastCorrection) {
+		r.LastCorrection = from.LastCorrection
+	}
+	if from.FirstSeen.Before(r.FirstSeen) {
+		r.FirstSeen = from.FirstSeen
+	}
+}
+
 // Correction is a request to record evidence on a rule.
 type Correction struct {
 	RuleID      string

@@ -87,16 +87,7 @@ func (h *history) mergeCandidate(at time.Time, k int, mergeAt time.Time) *histor
 		h.add(Event{EventType: EventReinforcement, Polarity: Reinforce, UserText: "rg", Alpha: c.Alpha, Beta: c.Beta, At: at.Add(time.Duration(i+1) * time.Second)})
 	}
 	r := &h.r
-	r.Alpha += float64(c.Reinforcements)
-	r.Beta += float64(c.CounterExamples)
-	r.Reinforcements += c.Reinforcements
-	r.CounterExamples += c.CounterExamples
-	if c.Evidence() > 0 && c.LastCorrection.After(r.LastCorrection) {
-		r.LastCorrection = c.LastCorrection
-	}
-	if c.FirstSeen.Before(r.FirstSeen) {
-		r.FirstSeen = c.FirstSeen
-	}
+	r.MergeEvidence(c)
 	h.add(Event{EventType: EventManualOverride, Detail: MergedCandidatePrefix + c.RuleID + ": +1 reinforcements, +0 counterexamples",
 		Alpha: r.Alpha, Beta: r.Beta, At: mergeAt})
 	return h

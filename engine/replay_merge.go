@@ -72,16 +72,7 @@ func (p *Replay) merge(ev Event) error {
 // mergeThread adds from's evidence to into, as MergeRule adds a
 // candidate's to a rule.
 func mergeThread(into, from *replayThread) {
-	into.Alpha += float64(from.Reinforcements)
-	into.Beta += float64(from.CounterExamples)
-	into.Reinforcements += from.Reinforcements
-	into.CounterExamples += from.CounterExamples
-	if from.Evidence() > 0 && from.LastCorrection.After(into.LastCorrection) {
-		into.LastCorrection = from.LastCorrection
-	}
-	if from.FirstSeen.Before(into.FirstSeen) {
-		into.FirstSeen = from.FirstSeen
-	}
+	into.MergeEvidence(from.Rule)
 	into.marks = append(into.marks, from.marks...)
 	if from.stable.id > into.stable.id {
 		into.stable = from.stable

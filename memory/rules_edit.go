@@ -177,16 +177,7 @@ func MergeRule(ctx context.Context, db *store.DB, fromID, intoID string, at time
 		case into.Status == engine.StatusArchived:
 			return engine.Errorf(engine.EINVALID, "cannot merge into %s: it is archived", into.RuleID)
 		}
-		into.Alpha += float64(from.Reinforcements)
-		into.Beta += float64(from.CounterExamples)
-		into.Reinforcements += from.Reinforcements
-		into.CounterExamples += from.CounterExamples
-		if from.Evidence() > 0 && from.LastCorrection.After(into.LastCorrection) {
-			into.LastCorrection = from.LastCorrection
-		}
-		if from.FirstSeen.Before(into.FirstSeen) {
-			into.FirstSeen = from.FirstSeen
-		}
+		into.MergeEvidence(from)
 		if err := tx.SaveRule(into); err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ package redact
 import (
 	"encoding/base64"
 	"strings"
+
+	"github.com/lexsona/lexsona/redact/redacttest"
 )
 
 // The secrets below are synthetic: random bodies from a fixed-seed generator,
@@ -18,17 +20,9 @@ const (
 	b64    = alnum + "+/"
 )
 
-// rnd returns n characters of alphabet chosen by a linear congruential
-// generator seeded with seed: high in entropy, the same on every run.
-func rnd(seed uint64, n int, alphabet string) string {
-	var b strings.Builder
-	x := seed*6364136223846793005 + 1442695040888963407
-	for range n {
-		x = x*6364136223846793005 + 1442695040888963407
-		b.WriteByte(alphabet[(x>>33)%uint64(len(alphabet))])
-	}
-	return b.String()
-}
+// rnd is the corpus's generator (redacttest.Rnd): high in entropy, the
+// same on every run.
+var rnd = redacttest.Rnd
 
 // join assembles a token from its parts.
 func join(parts ...string) string { return strings.Join(parts, "") }
