@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"net/http"
 	"strconv"
 	"time"
@@ -54,7 +53,7 @@ func (s *Server) handleRetract(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(body)) > 0 {
+	if len(body) > 0 {
 		if err := checkContentType(c, "application/json"); err != nil {
 			return err
 		}

@@ -48,3 +48,12 @@ func TestLearnedAndRetractRoutes(t *testing.T) {
 		t.Errorf("the learned view does not say the event was retracted: %v", ev)
 	}
 }
+
+// A body of white space alone is not the empty body: it is not JSON.
+func TestBodyOfWhiteSpaceRefused(t *testing.T) {
+	e := newTestEnv(t, nil)
+	runCases(t, e, []routeCase{
+		{"retract", post("/v1/events/1/retract", "\n"), "/v1/events/{id}/retract", 400, "invalid", "JSON", nil},
+		{"accept", post("/v1/rules/tool.use-ripgrep/accept", "\n"), "/v1/rules/{id}/accept", 400, "invalid", "JSON", nil},
+	})
+}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"net/http"
 	"time"
 
@@ -46,7 +45,7 @@ func (s *Server) handleReviewCandidate(accept bool) echo.HandlerFunc {
 			return err
 		}
 		var as AcceptRequest
-		if len(bytes.TrimSpace(body)) > 0 {
+		if len(body) > 0 {
 			if err := checkContentType(c, "application/json"); err != nil {
 				return err
 			}
