@@ -59,10 +59,7 @@ func langchain4jDir(t *testing.T) string {
 // fails instead under LEXSONA_REQUIRE_ORT=1 or LEXSONA_REQUIRE_REAL_MODEL=1.
 func mustORT(t *testing.T) {
 	t.Helper()
-	lib, err := ort.FindLib("", testenv.ORTLib())
-	if err == nil {
-		_, err = ort.ProbeLib(lib)
-	}
+	_, _, _, err := ort.Usable("", testenv.ORTLib(), "")
 	if err == nil {
 		return
 	}
