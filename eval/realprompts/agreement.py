@@ -2,20 +2,22 @@
 """Agreement between the first labelling pass (labels.jsonl) and the blind
 second passes on stratified samples (labels_pass2.jsonl).
 
-labels_pass2.jsonl holds two samples, told apart by the `sample` field:
-1 is drawn from the first 2,287 prompts (43 repositories), 2 from the
-prompts of the repositories added after them. Each row carries its
+labels_pass2.jsonl holds three samples, told apart by the `sample` field,
+one per labelling round: 1 is drawn from the first 2,287 prompts (43
+repositories), 2 from the next 2,806 (52 repositories), 3 from the last
+1,022 (28 repositories). Each row carries its
 `stratum` (how it was drawn) and `weight` (prompts of that stratum in the
 sampled population / prompts of that stratum in the sample).
 
-For each sample, and for both together, this prints Cohen's kappa on
+For each sample, for samples 2 and 3 together (the prompts added after the
+first round) and for all three, this prints Cohen's kappa on
 correction vs ordinary and raw agreement, the same reweighted to the
 population mix (each prompt counted `weight` times, since the samples are
 enriched with corrections), the confusion matrix, and among prompts both
 passes call a correction: agreement on the rule id (null counts as a value),
 stance and kind; plus agreement on kind among prompts both call ordinary.
 
-usage: agreement.py [--sample 1|2]
+usage: agreement.py [--sample 1|2|3]
 """
 import argparse
 import json
@@ -71,15 +73,16 @@ def report(title, p1, p2):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sample", type=int, choices=(1, 2))
+    ap.add_argument("--sample", type=int, choices=(1, 2, 3))
     a = ap.parse_args()
     p1 = {key(o): o for o in map(json.loads, open(os.path.join(HERE, "labels.jsonl")))}
     p2 = [json.loads(l) for l in open(os.path.join(HERE, "labels_pass2.jsonl"))]
-    for n in (1, 2):
+    for n in (1, 2, 3):
         if a.sample in (None, n):
             report("sample %d" % n, p1, [o for o in p2 if o["sample"] == n])
     if a.sample is None:
-        report("both samples", p1, p2)
+        report("samples 2 and 3", p1, [o for o in p2 if o["sample"] in (2, 3)])
+        report("all samples", p1, p2)
 
 
 if __name__ == "__main__":
