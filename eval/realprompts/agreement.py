@@ -2,22 +2,21 @@
 """Agreement between the first labelling pass (labels.jsonl) and the blind
 second passes on stratified samples (labels_pass2.jsonl).
 
-labels_pass2.jsonl holds three samples, told apart by the `sample` field,
-one per labelling round: 1 is drawn from the first 2,287 prompts (43
-repositories), 2 from the next 2,806 (52 repositories), 3 from the last
-1,022 (28 repositories). Each row carries its
+labels_pass2.jsonl holds one sample per labelling round, told apart by the
+`sample` field (the round's number; README.md says which rows of
+labels.jsonl each round added). Each row carries its
 `stratum` (how it was drawn) and `weight` (prompts of that stratum in the
 sampled population / prompts of that stratum in the sample).
 
-For each sample, for samples 2 and 3 together (the prompts added after the
-first round) and for all three, this prints Cohen's kappa on
+For each sample, for the samples after the first together (the prompts added
+after round 1) and for all of them, this prints Cohen's kappa on
 correction vs ordinary and raw agreement, the same reweighted to the
 population mix (each prompt counted `weight` times, since the samples are
 enriched with corrections), the confusion matrix, and among prompts both
 passes call a correction: agreement on the rule id (null counts as a value),
 stance and kind; plus agreement on kind among prompts both call ordinary.
 
-usage: agreement.py [--sample 1|2|3]
+usage: agreement.py [--sample N]
 """
 import argparse
 import json
@@ -37,7 +36,12 @@ def kappa(pairs, w=None):
         ca[a] += wi
         cb[b] += wi
     pe = sum(ca[k] * cb[k] for k in set(ca) | set(cb)) / (n * n)
-    return po, (po - pe) / (1 - pe) if pe < 1 else 1.0
+    # kappa is undefined when chance agreement is certain (one label only)
+    return po, (po - pe) / (1 - pe) if pe < 1 else None
+
+
+def fmt(k):
+    return "n/a (one label only)" if k is None else "%.3f" % k
 
 
 def report(title, p1, p2):
@@ -45,9 +49,9 @@ def report(title, p1, p2):
     print("== %s: %d prompts (first pass: %d corrections; strata %s)" % (
         title, len(p2), sum(a == "correction" for a, _ in pairs), dict(Counter(o["stratum"] for o in p2))))
     po, k = kappa(pairs)
-    print("correction vs ordinary: agreement %.3f, Cohen's kappa %.3f" % (po, k))
+    print("correction vs ordinary: agreement %.3f, Cohen's kappa %s" % (po, fmt(k)))
     po_w, k_w = kappa(pairs, [o["weight"] for o in p2])
-    print("  reweighted to the population mix: agreement %.3f, kappa %.3f" % (po_w, k_w))
+    print("  reweighted to the population mix: agreement %.3f, kappa %s" % (po_w, fmt(k_w)))
     print("confusion (pass1 -> pass2):", dict(Counter(pairs)))
     both = [(p1[key(o)], o) for o in p2 if p1[key(o)]["label"] == o["label"] == "correction"]
     if both:
@@ -73,15 +77,18 @@ def report(title, p1, p2):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sample", type=int, choices=(1, 2, 3))
+    ap.add_argument("--sample", type=int, help="report this sample only")
     a = ap.parse_args()
     p1 = {key(o): o for o in map(json.loads, open(os.path.join(HERE, "labels.jsonl")))}
     p2 = [json.loads(l) for l in open(os.path.join(HERE, "labels_pass2.jsonl"))]
-    for n in (1, 2, 3):
+    samples = sorted({o["sample"] for o in p2})
+    if a.sample is not None and a.sample not in samples:
+        ap.error("no sample %d in labels_pass2.jsonl (there are %s)" % (a.sample, samples))
+    for n in samples:
         if a.sample in (None, n):
             report("sample %d" % n, p1, [o for o in p2 if o["sample"] == n])
     if a.sample is None:
-        report("samples 2 and 3", p1, [o for o in p2 if o["sample"] in (2, 3)])
+        report("samples after the first", p1, [o for o in p2 if o["sample"] > 1])
         report("all samples", p1, p2)
 
 

@@ -22,14 +22,17 @@ class Kappa(unittest.TestCase):
             ("perfect agreement", [(C, C)] * 3 + [(O, O)] * 7, None, 1.0, 1.0),
             ("textbook 2x2: po 0.7, pe 0.5", [(C, C)] * 20 + [(C, O)] * 5 + [(O, C)] * 10 + [(O, O)] * 15, None, 0.7, 0.4),
             ("no agreement beyond chance", [(C, C), (C, O), (O, C), (O, O)], None, 0.5, 0.0),
-            ("one label only on both sides", [(O, O)] * 4, None, 1.0, 1.0),
+            ("one label only on both sides: kappa undefined", [(O, O)] * 4, None, 1.0, None),
             ("equal weights change nothing", [(C, C)] * 20 + [(C, O)] * 5 + [(O, C)] * 10 + [(O, O)] * 15, [2.0] * 50, 0.7, 0.4),
         ]
         for name, pairs, w, po, k in cases:
             with self.subTest(name):
                 got_po, got_k = agreement.kappa(pairs, w)
                 self.assertAlmostEqual(got_po, po)
-                self.assertAlmostEqual(got_k, k)
+                if k is None:
+                    self.assertIsNone(got_k)
+                else:
+                    self.assertAlmostEqual(got_k, k)
 
     def test_weights_move_the_mix(self):
         # the disagreement sits in the ordinary stratum; counting that stratum
