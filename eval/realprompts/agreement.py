@@ -16,7 +16,10 @@ enriched with corrections), the confusion matrix, and among prompts both
 passes call a correction: agreement on the rule id (null counts as a value),
 stance and kind; plus agreement on kind among prompts both call ordinary.
 
-usage: agreement.py [--sample N]
+With --pass3 it prints instead the comparison of the first pass with the
+independent second annotator (labels_pass3.jsonl; see agreement3.py).
+
+usage: agreement.py [--sample N | --pass3]
 """
 import argparse
 import json
@@ -78,8 +81,14 @@ def report(title, p1, p2):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample", type=int, help="report this sample only")
+    ap.add_argument("--pass3", action="store_true", help="report the independent annotator (labels_pass3.jsonl)")
     a = ap.parse_args()
     p1 = {key(o): o for o in map(json.loads, open(os.path.join(HERE, "labels.jsonl")))}
+    if a.pass3:
+        import agreement3
+        p3 = [json.loads(l) for l in open(os.path.join(HERE, "labels_pass3.jsonl"))]
+        agreement3.report(p1, p3, key, kappa)
+        return
     p2 = [json.loads(l) for l in open(os.path.join(HERE, "labels_pass2.jsonl"))]
     samples = sorted({o["sample"] for o in p2})
     if a.sample is not None and a.sample not in samples:
