@@ -100,7 +100,7 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 			return out, err
 		}
 	}
-	err = s.db.Write(ctx, func(tx *store.Tx) error {
+	err = s.db.Write(ctx, s.Now(), func(tx *store.Tx) error {
 		out = ConfirmResult{PendingID: id}
 		p, err := tx.GetPending(id) // again: it may have been resolved meanwhile
 		if err != nil {

@@ -91,7 +91,7 @@ func ApplyRegistry(ctx context.Context, db *store.DB, s RegistrySync) (SyncResul
 		return SyncResult{}, err
 	}
 	if s.Contrary != nil {
-		if err := store.CheckTextsOf(store.KindContrary, s.Contrary(nil)); err != nil {
+		if err := CheckTextsOf(store.KindContrary, s.Contrary(nil)); err != nil {
 			return SyncResult{}, err
 		}
 	}
@@ -102,20 +102,20 @@ func ApplyRegistry(ctx context.Context, db *store.DB, s RegistrySync) (SyncResul
 				return res, err
 			}
 		}
-		return res, db.Write(ctx, func(*store.Tx) error { return nil })
+		return res, db.Write(ctx, at, func(*store.Tx) error { return nil })
 	}
-	err = db.Write(ctx, func(tx *store.Tx) error {
+	err = db.Write(ctx, at, func(tx *store.Tx) error {
 		if err := applyDefinitions(tx, name, checked, at, &res); err != nil {
 			return err
 		}
 		if s.Contrary != nil {
-			if err := tx.ReplaceTextsOf(store.KindContrary, s.Contrary(res.Kept)); err != nil {
+			if err := ReplaceTextsOf(tx, store.KindContrary, s.Contrary(res.Kept)); err != nil {
 				return err
 			}
 		}
 		if s.YAML != nil {
 			sum := sha256.Sum256(s.YAML)
-			return tx.PutRegistryFile(store.RegistryFile{Name: name, YAML: s.YAML, SHA256: hex.EncodeToString(sum[:]), SyncedAt: time.Now().UTC()})
+			return tx.PutRegistryFile(store.RegistryFile{Name: name, YAML: s.YAML, SHA256: hex.EncodeToString(sum[:]), SyncedAt: at})
 		}
 		return nil
 	})
@@ -144,7 +144,7 @@ func registryName(name string) (string, error) {
 type syncDef struct {
 	rule  engine.Rule
 	sha   string
-	texts []store.KindText
+	texts []kindText
 }
 
 // definitionSHA256 fingerprints what a registry defines about a rule.
@@ -173,7 +173,7 @@ func checkDefinitions(defs []engine.Definition, at time.Time) ([]syncDef, error)
 			return nil, engine.Errorf(engine.EINVALID, "definition %d: duplicate rule id %s", i+1, r.RuleID)
 		}
 		seen[r.RuleID] = true
-		sd := syncDef{rule: r, texts: []store.KindText{{Kind: store.KindTemplate, Text: r.Text}}}
+		sd := syncDef{rule: r, texts: []kindText{{Kind: store.KindTemplate, Text: r.Text}}}
 		examples := make([]string, 0, len(d.Examples))
 		for j, ex := range d.Examples {
 			ex = strings.TrimSpace(ex)
@@ -181,7 +181,7 @@ func checkDefinitions(defs []engine.Definition, at time.Time) ([]syncDef, error)
 				return nil, err
 			}
 			examples = append(examples, ex)
-			sd.texts = append(sd.texts, store.KindText{Kind: store.KindExample, Text: ex})
+			sd.texts = append(sd.texts, kindText{Kind: store.KindExample, Text: ex})
 		}
 		sd.sha = definitionSHA256(&r, examples)
 		out = append(out, sd)

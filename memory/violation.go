@@ -62,7 +62,7 @@ func (s *Service) RecordViolation(ctx context.Context, v Violation) (ViolationRe
 	if err != nil {
 		return ViolationResult{}, err
 	}
-	err = s.db.Write(ctx, func(tx *store.Tx) error {
+	err = s.db.Write(ctx, s.Now(), func(tx *store.Tx) error {
 		r, err := tx.GetRule(ev.RuleID)
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -17,6 +18,22 @@ type Options struct {
 	// Logger gets what no caller can be told, such as a failed background
 	// checkpoint (slog.Default()).
 	Logger *slog.Logger
+	// Clock is the time of day for what the store times itself — the
+	// embeddings version cache, how often a fault is probed, a SQLite
+	// checkpoint's backoff, when a migration was applied, how often the
+	// shared idempotency keys are pruned — (nil: the system clock). The
+	// time of a write is never the clock's: DB.Write takes it from its
+	// caller.
+	Clock func() time.Time
+}
+
+// Now returns the clock of o: o.Clock, or the system clock when o has
+// none. It is the store's one reference to the system clock.
+func (o Options) Now() func() time.Time {
+	if o.Clock != nil {
+		return o.Clock
+	}
+	return time.Now
 }
 
 // Opener opens a driver's database from a data source name. Its errors are
@@ -105,18 +122,20 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	opts.Clock = opts.Now()
 	d, err := open(ctx, dsn, opts)
 	if err != nil {
 		return nil, err
 	}
-	return New(d), nil
+	return New(d, opts), nil
 }
 
 // New returns the store over an open driver (for drivers' own tests and
-// callers that configure a driver themselves). Closing the DB closes d.
-func New(d Driver) *DB {
+// callers that configure a driver themselves), with the clock of opts.
+// Closing the DB closes d.
+func New(d Driver, opts Options) *DB {
 	if d == nil {
 		panic(fmt.Sprintf("store: New(%v)", d))
 	}
-	return &DB{drv: d}
+	return &DB{drv: d, clock: opts.Now()}
 }

@@ -54,6 +54,8 @@ func Run(t *testing.T, open storetest.Opener) {
 		{"SyncRegistryConflict", testSyncRegistryConflict},
 		{"Registries", testRegistries},
 		{"PlanRegistry", testPlanRegistry},
+		{"SetConfig", testSetConfig},
+		{"ReplaceTextsOf", testReplaceTextsOf},
 		{"EmbeddingsRoundTrip", testEmbeddingsRoundTrip},
 		{"PutEmbeddingsBadInput", testPutEmbeddingsBadInput},
 		{"PruneEmbeddings", testPruneEmbeddings},
@@ -87,7 +89,7 @@ func Record(ctx context.Context, db *store.DB, c engine.Correction) (res memory.
 		}
 		sum = store.TextSHA256(string(b))
 	}
-	err = db.Write(ctx, func(tx *store.Tx) error {
+	err = db.Write(ctx, t0, func(tx *store.Tx) error {
 		if sum != "" {
 			found, err := tx.LookupIdempotency(c.IdempotencyKey, sum, &res)
 			if err != nil || found {

@@ -30,7 +30,7 @@ func seedVaried(t *testing.T, db *store.DB) {
 		if i%5 == 0 {
 			r.Topic = fmt.Sprintf("topic-%d", i%3)
 		}
-		if _, err := db.CreateRule(context.Background(), r); err != nil {
+		if _, err := storetest.CreateRule(db, r); err != nil {
 			t.Fatal(err)
 		}
 		for k := 0; k < i%14; k++ {
@@ -123,7 +123,7 @@ func testSnapshotCacheFollowsWrites(t *testing.T, open storetest.Opener) {
 	if got := ids(); !cmp.Equal(got, []string{"tool.x"}) {
 		t.Errorf("after 6 reinforcements elsewhere: %v", got)
 	}
-	if _, err := other.SetConfig(ctx, "category.tool_preference.c_min", "0.65"); err != nil {
+	if _, err := memory.SetConfig(ctx, other, t0, "category.tool_preference.c_min", "0.65"); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(); len(got) != 0 {
@@ -177,7 +177,7 @@ func testRulesCacheStaysConsistent(t *testing.T, open storetest.Opener) {
 			if rng.IntN(4) == 0 {
 				r.Status = engine.StatusCandidate
 			}
-			_, err = h.CreateRule(ctx, r)
+			_, err = storetest.CreateRule(h, r)
 		case 2, 3:
 			what = "record"
 			_, _, err = Record(ctx, h, engine.Correction{RuleID: pick(h), Polarity: engine.Reinforce, UserText: "x", At: t0.Add(time.Duration(step) * time.Minute)})

@@ -40,7 +40,7 @@ func testSyncDefinitions(t *testing.T, open storetest.Opener) {
 	for i := range vecs {
 		vecs[i] = []float32{float32(i), 1}
 	}
-	if err := db.PutEmbeddings(ctx, "m@1", miss, vecs); err != nil {
+	if err := db.PutEmbeddings(ctx, t0, "m@1", miss, vecs); err != nil {
 		t.Fatal(err)
 	}
 

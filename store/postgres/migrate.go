@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -76,7 +75,7 @@ func migrate(ctx context.Context, d *Driver) error {
 				return fmt.Errorf("store: migration %03d_%s: %w", m.Version, m.Name, err)
 			}
 			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-				m.Version, m.Name, sqldriver.FormatTime(time.Now()))
+				m.Version, m.Name, sqldriver.FormatTime(d.clock()))
 			return dbErr("record migration", err)
 		})
 		if err != nil {

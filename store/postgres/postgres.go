@@ -64,6 +64,7 @@ type Driver struct {
 	config configCache
 	writer *groupcommit.Queue
 	faults store.FaultState
+	clock  func() time.Time // store.Options.Now(): times the probes and migrations
 	// probeEvery is how often at most Writable tries whether a recorded
 	// full disk or read-only server takes writes again (store.ProbeEvery).
 	probeEvery time.Duration
@@ -116,7 +117,8 @@ func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) 
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
-	d := &Driver{location: redact(dsn), log: opts.Logger, probeEvery: store.ProbeEvery}
+	d := &Driver{location: redact(dsn), log: opts.Logger, probeEvery: store.ProbeEvery, clock: opts.Now()}
+	d.faults.Clock = d.clock
 	if d.log == nil {
 		d.log = slog.Default()
 	}

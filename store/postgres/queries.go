@@ -55,8 +55,8 @@ func (x queries) InsertEvent(ev *engine.Event) (int64, error) {
 
 // InsertRule queues the insert; the rule, new, has no text yet (see
 // InsertRuleText).
-func (x queries) InsertRule(row store.RuleRow) error {
-	if err := x.Queries.InsertRule(row); err != nil {
+func (x queries) InsertRule(row store.RuleRow, at time.Time) error {
+	if err := x.Queries.InsertRule(row, at); err != nil {
 		return err
 	}
 	if x.C.p != nil {

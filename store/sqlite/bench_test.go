@@ -43,7 +43,7 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 			if i%4 == 0 {
 				r.Topic = fmt.Sprintf("topic-%d", i%500)
 			}
-			if err := tx.InsertRule(store.RuleRow{Rule: r}); err != nil {
+			if err := tx.InsertRule(store.RuleRow{Rule: r}, t0); err != nil {
 				return err
 			}
 			if _, err := tx.InsertEvent(&engine.Event{RuleID: id, EventType: engine.EventCreation, Model: "bench", Alpha: r.Alpha, Beta: r.Beta, At: at}); err != nil {
@@ -63,7 +63,7 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 					return err
 				}
 			}
-			if err := tx.UpdateEvidence(r); err != nil {
+			if err := tx.UpdateEvidence(r, t0); err != nil {
 				return err
 			}
 		}
@@ -149,7 +149,7 @@ func BenchmarkSnapshot(b *testing.B) {
 						h := db
 						switch mode {
 						case "cold":
-							h = store.New(d)
+							h = store.New(d, store.Options{})
 						case "after-correction":
 							b.StopTimer()
 							i++

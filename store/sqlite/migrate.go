@@ -26,7 +26,7 @@ func LatestSchemaVersion() int {
 // schema_migrations. Each one is re-checked inside its transaction, so two
 // processes opening a new database at once apply it once. A database whose
 // schema is newer than fsys's newest migration is refused with EUNAVAILABLE.
-func migrate(ctx context.Context, w *sql.DB, fsys fs.FS) error {
+func migrate(ctx context.Context, w *sql.DB, fsys fs.FS, at time.Time) error {
 	ms, err := sqldriver.LoadMigrations(fsys)
 	if err != nil {
 		return err
@@ -50,14 +50,14 @@ func migrate(ctx context.Context, w *sql.DB, fsys fs.FS) error {
 		if m.Version <= current {
 			continue
 		}
-		if err := applyMigration(ctx, w, m); err != nil {
+		if err := applyMigration(ctx, w, m, at); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func applyMigration(ctx context.Context, w *sql.DB, m sqldriver.Migration) error {
+func applyMigration(ctx context.Context, w *sql.DB, m sqldriver.Migration, at time.Time) error {
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return dbErr("begin migration", err)
@@ -74,7 +74,7 @@ func applyMigration(ctx context.Context, w *sql.DB, m sqldriver.Migration) error
 		return fmt.Errorf("store: migration %03d_%s: %w", m.Version, m.Name, err)
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-		m.Version, m.Name, sqldriver.FormatTime(time.Now())); err != nil {
+		m.Version, m.Name, sqldriver.FormatTime(at)); err != nil {
 		return dbErr("record migration", err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -48,7 +48,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("004")); err != nil {
+	if err := migrate(ctx, w, migrationsUpTo("004"), t0); err != nil {
 		t.Fatal(err)
 	}
 	now := sqldriver.FormatTime(t0)
@@ -106,7 +106,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 		t.Errorf("ci counted %d times after migrating (%v), want 2", tags, err)
 	}
 	for _, et := range []engine.EventType{"promotion", "violation"} {
-		if err := db.Write(ctx, func(tx *store.Tx) error {
+		if err := db.Write(ctx, t0, func(tx *store.Tx) error {
 			_, err := tx.AppendEvent(engine.Event{RuleID: "reg.a", EventType: et, At: t0})
 			return err
 		}); err != nil {
@@ -142,7 +142,7 @@ func TestMigrateWithoutRegistryInForce(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("004")); err != nil {
+	if err := migrate(ctx, w, migrationsUpTo("004"), t0); err != nil {
 		t.Fatal(err)
 	}
 	now := sqldriver.FormatTime(t0)

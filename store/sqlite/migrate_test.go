@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func TestMigrateAppliesEachOnceInOrder(t *testing.T) {
 		"002_second.sql": {Data: []byte("INSERT INTO log SELECT max(n) + 1 FROM log;")},
 	}
 	for run := 0; run < 3; run++ {
-		if err := migrate(ctx, w, fsys); err != nil {
+		if err := migrate(ctx, w, fsys, t0); err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
 	}
@@ -90,7 +91,7 @@ func TestMigrateAppliesEachOnceInOrder(t *testing.T) {
 
 	// A failing migration rolls back whole and is not recorded.
 	fsys["003_broken.sql"] = &fstest.MapFile{Data: []byte("INSERT INTO log VALUES (3);\nINSERT INTO nowhere VALUES (1);")}
-	if err := migrate(ctx, w, fsys); err == nil || !strings.Contains(err.Error(), "003_broken") {
+	if err := migrate(ctx, w, fsys, t0); err == nil || !strings.Contains(err.Error(), "003_broken") {
 		t.Fatalf("broken migration: err = %v, want one naming 003_broken", err)
 	}
 	var n, v int
@@ -194,7 +195,7 @@ func TestMigrateContraryKeepsTexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("003")); err != nil {
+	if err := migrate(ctx, w, migrationsUpTo("003"), t0); err != nil {
 		t.Fatal(err)
 	}
 	now := sqldriver.FormatTime(t0)
@@ -230,13 +231,18 @@ func TestMigrateContraryKeepsTexts(t *testing.T) {
 		t.Fatalf("embeddings after migrating: %+v, %v: want the example's [1 0]", vecs, err)
 	}
 	v0, _ := db.EmbeddingsVersion(ctx)
-	if err := db.ReplaceRuleTexts(ctx, store.KindContrary, map[string][]string{"tool.a": {"npm is fine"}}); err != nil {
+	err = db.Write(ctx, t0, func(tx *store.Tx) error {
+		_, err := tx.InsertRuleText(store.RuleText{RuleID: "tool.a", Kind: store.KindContrary, Text: "npm is fine", SHA256: store.TextSHA256("npm is fine")})
+		return err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if v1, _ := db.EmbeddingsVersion(ctx); v1 == v0 {
 		t.Errorf("adding a contrary text left the embeddings version at %d", v0)
 	}
-	if err := db.ReplaceRuleTexts(ctx, store.KindExample, map[string][]string{"tool.a": nil}); err != nil {
+	example := texts[slices.IndexFunc(texts, func(x store.RuleText) bool { return x.Kind == store.KindExample })]
+	if err := db.Write(ctx, t0, func(tx *store.Tx) error { return tx.DeleteRuleText("tool.a", example.SHA256) }); err != nil {
 		t.Fatal(err)
 	}
 	if vecs, _ := db.LoadEmbeddings(ctx, "m"); len(vecs) != 0 {
