@@ -1,7 +1,9 @@
 // Package postgres is the store driver for a PostgreSQL database
 // (github.com/jackc/pgx/v5 and its pool). Importing it registers it with
 // package store as "postgres", the driver store.Open uses for a postgres://
-// or postgresql:// URL. Several LexSona instances may share one database.
+// or postgresql:// URL. Several LexSona instances may share one database;
+// a named tenant's store is a schema of it with a role of its own
+// (tenants.go).
 //
 // The tables live in the URL's schema (its search_path parameter, else
 // public), so one database can hold several stores; a schema the URL names
@@ -45,8 +47,11 @@ import (
 )
 
 func init() {
-	store.Register("postgres", func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
-		return Open(ctx, dsn, opts)
+	store.Register(store.Kind{
+		Name: "postgres", Schemes: []string{"postgres", "postgresql"}, Describe: "a postgres:// URL", Tenants: &tenants{},
+		Open: func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
+			return Open(ctx, dsn, opts)
+		},
 	})
 }
 

@@ -1,6 +1,7 @@
 // Package sqlite is the store driver for one SQLite file (modernc.org/sqlite,
 // pure Go). Importing it registers it with package store as "sqlite", the
-// driver store.Open uses for a file path.
+// driver store.Open uses for a file path; a named tenant's store is the
+// file tenants/<name>.db beside it (TenantPath).
 //
 // Concurrency: all writes go through one connection (SetMaxOpenConns(1)),
 // committed in groups by one writer goroutine (write.go), and every write
@@ -39,8 +40,11 @@ import (
 )
 
 func init() {
-	store.Register("sqlite", func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
-		return Open(ctx, dsn, opts)
+	store.Register(store.Kind{
+		Name: "sqlite", Describe: "a SQLite file path", Tenants: tenants{},
+		Open: func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
+			return Open(ctx, dsn, opts)
+		},
 	})
 }
 

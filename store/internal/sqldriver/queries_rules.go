@@ -125,6 +125,17 @@ func (x Queries[C]) InsertEvent(ev *engine.Event) (int64, error) {
 	return id, nil
 }
 
+// LaterEvent queues the insert of ev under the id the caller numbered it
+// with (Conn.Later) and sets its EventID: for a driver whose write
+// transactions number their events.
+func (x Queries[C]) LaterEvent(ev *engine.Event, id int64) error {
+	if err := x.later("append event", x.S.eventInsertID, append(EventArgs(ev), id)...); err != nil {
+		return err
+	}
+	ev.EventID = id
+	return nil
+}
+
 // CounterexampleTags reads the counts a trigger keeps as counterexamples are
 // appended (see the migrations).
 func (x Queries[C]) CounterexampleTags(ruleID string) (map[string]int, error) {

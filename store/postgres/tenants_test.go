@@ -1,10 +1,11 @@
-package tenant
+package postgres
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,6 +17,21 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
 )
+
+// openTenant opens tenant name's store beside base as internal/tenant
+// does: Provision, then store.Open.
+func openTenant(t *testing.T, base, name string) *store.DB {
+	t.Helper()
+	dsn, _, err := (&tenants{}).Provision(context.Background(), base, name, nil)
+	if err != nil {
+		t.Fatalf("Provision(%s): %v", name, err)
+	}
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", name, err)
+	}
+	return db
+}
 
 // pgExec runs statements on a connection of its own as the test's superuser.
 func pgExec(t *testing.T, dsn string, stmts ...string) {
@@ -59,25 +75,16 @@ func denied(err error) bool {
 // schema or through search_path.
 func checkRoleIsolation(t *testing.T, base, defaultSchema string) {
 	ctx := context.Background()
-	s := NewStores(base, nil)
 	for _, n := range []string{"alice", "bob"} {
-		db, err := s.OpenStore(ctx, n)
-		if err != nil {
-			t.Fatalf("OpenStore(%s): %v", n, err)
-		}
-		db.Close()
+		openTenant(t, base, n).Close()
 	}
 	// Opening again (a restart, another instance) finds both ready.
-	db, err := s.OpenStore(ctx, "alice")
-	if err != nil {
-		t.Fatalf("OpenStore(alice) again: %v", err)
-	}
-	db.Close()
-	alice, err := newPGPlace(base, "alice")
+	openTenant(t, base, "alice").Close()
+	alice, err := newPlace(base, "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bob, _ := newPGPlace(base, "bob")
+	bob, _ := newPlace(base, "bob")
 	conn, err := pgx.Connect(ctx, alice.url(true))
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +118,7 @@ func TestPGTenantRoles(t *testing.T) {
 	dropTenants(t, base, "alice", "bob")
 	u, _ := url.Parse(base)
 	checkRoleIsolation(t, base, u.Query().Get("search_path"))
-	if loc, _ := NewStores(base, nil).Location("alice"); !strings.Contains(loc, "search_path="+SchemaPrefix(u)+"alice") || store.DriverName(loc) != "postgres" {
+	if loc, _ := (&tenants{}).Location(base, "alice"); !strings.Contains(loc, "search_path="+SchemaPrefix(u)+"alice") || store.DriverName(loc) != "postgres" {
 		t.Errorf("Location(alice) = %s", loc)
 	}
 }
@@ -164,14 +171,25 @@ func TestPGTenantNoCreateRole(t *testing.T) {
 	u.RawQuery = q.Encode()
 	base := u.String()
 	dropTenants(t, base, "alice")
-	p, _ := newPGPlace(base, "alice")
+	p, _ := newPlace(base, "alice")
 	withRole, _, err := p.provision(context.Background())
 	if err != nil || withRole {
 		t.Fatalf("provision without CREATEROLE: role %v, %v", withRole, err)
 	}
-	st, err := NewStores(base, nil).OpenStore(context.Background(), "alice")
-	if err != nil {
-		t.Fatal(err)
+	var logs strings.Builder
+	tn := &tenants{}
+	for range 2 {
+		dsn, _, err := tn.Provision(context.Background(), base, "alice", slog.New(slog.NewTextHandler(&logs, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
 	}
-	st.Close()
+	if n := strings.Count(logs.String(), "may not create roles"); n != 1 {
+		t.Errorf("%d warnings that tenants share a role, want 1:\n%s", n, logs.String())
+	}
 }
