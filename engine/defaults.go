@@ -47,7 +47,7 @@ func (t EventType) Polarity(own Polarity) (Polarity, error) {
 		return Counter, nil
 	case EventConfirmation:
 		if own != Reinforce && own != Counter {
-			return 0, Errorf(EINVALID, "a confirmation event needs a polarity of 1 or -1")
+			return 0, Errorf(EINVALID, "a confirmation has the polarity 1 or -1, not %d", own)
 		}
 		return own, nil
 	}

@@ -231,7 +231,7 @@ func (c *checker) eventFields(ruleID string, ev *engine.Event) error {
 				return err
 			}
 		}
-		if err := checkFrameID(ev.FrameID); err != nil {
+		if err := engine.ValidateFrameID(ev.FrameID); err != nil {
 			return err
 		}
 		if err := c.notFuture("event time", ev.At); err != nil {
@@ -273,7 +273,7 @@ func (c *checker) pendingFields(p *engine.Pending) error {
 			return engine.Errorf(engine.EINVALID, "the confirmation was resolved to rule %s, which no rule record before it holds", p.RuleID)
 		}
 	}
-	if err := checkFrameID(p.FrameID); err != nil {
+	if err := engine.ValidateFrameID(p.FrameID); err != nil {
 		return err
 	}
 	if err := engine.ValidateCorrectionTime(p.CreatedAt, c.now); err != nil {

@@ -114,8 +114,7 @@ func ApplyRegistry(ctx context.Context, db *store.DB, s RegistrySync) (SyncResul
 			}
 		}
 		if s.YAML != nil {
-			sum := sha256.Sum256(s.YAML)
-			return tx.PutRegistryFile(store.RegistryFile{Name: name, YAML: s.YAML, SHA256: hex.EncodeToString(sum[:]), SyncedAt: at})
+			return tx.PutRegistryFile(store.RegistryFile{Name: name, YAML: s.YAML, SHA256: store.TextSHA256(string(s.YAML)), SyncedAt: at})
 		}
 		return nil
 	})

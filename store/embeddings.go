@@ -39,17 +39,7 @@ func checkVector(v []float32, dims int) error {
 // Errors: EINVALID for an empty model id, an empty or non-finite vector, or
 // one whose length differs from the model's stored vectors.
 func (t *Tx) PutEmbedding(modelID string, item RuleText, vector []float32) error {
-	if modelID == "" {
-		return engine.Errorf(engine.EINVALID, "model id is empty")
-	}
-	dims, err := t.dt.EmbeddingDims(modelID)
-	if err != nil {
-		return err
-	}
-	if err := checkVector(vector, dims); err != nil {
-		return err
-	}
-	return t.dt.PutEmbedding(modelID, StoredEmbedding{RuleID: item.RuleID, SHA256: item.SHA256, Vector: vector}, t.at)
+	return t.putEmbeddings(modelID, []RuleText{item}, [][]float32{vector})
 }
 
 // PutEmbeddings stores one batch of vectors (vectors[i] embeds items[i]) in
@@ -67,25 +57,33 @@ func (db *DB) PutEmbeddings(ctx context.Context, at time.Time, modelID string, i
 	if len(items) == 0 {
 		return nil
 	}
-	return db.Write(ctx, at, func(tx *Tx) error {
-		dims, err := tx.dt.EmbeddingDims(modelID)
-		if err != nil {
+	return db.Write(ctx, at, func(tx *Tx) error { return tx.putEmbeddings(modelID, items, vectors) })
+}
+
+// putEmbeddings stores vectors[i] for items[i], each as long as the
+// model's stored vectors (as the first one when it has none). Errors:
+// PutEmbedding's.
+func (t *Tx) putEmbeddings(modelID string, items []RuleText, vectors [][]float32) error {
+	if modelID == "" {
+		return engine.Errorf(engine.EINVALID, "model id is empty")
+	}
+	dims, err := t.dt.EmbeddingDims(modelID)
+	if err != nil {
+		return err
+	}
+	if dims == 0 {
+		dims = len(vectors[0])
+	}
+	for i, v := range vectors {
+		if err := checkVector(v, dims); err != nil {
 			return err
 		}
-		if dims == 0 {
-			dims = len(vectors[0])
+		e := StoredEmbedding{RuleID: items[i].RuleID, SHA256: items[i].SHA256, Vector: v}
+		if err := t.dt.PutEmbedding(modelID, e, t.at); err != nil {
+			return err
 		}
-		for i, v := range vectors {
-			if err := checkVector(v, dims); err != nil {
-				return err
-			}
-			e := StoredEmbedding{RuleID: items[i].RuleID, SHA256: items[i].SHA256, Vector: v}
-			if err := tx.dt.PutEmbedding(modelID, e, tx.at); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // PruneEmbeddings deletes the vectors of every other fingerprint of

@@ -26,15 +26,15 @@ func CheckPending(p *engine.Pending) error {
 			return err
 		}
 	}
-	if p.Polarity != engine.Reinforce && p.Polarity != engine.Counter {
-		return engine.Errorf(engine.EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", p.Polarity)
+	if err := p.Polarity.Check(); err != nil {
+		return err
 	}
 	s, err := engine.ParseScope(p.Scope)
 	if err != nil {
 		return err
 	}
-	if len(p.FrameID) > 256 {
-		return engine.Errorf(engine.EINVALID, "frame id is %d bytes long: at most 256", len(p.FrameID))
+	if err := engine.ValidateFrameID(p.FrameID); err != nil {
+		return err
 	}
 	switch p.Status {
 	case engine.PendingOpen, engine.PendingAccepted, engine.PendingRejected, engine.PendingNewRule:
@@ -89,6 +89,13 @@ func (t *Tx) InsertPending(p engine.Pending) (int64, error) {
 // Errors: ECONFLICT when it is resolved, ENOTFOUND for an unknown id.
 func (t *Tx) SeePending(id int64, gate float64, at time.Time) error {
 	done, err := t.dt.SeePending(id, gate, at)
+	return t.openOnly(id, done, err)
+}
+
+// openOnly is the outcome of a write done only to an open confirmation
+// id: err, nil when it was done, else ECONFLICT naming its status, or
+// ENOTFOUND when there is none.
+func (t *Tx) openOnly(id int64, done bool, err error) error {
 	if err != nil || done {
 		return err
 	}
@@ -124,14 +131,7 @@ func (t *Tx) ResolvePending(id int64, status, ruleID string, at time.Time) error
 		}
 	}
 	done, err := t.dt.ResolvePending(id, status, ruleID, t.orAt(at))
-	if err != nil || done {
-		return err
-	}
-	p, err := t.GetPending(id)
-	if err != nil {
-		return err
-	}
-	return engine.Errorf(engine.ECONFLICT, "confirmation %d is already resolved (%s)", id, p.Status)
+	return t.openOnly(id, done, err)
 }
 
 func getPending(r Reader, id int64) (engine.Pending, error) {

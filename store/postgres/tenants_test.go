@@ -123,28 +123,33 @@ func TestPGTenantRoles(t *testing.T) {
 	}
 }
 
-// TestPGTenantRolesCreateRole: a connecting role that is no superuser but
-// may create roles (CREATEROLE) gets the same isolation.
-func TestPGTenantRolesCreateRole(t *testing.T) {
+// testRole creates a login role of the test's server named prefix plus
+// random digits, with attrs, that may create schemas in the database and
+// owns a schema of its name, dropped at the end of the test; it returns
+// the role and the URL of a connection as it, working in that schema.
+func testRole(t *testing.T, prefix, attrs string) (role, base string) {
 	super := testenv.PGURL(t)
 	var b [6]byte
 	rand.Read(b[:])
-	admin := "lexsona_test_admin_" + hex.EncodeToString(b[:])
+	role = prefix + hex.EncodeToString(b[:])
 	u, _ := url.Parse(super)
-	db := strings.TrimPrefix(u.Path, "/")
-	pgExec(t, super,
-		"CREATE ROLE "+admin+" LOGIN CREATEROLE",
-		"GRANT CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" TO "+admin,
-		"CREATE SCHEMA "+admin+" AUTHORIZATION "+admin)
+	db := pgx.Identifier{strings.TrimPrefix(u.Path, "/")}.Sanitize()
+	pgExec(t, super, "CREATE ROLE "+role+" LOGIN"+attrs, "GRANT CREATE ON DATABASE "+db+" TO "+role,
+		"CREATE SCHEMA "+role+" AUTHORIZATION "+role)
 	t.Cleanup(func() {
-		pgExec(t, super, "DROP SCHEMA IF EXISTS "+admin+" CASCADE",
-			"REVOKE CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" FROM "+admin, "DROP ROLE IF EXISTS "+admin)
+		pgExec(t, super, "DROP SCHEMA IF EXISTS "+role+" CASCADE", "REVOKE CREATE ON DATABASE "+db+" FROM "+role, "DROP ROLE IF EXISTS "+role)
 	})
-	u.User = url.User(admin)
+	u.User = url.User(role)
 	q := u.Query()
-	q.Set("search_path", admin)
+	q.Set("search_path", role)
 	u.RawQuery = q.Encode()
-	base := u.String()
+	return role, u.String()
+}
+
+// TestPGTenantRolesCreateRole: a connecting role that is no superuser but
+// may create roles (CREATEROLE) gets the same isolation.
+func TestPGTenantRolesCreateRole(t *testing.T) {
+	admin, base := testRole(t, "lexsona_test_admin_", " CREATEROLE")
 	dropTenants(t, base, "alice", "bob") // runs before the admin role is dropped
 	checkRoleIsolation(t, base, admin)
 }
@@ -152,24 +157,7 @@ func TestPGTenantRolesCreateRole(t *testing.T) {
 // TestPGTenantNoCreateRole: a role that may not create roles still gets a
 // schema per tenant (isolation by search_path only), and is told so.
 func TestPGTenantNoCreateRole(t *testing.T) {
-	super := testenv.PGURL(t)
-	var b [6]byte
-	rand.Read(b[:])
-	user := "lexsona_test_plain_" + hex.EncodeToString(b[:])
-	u, _ := url.Parse(super)
-	db := strings.TrimPrefix(u.Path, "/")
-	pgExec(t, super, "CREATE ROLE "+user+" LOGIN",
-		"GRANT CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" TO "+user,
-		"CREATE SCHEMA "+user+" AUTHORIZATION "+user)
-	t.Cleanup(func() {
-		pgExec(t, super, "DROP SCHEMA IF EXISTS "+user+" CASCADE",
-			"REVOKE CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" FROM "+user, "DROP ROLE IF EXISTS "+user)
-	})
-	u.User = url.User(user)
-	q := u.Query()
-	q.Set("search_path", user)
-	u.RawQuery = q.Encode()
-	base := u.String()
+	_, base := testRole(t, "lexsona_test_plain_", "")
 	dropTenants(t, base, "alice")
 	p, _ := newPlace(base, "alice")
 	withRole, _, err := p.provision(context.Background())
