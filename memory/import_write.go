@@ -33,6 +33,11 @@ func pipeline(read func(on func(importRecord) error) error, write func(importRec
 	go func() {
 		defer close(recs)
 		readErr = read(func(rec importRecord) error {
+			select { // stopped first: the drain below makes room for sends
+			case <-stop:
+				return errPipelineStopped
+			default:
+			}
 			select {
 			case recs <- rec:
 				return nil

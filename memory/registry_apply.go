@@ -51,12 +51,6 @@ type RegistrySync struct {
 	At time.Time
 }
 
-// SyncDefinitions is SyncRegistry of the default registry's definitions,
-// recording no YAML. Its errors are SyncRegistry's.
-func SyncDefinitions(ctx context.Context, db *store.DB, defs []engine.Definition, at time.Time) (SyncResult, error) {
-	return ApplyRegistry(ctx, db, RegistrySync{Definitions: defs, At: at})
-}
-
 // SyncRegistry makes the store agree with the registry s.Name in one
 // transaction: new definitions are inserted at the prior (source registry,
 // registry s.Name) with a creation event; rules whose definition changed

@@ -135,7 +135,7 @@ func MustRecord(tb testing.TB, db *store.DB, c engine.Correction) memory.RecordR
 // test.
 func MustSync(t *testing.T, db *store.DB, defs ...engine.Definition) memory.SyncResult {
 	t.Helper()
-	res, err := memory.SyncDefinitions(context.Background(), db, defs, t0)
+	res, err := memory.ApplyRegistry(context.Background(), db, memory.RegistrySync{Definitions: defs, At: t0})
 	if err != nil {
 		t.Fatalf("SyncDefinitions: %v", err)
 	}

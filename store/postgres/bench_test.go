@@ -215,7 +215,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 				var db *store.DB
 				if mode == "unchanged" {
 					db = benchStores(b, k.kind, 1)[0]
-					if _, err := memory.SyncDefinitions(ctx, db, defs, t0); err != nil {
+					if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: defs, At: t0}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -225,7 +225,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 						db = benchStores(b, k.kind, 1)[0]
 						b.StartTimer()
 					}
-					res, err := memory.SyncDefinitions(ctx, db, defs, t0)
+					res, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: defs, At: t0})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -227,7 +227,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 			var cpu time.Duration
 			db, _ := mustOpen(b)
 			if mode == "unchanged" {
-				if _, err := memory.SyncDefinitions(ctx, db, defs, t0); err != nil {
+				if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: defs, At: t0}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -242,7 +242,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 					b.StartTimer()
 				}
 				c0 := cpuNow()
-				res, err := memory.SyncDefinitions(ctx, db, defs, t0)
+				res, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: defs, At: t0})
 				if err != nil {
 					b.Fatal(err)
 				}

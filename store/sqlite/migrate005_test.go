@@ -124,7 +124,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 		t.Fatalf("Registries after migrating = %+v, %v", files, err)
 	}
 	// team.yaml owns reg.a: the default pack cannot define it, team.yaml archives it.
-	if _, err := memory.SyncDefinitions(ctx, db, []engine.Definition{storetest.Def("reg.a", "Use pnpm")}, t0); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: []engine.Definition{storetest.Def("reg.a", "Use pnpm")}, At: t0}); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Errorf("the default pack defining team.yaml's reg.a: %v, want ECONFLICT", err)
 	}
 	if res, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "team.yaml", At: t0}); err != nil || !cmp.Equal(res.Archived, []string{"reg.a"}) {
