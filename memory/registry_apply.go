@@ -42,7 +42,7 @@ type RegistrySync struct {
 	Definitions []engine.Definition
 	// Contrary, when set, gives the contrary texts of each rule the sync
 	// defines but the kept ones (see SyncResult.Kept): each listed rule's
-	// contrary texts become exactly those (see ReplaceRuleTexts).
+	// contrary texts become exactly those (see ReplaceTextsOf).
 	Contrary func(kept []string) map[string][]string
 	// YAML, when not nil, is recorded as the registry in force under Name
 	// (see Registries) in the same transaction.
@@ -71,7 +71,7 @@ type RegistrySync struct {
 // Errors (nothing is written then): EINVALID (or ETOOLARGE) naming the
 // first bad definition, a duplicate id or a malformed name; ECONFLICT when a
 // definition's id is a rule of another registry (naming both registries)
-// that has not left it; ReplaceRuleTexts' for the contrary texts; on a
+// that has not left it; ReplaceTextsOf's for the contrary texts; on a
 // read-only database whose recorded registry differs, the read-only fault
 // (EUNAVAILABLE).
 func ApplyRegistry(ctx context.Context, db *store.DB, s RegistrySync) (SyncResult, error) {

@@ -249,5 +249,3 @@ func TestMigrateContraryKeepsTexts(t *testing.T) {
 		t.Errorf("the example's vector outlived its text: %+v", vecs)
 	}
 }
-
-// TestReplaceRuleTexts replaces one kind of texts and leaves the others.
