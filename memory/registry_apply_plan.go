@@ -46,7 +46,11 @@ func PlanRegistrySyncs(ctx context.Context, db *store.DB, syncs ...RegistrySync)
 		preps = append(preps, prepared{name, checked, s})
 	}
 	out := make([]SyncResult, len(preps))
-	err := db.Write(ctx, time.Now(), func(tx *store.Tx) error {
+	at := atOrNow(time.Time{}) // a plan with no sync still takes the write lock
+	if len(preps) > 0 {
+		at = preps[0].s.At
+	}
+	err := db.Write(ctx, at, func(tx *store.Tx) error {
 		for i, p := range preps {
 			res := SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{}}
 			if err := applyDefinitions(tx, p.name, p.checked, p.s.At, &res); err != nil {
