@@ -2,9 +2,7 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -42,15 +40,7 @@ func migrationsUpTo(v string) fs.FS {
 // none; the registry in force keeps its row, keyed by name.
 func TestMigrateNamedRegistries(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	w, err := sql.Open("sqlite", dsn(path, true, "FULL"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("004"), t0); err != nil {
-		t.Fatal(err)
-	}
+	path, w := migratedTo(t, "004")
 	now := sqldriver.FormatTime(t0)
 	for _, q := range []string{
 		`INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, source, definition_sha256, created_at, updated_at)
@@ -136,15 +126,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 // recorded belong to the default pack.
 func TestMigrateWithoutRegistryInForce(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	w, err := sql.Open("sqlite", dsn(path, true, "FULL"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("004"), t0); err != nil {
-		t.Fatal(err)
-	}
+	path, w := migratedTo(t, "004")
 	now := sqldriver.FormatTime(t0)
 	if _, err := w.ExecContext(ctx, `INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, source,
 		definition_sha256, created_at, updated_at) VALUES ('reg.a', 'tool_preference', 'Use pnpm', ?1, ?1, 'registry', 'abc', ?1, ?1)`, now); err != nil {

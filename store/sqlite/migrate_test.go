@@ -189,15 +189,7 @@ func TestDSNEscapesPath(t *testing.T) {
 // still deletes its vector.
 func TestMigrateContraryKeepsTexts(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	w, err := sql.Open("sqlite", dsn(path, true, "FULL"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("003"), t0); err != nil {
-		t.Fatal(err)
-	}
+	path, w := migratedTo(t, "003")
 	now := sqldriver.FormatTime(t0)
 	for _, q := range []string{
 		`INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, created_at, updated_at)
@@ -248,4 +240,21 @@ func TestMigrateContraryKeepsTexts(t *testing.T) {
 	if vecs, _ := db.LoadEmbeddings(ctx, "m"); len(vecs) != 0 {
 		t.Errorf("the example's vector outlived its text: %+v", vecs)
 	}
+}
+
+// migratedTo makes a SQLite file in a temporary folder with the embedded
+// migrations up to version (migrationsUpTo) applied, and returns its path
+// and the single write connection the migrations ran on.
+func migratedTo(t *testing.T, version string) (string, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.db")
+	w, err := sql.Open("sqlite", dsn(path, true, "FULL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetMaxOpenConns(1)
+	if err := migrate(context.Background(), w, migrationsUpTo(version), t0); err != nil {
+		t.Fatal(err)
+	}
+	return path, w
 }
