@@ -1,6 +1,7 @@
 // Package sqlite is the store driver for one SQLite file (modernc.org/sqlite,
 // pure Go). Importing it registers it with package store as "sqlite", the
-// driver store.Open uses for a file path.
+// driver store.Open uses for a file path; a named tenant's store is the
+// file tenants/<name>.db beside it (TenantPath).
 //
 // Concurrency: all writes go through one connection (SetMaxOpenConns(1)),
 // committed in groups by one writer goroutine (write.go), and every write
@@ -39,8 +40,11 @@ import (
 )
 
 func init() {
-	store.Register("sqlite", func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
-		return Open(ctx, dsn, opts)
+	store.Register(store.Kind{
+		Name: "sqlite", Describe: "a SQLite file path", Tenants: tenants{},
+		Open: func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
+			return Open(ctx, dsn, opts)
+		},
 	})
 }
 
@@ -58,6 +62,7 @@ type Driver struct {
 	ckpt   *checkpointer      // copies the write-ahead log into the file (checkpoint.go)
 	writer *groupcommit.Queue // runs every write transaction, committing them in groups (write.go)
 	faults store.FaultState   // the fault of the file writes last met
+	clock  func() time.Time   // store.Options.Now(): times the probes, checkpoints and migrations
 	errs   sqldriver.Errors   // errMap, with the faults only this file can tell (kind)
 	// probeEvery is how often at most Writable tries whether a recorded
 	// full disk or read-only file takes writes again (probe).
@@ -132,7 +137,8 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 	if err := createPrivate(abs); err != nil {
 		return nil, err
 	}
-	d := &Driver{path: abs, probeEvery: cfg.probeEvery}
+	d := &Driver{path: abs, probeEvery: cfg.probeEvery, clock: opts.Now()}
+	d.faults.Clock = d.clock
 	d.errs = sqldriver.Errors{Kind: d.kind, Transient: errMap.Transient}
 	log := opts.Logger
 	if log == nil {
@@ -151,7 +157,7 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 	if d.write, err = openPool(ctx, abs, dsn(abs, true, cfg.write.synchronous), 1); err != nil {
 		return nil, err
 	}
-	if err := migrate(ctx, d.write, migrations.SQLite); err != nil {
+	if err := migrate(ctx, d.write, migrations.SQLite, d.clock()); err != nil {
 		d.write.Close()
 		return nil, openErr(abs, "migrate", err)
 	}
@@ -165,7 +171,7 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 		return nil, err
 	}
 	d.prepare()
-	if d.ckpt, err = startCheckpointer(ctx, abs, d.write, log, cfg.ckpt); err != nil {
+	if d.ckpt, err = startCheckpointer(ctx, abs, d.write, log, cfg.ckpt, d.clock); err != nil {
 		d.read.Close()
 		d.write.Close()
 		return nil, err
