@@ -21,6 +21,12 @@ type Options struct {
 	// time of a write is never the clock's: DB.Write takes it from its
 	// caller.
 	Clock func() time.Time
+	// ReadOnly says the caller only reads (a hook answering one event): a
+	// driver that can opens the database for reading alone — no migration,
+	// cleaning or checkpoint — and every write fails with the read-only
+	// fault. A database whose schema is not this build's is refused
+	// (EUNAVAILABLE): open it for writing instead, which migrates it.
+	ReadOnly bool
 }
 
 // Now returns the clock of o: o.Clock, or the system clock when o has

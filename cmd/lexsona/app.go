@@ -37,8 +37,9 @@ type app struct {
 	// at info level, for the long-running commands (serve, mcp).
 	verbose, fullLog bool
 
-	mem *memory.Service // the use cases over the store, without embedder
-	emb models.Embedder
+	mem    *memory.Service // the use cases over the store, without embedder
+	reader *memory.Service // those over the store opened for reading alone (openReader)
+	emb    models.Embedder
 	// abandoned is set by a command that returned while its work goes on in
 	// another goroutine (the hook past its deadline): close then leaves the
 	// store and the embedder to the process's exit, which releases them,
@@ -99,9 +100,30 @@ func (a *app) openMemory(ctx context.Context) (*memory.Service, error) {
 	return mem, nil
 }
 
+// openReader is openMemory for a command that only reads (a hook answering
+// an event): the store opened for reading alone (no migration, cleaning or
+// checkpoint), else — a database that needs migrating, or that such an open
+// cannot serve — openMemory's.
+func (a *app) openReader(ctx context.Context) (*memory.Service, error) {
+	if a.reader != nil {
+		return a.reader, nil
+	}
+	cfg := a.setupConfig()
+	cfg.ReadOnly = true
+	if mem, err := setup.OpenMemory(ctx, cfg); err == nil {
+		a.reader = mem
+		return mem, nil
+	}
+	return a.openMemory(ctx)
+}
+
 func (a *app) close() {
 	if a.abandoned {
 		return
+	}
+	if a.reader != nil {
+		a.reader.Close()
+		a.reader = nil
 	}
 	if a.emb != nil {
 		a.emb.Close()

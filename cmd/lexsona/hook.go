@@ -16,8 +16,8 @@ import (
 )
 
 // spoolingUseCases are the command hook's use cases (hooks.UseCases): the
-// memory service over this configuration's store, opened on first use and
-// never with the model — a prompt goes to the spool, and so does a denied
+// memory service over this configuration's store, opened for reading alone
+// on first use and never with the model — a prompt goes to the spool, and so does a denied
 // call's violation; with server set, the persona comes from that service.
 type spoolingUseCases struct {
 	a      *app
@@ -43,7 +43,7 @@ func (u spoolingUseCases) Persona(ctx context.Context, req memory.PersonaRequest
 			return snap, nil
 		}
 	}
-	mem, err := u.a.openMemory(ctx)
+	mem, err := u.a.openReader(ctx)
 	if err != nil {
 		return engine.Snapshot{}, err
 	}
@@ -51,7 +51,7 @@ func (u spoolingUseCases) Persona(ctx context.Context, req memory.PersonaRequest
 }
 
 func (u spoolingUseCases) Enforce(ctx context.Context, scope engine.Scope, tool string, input map[string]any) (*memory.Denial, error) {
-	mem, err := u.a.openMemory(ctx)
+	mem, err := u.a.openReader(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (u spoolingUseCases) Capture(context.Context, engine.Correction) (memory.Ca
 
 // Review counts the inbox from the store alone.
 func (u spoolingUseCases) Review(ctx context.Context, scope engine.Scope) (memory.ReviewCount, error) {
-	mem, err := u.a.openMemory(ctx)
+	mem, err := u.a.openReader(ctx)
 	if err != nil {
 		return memory.ReviewCount{}, err
 	}

@@ -55,6 +55,8 @@ type Config struct {
 	// Now is the use cases' clock (time.Now when nil), the time of the
 	// registry sync's events included, and the store's (store.Options.Clock).
 	Now func() time.Time
+	// ReadOnly opens the store for reading alone (store.Options.ReadOnly).
+	ReadOnly bool
 }
 
 // OpenMemory opens the store cfg.DB names (store.OpenWith) and returns the
@@ -66,7 +68,7 @@ func OpenMemory(ctx context.Context, cfg Config) (*memory.Service, error) {
 	if dsn == "" {
 		dsn = store.DefaultPath()
 	}
-	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger, Clock: cfg.Now})
+	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger, Clock: cfg.Now, ReadOnly: cfg.ReadOnly})
 	if err != nil {
 		return nil, err
 	}

@@ -75,6 +75,30 @@ func (d *Driver) openReadOnly(ctx context.Context, conns int) error {
 	return nil
 }
 
+// openForReading opens db for a caller that only reads
+// (store.Options.ReadOnly): one read-only pool of conns connections serves
+// as both pools, and the schema must be this build's. Unlike openReadOnly it never falls back
+// to immutable=1, which would read a file another process writes without
+// locking it. Errors: EUNAVAILABLE naming what failed, or a schema that
+// would need migrating.
+func (d *Driver) openForReading(ctx context.Context, conns int) error {
+	p, err := openPool(ctx, d.path, roDSN(d.path, false), conns)
+	if err != nil {
+		return err
+	}
+	var current int
+	if err := p.QueryRowContext(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&current); err != nil {
+		p.Close()
+		return engine.Errorf(engine.EUNAVAILABLE, "database %s: its schema cannot be read: %s", d.path, engine.ErrorMessage(dbErr("read the schema version", err)))
+	}
+	if want := latestVersion(); current != want {
+		p.Close()
+		return engine.Errorf(engine.EUNAVAILABLE, "database %s: its schema (version %d) is not this build's (%d): open it for writing once, which migrates it", d.path, current, want)
+	}
+	d.write, d.read, d.readOnly = p, p, true
+	return nil
+}
+
 // latestVersion is the newest embedded migration's version (0 when they
 // cannot be read: the read-only open then refuses the file).
 func latestVersion() int { return sqldriver.LatestVersion(migrations.SQLite) }

@@ -145,6 +145,14 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 		log = slog.Default()
 	}
 	n := max(4, runtime.GOMAXPROCS(0))
+	if opts.ReadOnly {
+		if err := d.openForReading(ctx, n); err != nil {
+			return nil, err
+		}
+		d.prepare()
+		d.writer = startWriter(d, cfg.write.maxGroup)
+		return d, nil
+	}
 	if cannotWrite(abs) {
 		if err := d.openReadOnly(ctx, n); err != nil {
 			return nil, err
