@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/registry"
@@ -59,11 +60,14 @@ func Deny(enf []Enforcement, tool string, input map[string]any) *Denial {
 // embedder and writes nothing (RecordViolation keeps a denied call).
 // Errors: the store's and the registries'.
 func (s *Service) Enforce(ctx context.Context, scope engine.Scope, tool string, input map[string]any) (*Denial, error) {
-	reg, err := s.InForce(ctx)
+	snap, err := s.Persona(ctx, PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
 	if err != nil {
 		return nil, err
 	}
-	snap, err := s.Persona(ctx, PersonaRequest{Scope: scope, Max: MaxSnapshotRules})
+	if !slices.ContainsFunc(snap.Rules, func(r engine.SnapshotRule) bool { return r.Severity == engine.SeverityMust }) {
+		return nil, nil // no must rule in force: no registry to read
+	}
+	reg, err := s.InForce(ctx)
 	if err != nil {
 		return nil, err
 	}
