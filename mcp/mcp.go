@@ -1,8 +1,9 @@
 // Package mcp is LexSona's Model Context Protocol front end: the tools
 // record_correction, classify_correction, get_persona, list_rules,
 // explain_rule, list_confirmations, resolve_confirmation, add_rule and
-// review_candidate, each a thin call of one use case of package memory on
-// the memory of one tenant, served over stdio (newline-delimited JSON-RPC)
+// review_candidate, list_learned and retract_event, each a thin call of one
+// use case it declares (Memory, which *memory.Service satisfies) on the
+// memory of one tenant, served over stdio (newline-delimited JSON-RPC)
 // by `lexsona mcp`.
 //
 //	err := mcp.Serve(ctx, mcp.Config{Memory: tenant.MemoryOver(db, opts), Embedder: emb, Logger: stderrLog}, os.Stdin, os.Stdout)
@@ -23,7 +24,6 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -75,7 +75,7 @@ type Config struct {
 type Server struct {
 	cfg  Config
 	log  *slog.Logger
-	mems *tenant.Memories
+	mems Tenants
 }
 
 // New builds a Server from cfg; it opens nothing. Errors: EINVALID when
@@ -96,6 +96,23 @@ func New(cfg Config) (*Server, error) {
 			return nil, engine.Errorf(engine.EINVALID, "mcp: tenant %s needs Config.Tenants", cfg.Tenant)
 		}
 	}
+	setDefaults(&cfg)
+	emb := tenant.Embedders{Classify: cfg.Embedder, Bulk: cfg.Embedder}
+	return over(cfg, tenantMemories{tenant.NewMemories(tenant.MemoriesConfig{
+		Default: cfg.Memory(emb), Tenants: cfg.Tenants,
+		Model: cfg.Embedder, Shared: emb, TenantEmbedder: cfg.TenantEmbedder,
+		Logger: cfg.Logger, Now: cfg.Now,
+	})}), nil
+}
+
+// over is a server whose tools work on the memories of mems: New gives it
+// LexSona's, a test of the tools alone its fakes.
+func over(cfg Config, mems Tenants) *Server {
+	setDefaults(&cfg)
+	return &Server{cfg: cfg, log: cfg.Logger, mems: mems}
+}
+
+func setDefaults(cfg *Config) {
 	if cfg.IdempotencyTTL == 0 {
 		cfg.IdempotencyTTL = tenant.DefaultIdempotencyTTL
 	}
@@ -105,13 +122,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	emb := tenant.Embedders{Classify: cfg.Embedder, Bulk: cfg.Embedder}
-	mems := tenant.NewMemories(tenant.MemoriesConfig{
-		Default: cfg.Memory(emb), Tenants: cfg.Tenants,
-		Model: cfg.Embedder, Shared: emb, TenantEmbedder: cfg.TenantEmbedder,
-		Logger: cfg.Logger, Now: cfg.Now,
-	})
-	return &Server{cfg: cfg, log: cfg.Logger, mems: mems}, nil
 }
 
 // Close closes the named tenants' memories the tools opened; the default
@@ -169,8 +179,8 @@ func (s *Server) For(name string) *sdkmcp.Server {
 }
 
 // memoryOf is the memory a tool call of tenant name works on. Errors:
-// tenant.Memories.Get's.
-func (s *Server) memoryOf(ctx context.Context, name string) (*memory.Service, error) {
+// Tenants.Get's.
+func (s *Server) memoryOf(ctx context.Context, name string) (Memory, error) {
 	return s.mems.Get(ctx, name)
 }
 

@@ -16,7 +16,7 @@ import (
 // openAPI is the parsed document, loaded once.
 var openAPI = sync.OnceValues(func() (map[string]any, error) {
 	var doc map[string]any
-	err := json.Unmarshal(OpenAPI(), &doc)
+	err := json.Unmarshal(openAPIDoc, &doc)
 	return doc, err
 })
 

@@ -135,7 +135,7 @@ func TestTenantFirstRequestsTogether(t *testing.T) {
 			t.Errorf("a first request: %s", b)
 		}
 	}
-	if got := len(e.srv.mems.Opened()); got != 2 {
+	if got := len(e.srv.mems.(tenantMemories).Opened()); got != 2 {
 		t.Errorf("%d tenants open, want the default and alice", got)
 	}
 }

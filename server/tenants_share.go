@@ -7,7 +7,6 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -107,7 +106,7 @@ func (s *Server) refuseReceived(c echo.Context, src registry.Source) error {
 // a registry it receives from another tenant (its owner's next sync would
 // undo the edit). Any other outcome of the lookup is left to the edit, so
 // that an unknown id answers as it always does.
-func (s *Server) refuseReceivedRule(c echo.Context, mem *memory.Service, id string) error {
+func (s *Server) refuseReceivedRule(c echo.Context, mem Rules, id string) error {
 	if len(s.cfg.SharedRegistries) == 0 {
 		return nil
 	}
