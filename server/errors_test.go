@@ -66,7 +66,9 @@ func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
 	mem := &servertest.Memory{
 		ListRulesFn: func(context.Context, memory.RulesQuery) (memory.RuleList, error) { return memory.RuleList{}, storeErr },
 		GetRuleFn:   func(context.Context, string, time.Time) (engine.RuleView, error) { return engine.RuleView{}, storeErr },
-		PersonaFn:   func(context.Context, memory.PersonaRequest) (engine.Snapshot, error) { return engine.Snapshot{}, storeErr },
+		PersonaFn: func(context.Context, memory.PersonaRequest) (engine.Snapshot, error) {
+			return engine.Snapshot{}, storeErr
+		},
 		NoteErrorFn: func(err error) { noted = append(noted, err) },
 	}
 	e, _ := newFakeEnv(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) }, mem, nil)
