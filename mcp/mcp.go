@@ -140,6 +140,11 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return s.serve(ctx, in, out)
+}
+
+// serve is Serve over s, which it closes when the session ends.
+func (s *Server) serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer s.Close()
 	defer s.mems.StartPruner(s.cfg.IdempotencyTTL)()
 	frames := newStdioFrames(out)
@@ -148,7 +153,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	// pump bounds every frame (maxFrame); the SDK's own, lower, line limit
 	// would end the session on a frame between the two.
 	t := &sdkmcp.IOTransport{Reader: pr, Writer: nopWriteCloser{frames}, MaxLineLength: -1}
-	err = s.MCPServer().Run(ctx, t)
+	err := s.MCPServer().Run(ctx, t)
 	pr.Close()
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, sdkmcp.ErrConnectionClosed) {
 		return nil
