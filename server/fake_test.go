@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models/lexical"
 	"github.com/lexsona/lexsona/server/servertest"
 )
@@ -52,6 +53,14 @@ func (f *fakeTenants) StartPruner(time.Duration) func()  { return func() {} }
 func (f *fakeTenants) FollowShares(time.Duration) func() { return func() {} }
 func (f *fakeTenants) Close() error                      { return nil }
 
+// noOpener is the Config.Tenants of a server over fakeTenants, which never
+// asks it to open a memory.
+type noOpener struct{}
+
+func (noOpener) OpenMemory(context.Context, string, tenant.Embedders) (*memory.Service, error) {
+	return nil, engine.Errorf(engine.EINTERNAL, "noOpener: the fake tenants open their memories")
+}
+
 // newFakeEnv builds a server over fake memories: mem is the default
 // tenant's, named the named tenants' (edit adjusts the config before the
 // server is built). The server embeds with an unfitted lexical embedder
@@ -64,6 +73,9 @@ func newFakeEnv(tb testing.TB, edit func(*Config), mem *servertest.Memory, named
 	cfg := Config{Embedder: lexical.New(0), Logger: discardLogger(), Now: func() time.Time { return testNow }}
 	if edit != nil {
 		edit(&cfg)
+	}
+	if cfg.Tenants == nil {
+		cfg.Tenants = noOpener{} // the fake Tenants open the named ones
 	}
 	srv, err := newServer(cfg)
 	if err != nil {

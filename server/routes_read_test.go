@@ -1,12 +1,15 @@
 package server
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 func TestPersonaAndWhyRoutes(t *testing.T) {
@@ -158,13 +161,18 @@ func TestRulesRoutes(t *testing.T) {
 	})
 }
 
+// TestHealthAndFallbacks: the probes, /metrics (with the memory's rule
+// counts), the answers for routes and methods that do not exist, and the
+// request id, over a fake memory.
 func TestHealthAndFallbacks(t *testing.T) {
-	e := newTestEnv(t, nil)
+	e, _ := newFakeEnv(t, nil, &servertest.Memory{CountRuleStatesFn: func(context.Context, time.Time) (map[string]int, error) {
+		return map[string]int{"active": 3, "candidate": 1}, nil
+	}}, nil)
 	runCases(t, e, []routeCase{
 		{"healthz", get("/healthz"), "/healthz", 200, "", "", nil},
 		{"readyz", get("/readyz"), "/readyz", 200, "", "", nil},
 		{"metrics", get("/metrics"), "/metrics", 200, "", "", func(t *testing.T, r response) {
-			if !strings.Contains(string(r.body), "lexsona_rules{") {
+			if !strings.Contains(string(r.body), `lexsona_rules{state="active"} 3`) {
 				t.Errorf("no rule counts in /metrics")
 			}
 		}},
