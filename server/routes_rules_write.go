@@ -40,22 +40,13 @@ type AcceptRequest = memory.AcceptAs
 // still needs. POST /v1/rules/{id}/reject: no body, or an empty JSON object.
 func (s *Server) handleReviewCandidate(accept bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		body, err := readBody(c)
-		if err != nil {
-			return err
-		}
 		var as AcceptRequest
-		if len(body) > 0 {
-			if err := checkContentType(c, "application/json"); err != nil {
-				return err
-			}
-			target := any(&struct{}{})
-			if accept {
-				target = &as
-			}
-			if err := s.decodeBytes(body, target, false); err != nil {
-				return err
-			}
+		target := any(&struct{}{})
+		if accept {
+			target = &as
+		}
+		if err := s.decodeOptionalJSON(c, target); err != nil {
+			return err
 		}
 		mem, err := s.memOf(c)
 		if err != nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/server/ui"
 )
 
@@ -39,11 +38,9 @@ type Rules interface {
 	ReviewCandidate(ctx context.Context, id string, accept bool, at time.Time) (engine.RuleView, error)
 }
 
-// Persona is GET /v1/persona and GET /v1/why.
-type Persona interface {
-	Persona(ctx context.Context, req memory.PersonaRequest) (engine.Snapshot, error)
-	Why(ctx context.Context, scope engine.Scope, now time.Time) (engine.Why, error)
-}
+// Persona is GET /v1/persona and GET /v1/why: the review page's persona
+// preview runs the same use cases.
+type Persona = ui.Persona
 
 // Learning is GET /v1/learned and POST /v1/events/{id}/retract.
 type Learning interface {
@@ -51,11 +48,9 @@ type Learning interface {
 	Retract(ctx context.Context, id int64, at time.Time) (memory.RetractResult, error)
 }
 
-// Registries are POST /v1/registry/sync and its dry run.
-type Registries interface {
-	SyncRegistry(ctx context.Context, src registry.Source, opts memory.SyncOptions) (*registry.Registry, memory.Summary, error)
-	PlanRegistry(ctx context.Context, src registry.Source, opts memory.SyncOptions) (*registry.Registry, memory.RegistryPlan, error)
-}
+// Registries are POST /v1/registry/sync and its dry run: the review
+// page's registry preview and sync run the same use cases.
+type Registries = ui.Registries
 
 // Operation is what the server asks of a memory to run it: readiness,
 // faults met by requests, the rule gauges of /metrics, the model served at
