@@ -48,7 +48,7 @@ func TestBrowserRequestsRefused(t *testing.T) {
 }
 
 func TestHostCheckOnLoopback(t *testing.T) {
-	_, base, _, _ := startServer(t, func(c *Config) { c.AllowedHosts = []string{"LexSona.Internal:8080"} })
+	_, base := startFake(t, func(c *Config) { c.AllowedHosts = []string{"LexSona.Internal:8080"} }, &servertest.Memory{})
 	port := base[strings.LastIndex(base, ":")+1:]
 	for host, want := range map[string]int{
 		"127.0.0.1:" + port: 200, "localhost:" + port: 200, "[::1]:" + port: 200, "lexsona.internal:" + port: 200,

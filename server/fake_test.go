@@ -70,6 +70,13 @@ func (noOpener) OpenMemory(context.Context, string, tenant.Embedders) (*memory.S
 // mapping; only the use cases are fakes.
 func newFakeEnv(tb testing.TB, edit func(*Config), mem *servertest.Memory, named map[string]*servertest.Memory) (*testEnv, *fakeTenants) {
 	tb.Helper()
+	srv, ft := newFakeServer(tb, edit, mem, named)
+	return &testEnv{t: tb, srv: srv, emb: srv.cfg.Embedder, h: srv.Handler()}, ft
+}
+
+// newFakeServer is newFakeEnv's server.
+func newFakeServer(tb testing.TB, edit func(*Config), mem *servertest.Memory, named map[string]*servertest.Memory) (*Server, *fakeTenants) {
+	tb.Helper()
 	cfg := Config{Embedder: lexical.New(0), Logger: discardLogger(), Now: func() time.Time { return testNow }}
 	if edit != nil {
 		edit(&cfg)
@@ -89,5 +96,5 @@ func newFakeEnv(tb testing.TB, edit func(*Config), mem *servertest.Memory, named
 	ft := &fakeTenants{def: mem, named: named, received: map[string]bool{}}
 	srv.serve(mem, ft)
 	tb.Cleanup(func() { srv.Close() })
-	return &testEnv{t: tb, srv: srv, emb: cfg.Embedder, h: srv.Handler()}, ft
+	return srv, ft
 }

@@ -213,7 +213,7 @@ func TestJSONNotHTMLEscaped(t *testing.T) {
 // TestHeadProbes: HEAD /healthz and /readyz answer GET's status and headers
 // without a body, on the real server.
 func TestHeadProbes(t *testing.T) {
-	_, base, _, _ := startServer(t, nil)
+	_, base := startFake(t, nil, &servertest.Memory{})
 	for _, path := range []string{"/healthz", "/readyz"} {
 		resp, err := http.Head(base + path)
 		if err != nil {

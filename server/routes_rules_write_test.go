@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
 )
 
 const goVetRule = `{"rule_id":"tool.run-go-vet","category":"tool_preference","text":"Run go vet before saying a Go change is done","scope":{"context_tags":["go"]}}`
@@ -128,16 +127,6 @@ func TestAcceptExceptionOverHTTP(t *testing.T) {
 	if !slices.Contains(parent.Scope.ExcludeTags, "migration") {
 		t.Errorf("accepting the exception did not exclude its tag from %s: %+v", ruleSed, parent.Scope)
 	}
-}
-
-// ruleCount is the number of rules in the store, in any status.
-func (e *testEnv) ruleCount() int {
-	e.t.Helper()
-	rules, err := e.db.ListRules(e.t.Context(), store.RuleFilter{})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return len(rules)
 }
 
 // TestRenameRuleOverHTTP: PATCH rename_to moves a rule and its receipts to

@@ -13,6 +13,8 @@ import (
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/storetest"
+
+	_ "github.com/lexsona/lexsona/store/sqlite" // the driver of the stores the tests open
 )
 
 // The whole, for tests of the server with LexSona's memory over a real
@@ -83,4 +85,34 @@ func newTestEnv(tb testing.TB, edit func(*Config)) *testEnv {
 	}
 	tb.Cleanup(func() { srv.Close() })
 	return &testEnv{t: tb, srv: srv, db: db, emb: emb, h: srv.Handler()}
+}
+
+// startServer runs a server over LexSona's memory on a temp-dir store (see
+// newTestEnv) on a free loopback port; stop cancels it and returns Run's
+// error and how long the shutdown took.
+func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *store.DB, stop func() (time.Duration, error)) {
+	t.Helper()
+	db = MustOpenStore(t)
+	emb := MustLexical(t, db)
+	cfg := Config{Addr: "127.0.0.1:0", Embedder: emb, Logger: discardLogger()}
+	cfg.Memory = memoryOver(db, testBands(t), &cfg.Now)
+	if edit != nil {
+		edit(&cfg)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop = run(t, s)
+	return s, base, db, stop
+}
+
+// ruleCount is the number of rules in the store, in any status.
+func (e *testEnv) ruleCount() int {
+	e.t.Helper()
+	rules, err := e.db.ListRules(e.t.Context(), store.RuleFilter{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return len(rules)
 }

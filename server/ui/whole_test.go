@@ -13,6 +13,8 @@ import (
 	"github.com/lexsona/lexsona/models/auto"
 	"github.com/lexsona/lexsona/server"
 	"github.com/lexsona/lexsona/store/storetest"
+
+	_ "github.com/lexsona/lexsona/store/sqlite" // the driver of the stores the tests open
 )
 
 // The whole, for tests of the review page in the server, over LexSona's
