@@ -172,3 +172,54 @@ func TestConfirmationsRoutesDecode(t *testing.T) {
 		t.Errorf("the use cases got %q, want %q", got, want)
 	}
 }
+
+// TestPersonaRoutesDecode: GET /v1/persona's and GET /v1/why's queries are
+// read into the request Persona and Why get (the scope parsed, the time,
+// the bound, the format); a query that does not read is refused before
+// any use case runs; format=prompt answers the snapshot's prompt as
+// Markdown.
+func TestPersonaRoutesDecode(t *testing.T) {
+	var got []string
+	mem := &servertest.Memory{
+		PersonaFn: func(_ context.Context, req memory.PersonaRequest) (engine.Snapshot, error) {
+			got = append(got, fmt.Sprintf("persona %s/%s/%s%v %s max=%d dormant=%v", req.Scope.Environment, req.Scope.Project,
+				req.Scope.AgentFamily, req.Scope.ContextTags, req.Now.Format(time.RFC3339), req.Max, req.IncludeDormant))
+			return engine.Snapshot{Scope: req.Scope, GeneratedAt: req.Now, Rules: []engine.SnapshotRule{}, Losers: []engine.Loss{},
+				Prompt: "## LexSona Behavioral Rules"}, nil
+		},
+		WhyFn: func(_ context.Context, sc engine.Scope, now time.Time) (engine.Why, error) {
+			got = append(got, fmt.Sprintf("why %s %s", sc.Environment, now.Format(time.RFC3339)))
+			return engine.Why{}, nil
+		},
+	}
+	e, _ := newFakeEnv(t, nil, mem, nil)
+	const rt, why = "/v1/persona", "/v1/why"
+	runCases(t, e, []routeCase{
+		{"scope, time, bound", get(rt + "?environment=Work&project=api&agent_family=claude&context_tags=go,cli&context_tags=ci&now=2030-01-01T00:00:00Z&max=1&include_dormant=true"), rt, 200, "", "", nil},
+		{"prompt", get(rt + "?format=prompt"), "", 200, "", "", func(t *testing.T, r response) {
+			if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/markdown") || string(r.body) != "## LexSona Behavioral Rules" {
+				t.Errorf("prompt: %q %q", ct, r.body)
+			}
+		}},
+		{"why", get(why + "?environment=work"), "", 200, "", "", nil},
+		{"bad format", get(rt + "?format=xml"), rt, 400, "invalid", "format", nil},
+		{"negative max", get(rt + "?max=-1"), rt, 400, "invalid", "max", nil},
+		{"huge max", get(rt + "?max=10001"), rt, 400, "invalid", "max", nil},
+		{"max not a number", get(rt + "?max=ten"), rt, 400, "invalid", "max", nil},
+		{"bad now", get(rt + "?now=tomorrow"), rt, 400, "invalid", "RFC 3339", nil},
+		{"bad project", get(rt + "?project=API%21"), rt, 400, "invalid", "scope project", nil},
+		{"bad tag", get(rt + "?context_tags=ok,%3Cscript%3E"), rt, 400, "invalid", "context tag", nil},
+		{"repeated project", get(rt + "?project=a&project=b"), rt, 400, "invalid", "given 2 times", nil},
+		{"bad bool", get(rt + "?include_dormant=maybe"), rt, 400, "invalid", "include_dormant", nil},
+		{"invalid UTF-8", get(rt + "?project=%ff"), rt, 400, "invalid", "UTF-8", nil},
+		{"why bad scope", get(why + "?environment=%20%20x%20y"), why, 400, "invalid", "scope environment", nil},
+	})
+	want := []string{
+		"persona work/api/claude[ci cli go] 2030-01-01T00:00:00Z max=1 dormant=true",
+		"persona //[] " + testNow.Format(time.RFC3339) + " max=0 dormant=false",
+		"why work " + testNow.Format(time.RFC3339),
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the use cases got\n%q\nwant\n%q", got, want)
+	}
+}
