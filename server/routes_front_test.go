@@ -223,3 +223,69 @@ func TestPersonaRoutesDecode(t *testing.T) {
 		t.Errorf("the use cases got\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestRulesRoutesDecode: the rule routes' queries and a PATCH body are read
+// into what ListRules, GetRule, History and EditRule get; what does not
+// read is refused before any use case runs.
+func TestRulesRoutesDecode(t *testing.T) {
+	var got []string
+	view := engine.RuleView{Rule: engine.Rule{RuleID: ruleSed, Category: "tool_preference", Severity: engine.SeverityMust, Text: "No sed",
+		Scope: engine.Scope{}, Alpha: 2, Beta: 5, FirstSeen: testNow, LastCorrection: testNow, Status: engine.StatusActiveEligible}, State: "inactive"}
+	mem := &servertest.Memory{
+		ListRulesFn: func(_ context.Context, q memory.RulesQuery) (memory.RuleList, error) {
+			scope := "none"
+			if q.Scope != nil {
+				scope = q.Scope.Project
+			}
+			got = append(got, fmt.Sprintf("list %s %s %s %d %s %s scope=%s", q.Category, q.Status, q.Source, q.Limit, q.After, q.Now.Format(time.RFC3339), scope))
+			return memory.RuleList{Rules: []engine.RuleView{}}, nil
+		},
+		GetRuleFn: func(_ context.Context, id string, now time.Time) (engine.RuleView, error) {
+			got = append(got, "get "+id+" "+now.Format(time.RFC3339))
+			return view, nil
+		},
+		HistoryFn: func(_ context.Context, id string, after int64, limit int) (memory.History, error) {
+			got = append(got, fmt.Sprintf("history %s %d %d", id, after, limit))
+			return memory.History{RuleID: id, Events: []engine.Event{}}, nil
+		},
+		EditRuleFn: func(_ context.Context, id string, p memory.RulePatch, _ time.Time) (engine.RuleView, error) {
+			got = append(got, fmt.Sprintf("edit %s severity=%s topic=%q project=%s rename=%s", id, *p.Severity, *p.Topic, p.Scope.Project, *p.RenameTo))
+			return view, nil
+		},
+	}
+	e, _ := newFakeEnv(t, nil, mem, nil)
+	const list, one, hist = "/v1/rules", "/v1/rules/{id}", "/v1/rules/{id}/history"
+	patch := func(id, body string) request {
+		return request{method: http.MethodPatch, path: "/v1/rules/" + id, body: body}
+	}
+	runCases(t, e, []routeCase{
+		{"list", get(list + "?category=tool_preference&status=candidate&source=user&limit=7&after=a.b&now=2027-01-01T00:00:00Z&project=api"), list, 200, "", "", nil},
+		{"list by default", get(list), list, 200, "", "", nil},
+		{"limit 0", get(list + "?limit=0"), list, 400, "invalid", "limit", nil},
+		{"limit huge", get(list + "?limit=10001"), list, 400, "invalid", "limit", nil},
+		{"get", get("/v1/rules/" + ruleSed + "?now=2027-01-01T00:00:00Z"), one, 200, "", "", nil},
+		{"get bad now", get("/v1/rules/" + ruleSed + "?now=x"), one, 400, "invalid", "now", nil},
+		{"patch", patch(ruleSed, `{"severity":"should","topic":"","scope":{"project":"api"},"rename_to":"tool.sed-never"}`), one, 200, "", "", nil},
+		{"patch unknown field", patch(ruleSed, `{"alpha":100}`), one, 400, "invalid", `unknown field "alpha"`, nil},
+		{"patch malformed id", patch("BAD", `{"severity":"must"}`), one, 400, "invalid", "rule id", nil},
+		{"history", get("/v1/rules/" + ruleSed + "/history?limit=2&after=7"), hist, 200, "", "", nil},
+		{"history max limit", get("/v1/rules/" + ruleSed + "/history?limit=10000"), hist, 200, "", "", nil},
+		{"history limit 0", get("/v1/rules/" + ruleSed + "/history?limit=0"), hist, 400, "invalid", "limit", nil},
+		{"history limit negative", get("/v1/rules/" + ruleSed + "/history?limit=-5"), hist, 400, "invalid", "limit", nil},
+		{"history limit huge", get("/v1/rules/" + ruleSed + "/history?limit=10001"), hist, 400, "invalid", "limit", nil},
+		{"history limit text", get("/v1/rules/" + ruleSed + "/history?limit=lots"), hist, 400, "invalid", "limit", nil},
+		{"history after negative", get("/v1/rules/" + ruleSed + "/history?after=-1"), hist, 400, "invalid", "after", nil},
+	})
+	now := testNow.Format(time.RFC3339)
+	want := []string{
+		"list tool_preference candidate user 7 a.b 2027-01-01T00:00:00Z scope=api",
+		"list    " + fmt.Sprint(DefaultRulesLimit) + "  " + now + " scope=none",
+		"get " + ruleSed + " 2027-01-01T00:00:00Z",
+		`edit ` + ruleSed + ` severity=should topic="" project=api rename=tool.sed-never`,
+		"history " + ruleSed + " 7 2",
+		"history " + ruleSed + " 0 10000",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the use cases got\n%q\nwant\n%q", got, want)
+	}
+}

@@ -54,6 +54,10 @@ func TestPersonaAndWhyRoutes(t *testing.T) {
 	})
 }
 
+// TestRulesRoutes: the rule routes over LexSona's memory: lists and their
+// pages, filters, a rule's evidence, the edits the memory takes and
+// refuses, its receipts (TestRulesRoutesDecode checks the routes' own
+// reading of queries and bodies over a fake).
 func TestRulesRoutes(t *testing.T) {
 	e := newTestEnv(t, nil)
 	const list, one, hist = "/v1/rules", "/v1/rules/{id}", "/v1/rules/{id}/history"
@@ -97,8 +101,6 @@ func TestRulesRoutes(t *testing.T) {
 		{"bad category", get(list + "?category=Tool%20Pref"), list, 400, "invalid", "category", nil},
 		{"bad status", get(list + "?status=live"), list, 400, "invalid", "status", nil},
 		{"bad source", get(list + "?source=internet"), list, 400, "invalid", "source", nil},
-		{"limit 0", get(list + "?limit=0"), list, 400, "invalid", "limit", nil},
-		{"limit huge", get(list + "?limit=10001"), list, 400, "invalid", "limit", nil},
 		{"get", get("/v1/rules/" + ruleSed), one, 200, "", "", func(t *testing.T, r response) {
 			var v engine.RuleView
 			r.json(t, &v)
@@ -108,7 +110,6 @@ func TestRulesRoutes(t *testing.T) {
 		}},
 		{"get unknown", get("/v1/rules/tool.unknown"), one, 404, "not_found", "tool.unknown", nil},
 		{"get malformed", get("/v1/rules/Not%20An%20Id"), one, 400, "invalid", "malformed rule id", nil},
-		{"get bad now", get("/v1/rules/" + ruleSed + "?now=x"), one, 400, "invalid", "now", nil},
 		{"patch", patch(ruleSed, `{"severity":"should","topic":"","scope":{"project":"api"}}`), one, 200, "", "", func(t *testing.T, r response) {
 			var v engine.RuleView
 			r.json(t, &v)
@@ -121,9 +122,7 @@ func TestRulesRoutes(t *testing.T) {
 		{"patch bad status", patch(ruleSed, `{"status":"gone"}`), one, 400, "invalid", "status", nil},
 		{"patch empty text", patch(ruleSed, `{"text":"  "}`), one, 400, "invalid", "text", nil},
 		{"patch bad scope", patch(ruleSed, `{"scope":{"project":"a b"}}`), one, 400, "invalid", "scope project", nil},
-		{"patch unknown field", patch(ruleSed, `{"alpha":100}`), one, 400, "invalid", `unknown field "alpha"`, nil},
 		{"patch unknown rule", patch("tool.unknown", `{"severity":"must"}`), one, 404, "not_found", "tool.unknown", nil},
-		{"patch malformed id", patch("BAD", `{"severity":"must"}`), one, 400, "invalid", "rule id", nil},
 		{"history", get("/v1/rules/" + ruleSed + "/history"), hist, 200, "", "", func(t *testing.T, r response) {
 			var h History
 			r.json(t, &h)
@@ -144,12 +143,6 @@ func TestRulesRoutes(t *testing.T) {
 				t.Errorf("page: %s", r.body)
 			}
 		}},
-		{"history max limit", get("/v1/rules/" + ruleSed + "/history?limit=10000"), hist, 200, "", "", nil},
-		{"history limit 0", get("/v1/rules/" + ruleSed + "/history?limit=0"), hist, 400, "invalid", "limit", nil},
-		{"history limit negative", get("/v1/rules/" + ruleSed + "/history?limit=-5"), hist, 400, "invalid", "limit", nil},
-		{"history limit huge", get("/v1/rules/" + ruleSed + "/history?limit=10001"), hist, 400, "invalid", "limit", nil},
-		{"history limit text", get("/v1/rules/" + ruleSed + "/history?limit=lots"), hist, 400, "invalid", "limit", nil},
-		{"history after negative", get("/v1/rules/" + ruleSed + "/history?after=-1"), hist, 400, "invalid", "after", nil},
 		{"history unknown", get("/v1/rules/tool.unknown/history"), hist, 404, "not_found", "tool.unknown", nil},
 	})
 }
