@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lexsona/lexsona/internal/testenv"
 )
 
 // Sizes of TestCrashRecovery.
@@ -46,7 +47,7 @@ func TestCrashRecovery(t *testing.T) {
 	bin := MustBuildBinary(t)
 	dbPath := filepath.Join(t.TempDir(), "crash.db")
 	seed := uint64(20260301)
-	if s := os.Getenv("LEXSONA_CRASH_SEED"); s != "" {
+	if s := testenv.Knob(testenv.CrashSeedEnv); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
 			t.Fatalf("LEXSONA_CRASH_SEED=%q: %v", s, err)

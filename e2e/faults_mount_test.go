@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lexsona/lexsona/internal/testenv"
 )
 
 // The fault tests need a file system they can fill or make read-only: a
@@ -19,7 +21,7 @@ import (
 // LEXSONA_REQUIRE_FAULTS=1, which makes that a failure (CI sets it).
 
 // requireFaults reports whether LEXSONA_REQUIRE_FAULTS=1.
-func requireFaults() bool { return os.Getenv("LEXSONA_REQUIRE_FAULTS") == "1" }
+func requireFaults() bool { return testenv.Required(testenv.RequireFaultsEnv) }
 
 // skipFault skips the test with why, or fails it under LEXSONA_REQUIRE_FAULTS=1.
 func skipFault(t *testing.T, why string) {

@@ -142,6 +142,10 @@ func TestHookLoopLosesNothing(t *testing.T) {
 // pack: SessionStart (the persona, no model), PreToolUse (a Bash call no
 // rule denies) and UserPromptSubmit (spool the prompt, start a drainer),
 // reporting the median and 95th percentile wall time of b.N processes.
+// UserPromptSubmit is timed as a user meets it, the previous prompt's
+// drainer done (waited for outside the timing), and back to back
+// (UserPromptSubmitBackToBack), each hook sharing the machine with the
+// drainers of the prompts before it.
 func BenchmarkHookProcess(b *testing.B) {
 	bin := MustBuildBinary(b)
 	dir := b.TempDir()
@@ -161,17 +165,27 @@ func BenchmarkHookProcess(b *testing.B) {
 		{"SessionStart", event("SessionStart", `,"source":"startup"`)},
 		{"PreToolUse", event("PreToolUse", `,"tool_name":"Bash","tool_input":{"command":"ls -la"}`)},
 		{"UserPromptSubmit", ""},
+		{"UserPromptSubmitBackToBack", ""},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var took []time.Duration
 			for i := 0; b.Loop(); i++ {
 				ev := bc.event
 				if ev == "" {
-					ev = promptEvent(proj, "bench", fmt.Sprintf("add a health check endpoint, take %d", i))
+					ev = promptEvent(proj, "bench", fmt.Sprintf("add a health check endpoint, take %d of %s", i, bc.name))
 				}
 				start := time.Now()
 				runHook(b, bin, env, ev)
 				took = append(took, time.Since(start))
+				if bc.name == "UserPromptSubmit" {
+					b.StopTimer()
+					drain := exec.Command(bin, "spool", "drain", "--wait", "--quiet")
+					drain.Env = env
+					if out, err := drain.CombinedOutput(); err != nil {
+						b.Fatalf("spool drain --wait: %v\n%s", err, out)
+					}
+					b.StartTimer()
+				}
 			}
 			slices.Sort(took)
 			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50_ms")

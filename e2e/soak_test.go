@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/lexsona/lexsona/internal/testenv"
 )
 
 // Soak settings: LEXSONA_SOAK=1 runs it; LEXSONA_SOAK_DURATION and
@@ -37,18 +39,18 @@ const (
 //
 //	LEXSONA_SOAK=1 go test ./e2e/ -run Soak -v -timeout 15m
 func TestSoak(t *testing.T) {
-	if os.Getenv("LEXSONA_SOAK") != "1" {
+	if !testenv.Required(testenv.SoakEnv) {
 		t.Skip("a soak of a few minutes: run with LEXSONA_SOAK=1 (see the package doc)")
 	}
 	dur, rate := 3*time.Minute, 200
-	if s := os.Getenv("LEXSONA_SOAK_DURATION"); s != "" {
+	if s := testenv.Knob(testenv.SoakDurationEnv); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < soakWarmUp+time.Minute {
 			t.Fatalf("LEXSONA_SOAK_DURATION=%q: want a duration of at least %s", s, soakWarmUp+time.Minute)
 		}
 		dur = d
 	}
-	if s := os.Getenv("LEXSONA_SOAK_RATE"); s != "" {
+	if s := testenv.Knob(testenv.SoakRateEnv); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > 5000 {
 			t.Fatalf("LEXSONA_SOAK_RATE=%q: want 1 to 5000", s)
@@ -56,7 +58,7 @@ func TestSoak(t *testing.T) {
 		rate = n
 	}
 	distinct := 0
-	if s := os.Getenv("LEXSONA_SOAK_TEXTS"); s != "" {
+	if s := testenv.Knob(testenv.SoakTextsEnv); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
 			t.Fatalf("LEXSONA_SOAK_TEXTS=%q: want a count of distinct classify texts (0: all distinct)", s)

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexsona/lexsona/internal/tenant"
 	"github.com/lexsona/lexsona/internal/tenant/tenanttest"
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/store/sqlite"
 )
 
 const (
@@ -115,7 +115,7 @@ func TestTenantsBinary(t *testing.T) {
 			check(p)
 			if backend == "sqlite" {
 				for _, n := range []string{"alice", "bob"} {
-					if _, err := os.Stat(tenant.SQLitePath(db, n)); err != nil {
+					if _, err := os.Stat(sqlite.TenantPath(db, n)); err != nil {
 						t.Errorf("%s's store: %v", n, err)
 					}
 				}

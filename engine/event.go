@@ -32,15 +32,36 @@ const (
 )
 
 // ParsePolarity accepts 1 and −1 (0 means the default, 1) and returns an
-// EINVALID error for anything else.
+// EINVALID error for anything else (Check's).
 func ParsePolarity(p int) (Polarity, error) {
-	switch p {
-	case 0, 1:
+	if p == 0 {
 		return Reinforce, nil
-	case -1:
-		return Counter, nil
 	}
-	return 0, Errorf(EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", p)
+	if err := Polarity(p).Check(); err != nil {
+		return 0, err
+	}
+	return Polarity(p), nil
+}
+
+// Check reports an EINVALID error naming p unless it is 1 or −1.
+func (p Polarity) Check() error {
+	if p != Reinforce && p != Counter {
+		return Errorf(EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", p)
+	}
+	return nil
+}
+
+// MaxFrameIDLength bounds a frame (session) id, in bytes.
+const MaxFrameIDLength = 256
+
+// ValidateFrameID reports an EINVALID error unless id (a frame or session
+// id, "" for none) is at most MaxFrameIDLength bytes on one line
+// (ValidateLine).
+func ValidateFrameID(id string) error {
+	if len(id) > MaxFrameIDLength {
+		return Errorf(EINVALID, "frame id is %d bytes long: at most %d", len(id), MaxFrameIDLength)
+	}
+	return ValidateLine("frame id", id)
 }
 
 // EventType is the event a correction of this polarity records (a
@@ -174,8 +195,8 @@ func (c Correction) Validate() error {
 			return err
 		}
 	}
-	if c.Polarity != Reinforce && c.Polarity != Counter {
-		return Errorf(EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", c.Polarity)
+	if err := c.Polarity.Check(); err != nil {
+		return err
 	}
 	if err := ValidateCorrectionText("correction text", c.UserText); err != nil {
 		return err
@@ -185,10 +206,7 @@ func (c Correction) Validate() error {
 			return err
 		}
 	}
-	if len(c.FrameID) > 256 {
-		return Errorf(EINVALID, "frame id is %d bytes long: at most 256", len(c.FrameID))
-	}
-	if err := ValidateLine("frame id", c.FrameID); err != nil {
+	if err := ValidateFrameID(c.FrameID); err != nil {
 		return err
 	}
 	if len(c.IdempotencyKey) > 256 {

@@ -29,20 +29,6 @@ func ExceptionRuleID(parent, tag string) string {
 	return parent + ".except-" + string(slug)
 }
 
-// DetectExceptionPattern looks at the scopes of a rule's counterexamples and,
-// when at least cfg.ExceptionMinCount of them share a context tag, proposes a
-// candidate exception rule scoped to that tag (see DetectExceptionPatternCounts,
-// which it counts the tags for). It returns nil when there is no pattern.
-func DetectExceptionPattern(parent *Rule, counterScopes []Scope, skip map[string]bool, cfg Config, now time.Time) *ExceptionProposal {
-	counts := map[string]int{}
-	for _, s := range counterScopes {
-		for _, t := range s.ContextTags {
-			counts[t]++
-		}
-	}
-	return DetectExceptionPatternCounts(parent, counts, skip, cfg, now)
-}
-
 // DetectExceptionPatternCounts proposes an exception from running counts:
 // counts maps a context tag to the number of the rule's counterexamples that
 // carried it (a store keeps these incrementally, so recording a counterexample

@@ -187,20 +187,9 @@ func (p *Replay) eventFields(ev Event) error {
 	case ev.At.Before(p.rule.FirstSeen) && (ev.Polarity != 0 || ev.EventType == EventCreation):
 		return Errorf(EINVALID, "it is dated %s, before the rule's first_seen %s", stamp(ev.At), stamp(p.rule.FirstSeen))
 	}
-	want := Polarity(0)
-	switch ev.EventType {
-	case EventReinforcement:
-		want = Reinforce
-	case EventCounterexample:
-		want = Counter
-	case EventConfirmation:
-		if ev.Polarity != Reinforce && ev.Polarity != Counter {
-			return Errorf(EINVALID, "a confirmation has the polarity 1 or -1, not %d", ev.Polarity)
-		}
-		want = ev.Polarity
-	case EventCreation, EventManualOverride, EventPromotion, EventViolation:
-	default:
-		return Errorf(EINVALID, "unknown event type %.64q", ev.EventType)
+	want, err := ev.EventType.Polarity(ev.Polarity)
+	if err != nil {
+		return err
 	}
 	if ev.Polarity != want {
 		return Errorf(EINVALID, "%s %s has the polarity %d; it records %d", article(ev.EventType), ev.EventType, want, ev.Polarity)

@@ -178,7 +178,7 @@ type Rule struct {
 	// registry touches only the rules of its own source.
 	Registry string `json:"registry,omitempty"`
 	// ExceptionOf names the rule this one is a proposed exception to, and
-	// ExceptionTag the context tag it carves out (see DetectExceptionPattern).
+	// ExceptionTag the context tag it carves out (see DetectExceptionPatternCounts).
 	ExceptionOf  string `json:"exception_of,omitempty"`
 	ExceptionTag string `json:"exception_tag,omitempty"`
 	// Stated is the explicit act that put the rule in force at once (see

@@ -15,20 +15,6 @@ import (
 // (.lexsona.yaml, .git/config): 64 KiB, far above any real one.
 const MaxProjectFileSize = 64 << 10
 
-// readProjectFile returns the contents of path when it is a regular file of
-// at most MaxProjectFileSize bytes. It opens the file without blocking
-// (O_NONBLOCK, so a FIFO never holds the caller), checks that what it opened
-// — not the name, which a symlink may redirect — is a regular file, and reads
-// at most the cap and one byte more, so a device such as /dev/zero or a file
-// growing under it cannot exhaust memory.
-//
-// Errors: one wrapping fs.ErrNotExist when path is absent; EINVALID naming
-// path when it is not a regular file (a FIFO, a device, a folder) or is
-// larger than the cap, or cannot be read.
-func readProjectFile(path string) ([]byte, error) {
-	return readProjectFileIn(dirFS{}, path)
-}
-
 // projectFS opens the files of a project: dirFS the command hook's own
 // (the user's files, as the user's process sees them), rootFS those under
 // one of the service's hook roots, never through a link that leaves it.
@@ -87,7 +73,16 @@ func (r rootFS) exists(name string) bool {
 	return err == nil
 }
 
-// readProjectFileIn is readProjectFile through fsys.
+// readProjectFileIn returns the contents of path, opened through fsys, when
+// it is a regular file of at most MaxProjectFileSize bytes. It opens the
+// file without blocking (O_NONBLOCK, so a FIFO never holds the caller),
+// checks that what it opened — not the name, which a symlink may redirect —
+// is a regular file, and reads at most the cap and one byte more, so a
+// device such as /dev/zero or a file growing under it cannot exhaust memory.
+//
+// Errors: one wrapping fs.ErrNotExist when path is absent; EINVALID naming
+// path when it is not a regular file (a FIFO, a device, a folder) or is
+// larger than the cap, or cannot be read.
 func readProjectFileIn(fsys projectFS, path string) ([]byte, error) {
 	f, err := fsys.openFile(path, os.O_RDONLY|syscall.O_NONBLOCK)
 	if errors.Is(err, fs.ErrNotExist) {

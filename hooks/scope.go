@@ -71,7 +71,7 @@ func projectRootWithin(dir, limit string) string {
 // folder name; the tags are the languages detected from files at the root
 // (go.mod → go, package.json → javascript, pyproject.toml → python, …).
 // .lexsona.yaml at the root overrides the project, environment and agent and
-// adds tags. Only bounded regular files are read (readProjectFile): a
+// adds tags. Only bounded regular files are read (readProjectFileIn): a
 // .lexsona.yaml that is a FIFO, a device or over 64 KiB is refused, a
 // .git/config of that kind ignored. Errors: EINVALID for an unreadable or
 // malformed .lexsona.yaml or a scope value it gives that is not valid.
@@ -130,7 +130,7 @@ func loadProjectConfig(fsys projectFS, path string) (ProjectConfig, error) {
 }
 
 // gitRemoteName reads the URL of remote "origin" from root/.git/config (a
-// bounded regular file, see readProjectFile) and returns its last path
+// bounded regular file, see readProjectFileIn) and returns its last path
 // element without .git ("" when there is none or the file is not readable).
 func gitRemoteName(fsys projectFS, root string) string {
 	data, err := readProjectFileIn(fsys, filepath.Join(root, ".git", "config"))

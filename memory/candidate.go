@@ -1,8 +1,6 @@
 package memory
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -20,8 +18,7 @@ func candidateScope(s engine.Scope) engine.Scope {
 
 // putVectors saves p's vectors as those of rule id's template text (p.Text).
 func putVectors(tx *store.Tx, p classifier.TextVectors, id string) error {
-	sum := sha256.Sum256([]byte(p.Text))
-	item := store.RuleText{RuleID: id, Kind: store.KindTemplate, Text: p.Text, SHA256: hex.EncodeToString(sum[:])}
+	item := store.RuleText{RuleID: id, Kind: store.KindTemplate, Text: p.Text, SHA256: store.TextSHA256(p.Text)}
 	if err := tx.PutEmbedding(p.Model, item, p.Vector); err != nil {
 		return err
 	}

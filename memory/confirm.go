@@ -60,7 +60,7 @@ type ConfirmResult struct {
 // confirmation or rule. On error nothing is written.
 func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, pol engine.Polarity, at time.Time) (ConfirmResult, error) {
 	var out ConfirmResult
-	if pol != 0 && pol != engine.Reinforce && pol != engine.Counter {
+	if pol != 0 && pol.Check() != nil {
 		return out, engine.Errorf(engine.EINVALID, "confirmation polarity %d: want 1 (supports the rule), -1 (contradicts it) or 0 (as pending)", pol)
 	}
 	if pol != 0 && action == ActionReject {
@@ -100,7 +100,7 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 			return out, err
 		}
 	}
-	err = s.db.Write(ctx, func(tx *store.Tx) error {
+	err = s.db.Write(ctx, s.Now(), func(tx *store.Tx) error {
 		out = ConfirmResult{PendingID: id}
 		p, err := tx.GetPending(id) // again: it may have been resolved meanwhile
 		if err != nil {

@@ -41,7 +41,7 @@ func (c corpus) Vectors(ctx context.Context, model string) ([]classifier.Vector,
 	}
 	out := make([]classifier.Vector, len(rows))
 	for i, r := range rows {
-		out[i] = classifier.Vector{RuleID: r.RuleID, Affirms: store.Affirms(r.Kind), Vector: r.Vector}
+		out[i] = classifier.Vector{RuleID: r.RuleID, Affirms: affirms(r.Kind), Vector: r.Vector}
 	}
 	return out, nil
 }

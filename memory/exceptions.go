@@ -86,7 +86,7 @@ func exceptionOf(tx *store.Tx, id string) (engine.Rule, error) {
 // longer exists.
 func AcceptException(ctx context.Context, db *store.DB, exceptionID string, at time.Time) (parent, exc engine.Rule, err error) {
 	at = atOrNow(at)
-	err = db.Write(ctx, func(tx *store.Tx) error {
+	err = db.Write(ctx, at, func(tx *store.Tx) error {
 		var err error
 		if exc, err = exceptionOf(tx, exceptionID); err != nil {
 			return err
@@ -127,7 +127,7 @@ func AcceptException(ctx context.Context, db *store.DB, exceptionID string, at t
 // AcceptException's (so rejecting it again is ECONFLICT).
 func RejectException(ctx context.Context, db *store.DB, exceptionID string, at time.Time) error {
 	at = atOrNow(at)
-	return db.Write(ctx, func(tx *store.Tx) error {
+	return db.Write(ctx, at, func(tx *store.Tx) error {
 		exc, err := exceptionOf(tx, exceptionID)
 		if err != nil {
 			return err

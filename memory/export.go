@@ -135,18 +135,17 @@ func (s *Service) Export(ctx context.Context, w io.Writer) (ExportCounts, error)
 }
 
 // exportSource names the store at loc (store.DB.Path) without saying where
-// it is: the driver and the SQLite file's base name ("sqlite:lexsona.db"),
-// or the PostgreSQL database's name ("postgres:team").
+// it is: its driver and the file's base name ("sqlite:lexsona.db"), or the
+// name of the database a URL names ("postgres:team"; the driver alone when
+// it names none).
 func exportSource(loc string) string {
-	if store.DriverName(loc) != "postgres" {
-		return "sqlite:" + filepath.Base(loc)
-	}
+	driver := store.DriverName(loc)
 	u, err := url.Parse(loc)
-	if err != nil {
-		return "postgres"
+	if err != nil || len(u.Scheme) < 2 { // a file path (C: is a drive, not a scheme)
+		return driver + ":" + filepath.Base(loc)
 	}
 	if name := strings.Trim(u.EscapedPath(), "/"); name != "" {
-		return "postgres:" + name
+		return driver + ":" + name
 	}
-	return "postgres"
+	return driver
 }

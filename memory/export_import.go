@@ -122,7 +122,7 @@ func (s *Service) Import(ctx context.Context, r io.Reader) (ImportResult, error)
 // EUNAVAILABLE when the file cannot be rewound; the store's.
 func (s *Service) ImportChecked(ctx context.Context, c *CheckedExport, opts ImportOptions) (ImportResult, error) {
 	var res ImportResult
-	err := s.db.Write(ctx, func(tx *store.Tx) error {
+	err := s.db.Write(ctx, s.Now(), func(tx *store.Tx) error {
 		res = ImportResult{Rules: []RuleImport{}}
 		if _, err := c.rs.Seek(0, io.SeekStart); err != nil {
 			return engine.Errorf(engine.EUNAVAILABLE, "import: cannot read the file again after checking it: %v", err)

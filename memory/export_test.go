@@ -14,6 +14,7 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
 	_ "github.com/lexsona/lexsona/store/postgres" // the round trip through PostgreSQL
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // fillMemory gives s a memory of every kind: registry rules with evidence,
@@ -33,7 +34,7 @@ func fillMemory(t *testing.T, s *Service, db *store.DB) {
 	}
 	r := engine.NewRule("user.answer-in-french", "communication_style", engine.SeverityStyle, "Answer in French",
 		engine.Scope{Environment: "home"}, engine.DefaultConfig(), t0)
-	if _, err := db.CreateRule(ctx, r); err != nil {
+	if _, err := storetest.CreateRule(db, r); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 7 {

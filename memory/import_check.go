@@ -103,7 +103,7 @@ func (c *checker) registry(line int, f *store.RegistryFile) (int, error) {
 // registryFile checks a registry as the registries in force are read
 // (InForce): its YAML must parse, under its own name.
 func (c *checker) registryFile(f *store.RegistryFile) error {
-	if err := store.CheckImportRegistry(f); err != nil {
+	if err := checkImportRegistry(f); err != nil {
 		return err
 	}
 	reg, err := registry.ParseWith(f.YAML, registry.ParseOptions{File: f.Name, Name: f.Name, AllowEmpty: true})
@@ -117,7 +117,7 @@ func (c *checker) registryFile(f *store.RegistryFile) error {
 }
 
 func (c *checker) config(line int, key, value string) error {
-	if err := store.CheckImportConfig(key, value); err != nil {
+	if err := checkImportConfig(key, value); err != nil {
 		return lineError(line, "config record", err)
 	}
 	if err := twice(c.keys, line, "config key", key); err != nil {
@@ -127,7 +127,7 @@ func (c *checker) config(line int, key, value string) error {
 }
 
 func (c *checker) rule(line int, row *store.RuleRow) (int, error) {
-	if err := store.CheckImportRule(row); err != nil {
+	if err := checkImportRule(row); err != nil {
 		return 0, lineError(line, "rule record", err)
 	}
 	for _, f := range []struct {
@@ -184,7 +184,7 @@ func (c *checker) ruleEnd() error {
 
 func (c *checker) text(line int, x *store.RuleText) (int, error) {
 	row := c.cur.row
-	if err := store.CheckImportText(row.RuleID, x); err != nil {
+	if err := checkImportText(row.RuleID, x); err != nil {
 		return 0, lineError(line, "text record of rule "+row.RuleID, err)
 	}
 	n := c.redactStrings(&x.Text)
@@ -216,7 +216,7 @@ func (c *checker) event(line int, ev *engine.Event) (engine.ReplayStep, int, err
 // not in the future) and its other texts for the characters stored text
 // refuses.
 func (c *checker) eventFields(ruleID string, ev *engine.Event) error {
-	if err := store.CheckImportEvent(ruleID, ev); err != nil {
+	if err := checkImportEvent(ruleID, ev); err != nil {
 		return err
 	}
 	if ev.UserText != "" {
@@ -231,7 +231,7 @@ func (c *checker) eventFields(ruleID string, ev *engine.Event) error {
 				return err
 			}
 		}
-		if err := checkFrameID(ev.FrameID); err != nil {
+		if err := engine.ValidateFrameID(ev.FrameID); err != nil {
 			return err
 		}
 		if err := c.notFuture("event time", ev.At); err != nil {
@@ -261,7 +261,7 @@ func (c *checker) pending(line int, p *engine.Pending) (int, error) {
 // pendingFields checks a confirmation as the store does, and its frame id,
 // candidates and times as Record checks a correction's.
 func (c *checker) pendingFields(p *engine.Pending) error {
-	if err := store.CheckImportPending(p); err != nil {
+	if err := checkImportPending(p); err != nil {
 		return err
 	}
 	switch {
@@ -273,7 +273,7 @@ func (c *checker) pendingFields(p *engine.Pending) error {
 			return engine.Errorf(engine.EINVALID, "the confirmation was resolved to rule %s, which no rule record before it holds", p.RuleID)
 		}
 	}
-	if err := checkFrameID(p.FrameID); err != nil {
+	if err := engine.ValidateFrameID(p.FrameID); err != nil {
 		return err
 	}
 	if err := engine.ValidateCorrectionTime(p.CreatedAt, c.now); err != nil {

@@ -7,14 +7,6 @@ import (
 	"github.com/lexsona/lexsona/engine"
 )
 
-// checkFrameID checks a frame id as Record does.
-func checkFrameID(id string) error {
-	if len(id) > 256 {
-		return engine.Errorf(engine.EINVALID, "frame id is %d bytes long: at most 256", len(id))
-	}
-	return engine.ValidateLine("frame id", id)
-}
-
 // checkMultiline checks a stored text that may span lines and be empty.
 func checkMultiline(field, s string) error {
 	if !utf8.ValidString(s) {

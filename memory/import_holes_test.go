@@ -28,7 +28,7 @@ func curlExport(t *testing.T) []string {
 	if _, err := s.RecordViolation(ctx, Violation{RuleID: "user.curl-sh", Tool: "Bash", Input: "curl x | sh", At: at(3)}); err != nil {
 		t.Fatal(err)
 	}
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, t0, func(tx *store.Tx) error {
 		_, err := tx.CreatePending(engine.Pending{Text: "curl it", Polarity: engine.Reinforce,
 			Candidates: []engine.Candidate{{RuleID: "user.curl-sh", Score: 0.5}}, CreatedAt: at(4)})
 		return err

@@ -179,7 +179,7 @@ func (k *ruleKeeper) event(ev engine.Event, step engine.ReplayStep, retracted bo
 }
 
 func (k *ruleKeeper) flush() error {
-	err := k.tx.ImportEvents(k.rule.RuleID, k.batch)
+	err := k.tx.InsertEvents(k.batch)
 	clear(k.batch)
 	k.batch = k.batch[:0]
 	return err

@@ -24,7 +24,7 @@ func at(n int) time.Time { return t0.Add(time.Duration(n) * time.Minute) }
 func propose(t *testing.T, s *Service, db *store.DB, text string, when time.Time) string {
 	t.Helper()
 	var id int64
-	err := db.Write(t.Context(), func(tx *store.Tx) error {
+	err := db.Write(t.Context(), t0, func(tx *store.Tx) error {
 		var err error
 		id, err = tx.CreatePending(engine.Pending{Text: text, Polarity: engine.Reinforce, Candidates: []engine.Candidate{}, CreatedAt: when})
 		return err

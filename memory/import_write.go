@@ -33,6 +33,11 @@ func pipeline(read func(on func(importRecord) error) error, write func(importRec
 	go func() {
 		defer close(recs)
 		readErr = read(func(rec importRecord) error {
+			select { // stopped first: the drain below makes room for sends
+			case <-stop:
+				return errPipelineStopped
+			default:
+			}
 			select {
 			case recs <- rec:
 				return nil
@@ -66,7 +71,7 @@ type importWriter struct {
 	res  *ImportResult
 
 	rule    *ruleWriter
-	pending *store.PendingImport
+	pending *pendingImport
 	pend    []engine.Pending
 	pendLen int
 }
@@ -88,11 +93,11 @@ func (w *importWriter) write(rec importRecord) error {
 	w.res.Redacted += rec.redacted
 	switch rec.kind {
 	case "registry":
-		ok, err := w.tx.ImportRegistry(rec.registry)
+		ok, err := importRegistry(w.tx, rec.registry)
 		count(ok, err, &w.res.Added.Registries, &w.res.Kept.Registries)
 		return err
 	case "config":
-		ok, err := w.tx.ImportConfig(rec.key, rec.value)
+		ok, err := importConfig(w.tx, rec.key, rec.value)
 		count(ok, err, &w.res.Added.Config, &w.res.Kept.Config)
 		return err
 	case "rule":
@@ -129,7 +134,7 @@ func (w *importWriter) write(rec importRecord) error {
 // the store's.
 func (w *importWriter) startRule(row store.RuleRow) error {
 	w.rule = &ruleWriter{id: row.RuleID, ids: map[int64]int64{}}
-	ok, err := w.tx.ImportRule(row)
+	ok, err := importRule(w.tx, row)
 	if err != nil {
 		return err
 	}
@@ -160,7 +165,7 @@ func (w *importWriter) event(ev engine.Event, step engine.ReplayStep) error {
 	}
 	ev.Detail = engine.RenumberRetraction(ev, target)
 	one := []engine.Event{ev}
-	if err := w.tx.ImportEvents(r.id, one); err != nil {
+	if err := w.tx.InsertEvents(one); err != nil {
 		return err
 	}
 	return w.tx.InsertRetraction(target, one[0].EventID, one[0].At)
@@ -180,10 +185,10 @@ func (w *importWriter) grow(n int) error {
 // later retraction names.
 func (w *importWriter) flush() error {
 	r := w.rule
-	if err := w.tx.ImportTexts(r.id, r.texts); err != nil {
+	if err := w.tx.InsertRuleTexts(r.texts); err != nil {
 		return err
 	}
-	if err := w.tx.ImportEvents(r.id, r.events); err != nil {
+	if err := w.tx.InsertEvents(r.events); err != nil {
 		return err
 	}
 	for i, ev := range r.events {
@@ -224,11 +229,11 @@ func (w *importWriter) flushPending() error {
 	}
 	if w.pending == nil {
 		var err error
-		if w.pending, err = w.tx.ImportPending(); err != nil {
+		if w.pending, err = startPendingImport(w.tx); err != nil {
 			return err
 		}
 	}
-	n, err := w.pending.Add(w.pend)
+	n, err := w.pending.add(w.pend)
 	if err != nil {
 		return err
 	}

@@ -107,5 +107,5 @@ func (s *Service) logCapture(ctx context.Context, c engine.Correction, prose str
 			e.RuleID = r.Candidates[0].RuleID
 		}
 	}
-	_ = s.db.Write(ctx, func(tx *store.Tx) error { return tx.LogCapture(e, CaptureLogKeep) })
+	_ = s.db.Write(ctx, s.Now(), func(tx *store.Tx) error { return tx.LogCapture(e, CaptureLogKeep) })
 }

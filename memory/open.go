@@ -25,8 +25,8 @@ func Open(ctx context.Context, dsn string, emb models.Embedder, opts Options) (*
 // definitions synced as their own source, then every text missing a vector
 // embedded. Errors: Precompute's.
 func (s *Service) Precompute(ctx context.Context, reg *registry.Registry, opts SyncOptions) (Summary, error) {
-	syncMu.Lock()
-	defer syncMu.Unlock()
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	opts.Now = s.at(opts.Now)
 	return Precompute(ctx, s.db, s.bulk, reg, opts)
 }

@@ -141,7 +141,7 @@ func embedMissing(ctx context.Context, db *store.DB, emb models.Embedder, opts S
 		items, vectors := b.expand(vecs)
 		// A batch that is embedded is stored even if ctx was cancelled meanwhile:
 		// the write is short, and it is the work a rerun would otherwise redo.
-		if err := db.PutEmbeddings(context.WithoutCancel(ctx), modelID, items, vectors); err != nil {
+		if err := db.PutEmbeddings(context.WithoutCancel(ctx), opts.Now, modelID, items, vectors); err != nil {
 			return err
 		}
 		sum.Embedded += len(items)

@@ -109,7 +109,7 @@ func TestSyncLifecycle(t *testing.T) {
 	mustSync(t, db, emb, reg, Summary{Added: reg.Len(), Embedded: n})
 	mustSync(t, db, emb, reg, Summary{Skipped: n})
 
-	if err := db.Write(ctx, func(tx *store.Tx) error {
+	if err := db.Write(ctx, t0, func(tx *store.Tx) error {
 		_, _, err := ApplyCorrection(tx, engine.Correction{RuleID: "tool.use-ripgrep", Polarity: engine.Reinforce,
 			UserText: "rg please", At: tSync})
 		return err
@@ -219,7 +219,7 @@ rules:
 func TestSyncContrary(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpenStore(t)
-	if _, err := db.CreateRule(ctx, engine.Rule{RuleID: "a.mine", Category: "c", Severity: engine.SeverityMust, Text: "My rule"}); err != nil {
+	if _, err := storetest.CreateRule(db, engine.Rule{RuleID: "a.mine", Category: "c", Severity: engine.SeverityMust, Text: "My rule"}); err != nil {
 		t.Fatal(err)
 	}
 	var emb models.Embedder

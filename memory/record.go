@@ -115,7 +115,7 @@ func (s *Service) commit(ctx context.Context, c engine.Correction, cl classifier
 	}
 	var resp RecordResponse
 	replayed := false
-	err = s.db.Write(ctx, func(tx *store.Tx) error {
+	err = s.db.Write(ctx, s.Now(), func(tx *store.Tx) error {
 		if c.IdempotencyKey != "" {
 			resp = RecordResponse{}
 			found, err := tx.LookupIdempotency(c.IdempotencyKey, sum, &resp)

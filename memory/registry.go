@@ -2,15 +2,10 @@ package memory
 
 import (
 	"context"
-	"sync"
 
 	"github.com/lexsona/lexsona/redact"
 	"github.com/lexsona/lexsona/registry"
 )
-
-// syncMu runs registry syncs one at a time per process (the store's write
-// transaction already keeps two processes' syncs apart).
-var syncMu sync.Mutex
 
 // SyncRegistry makes src one of the registries in force
 // (syncInForce): it validates it, syncs its definitions into the
@@ -24,8 +19,8 @@ var syncMu sync.Mutex
 // ECONFLICT for a rule id of another source; the store's and the
 // embedder's. A registry refused writes none of its rules.
 func (s *Service) SyncRegistry(ctx context.Context, src registry.Source, opts SyncOptions) (*registry.Registry, Summary, error) {
-	syncMu.Lock()
-	defer syncMu.Unlock()
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	opts.Now = s.at(opts.Now)
 	src.YAML, _ = redact.YAML(src.YAML) // recorded, parsed again, and its texts injected: never a secret
 	return syncInForce(ctx, s.db, s.bulk, src, opts)
@@ -36,8 +31,8 @@ func (s *Service) SyncRegistry(ctx context.Context, src registry.Source, opts Sy
 // otherwise the texts still missing a vector are embedded. It returns the
 // registries in force, merged. Errors: those of ensureInForce.
 func (s *Service) SyncInForce(ctx context.Context, opts SyncOptions) (*registry.Registry, Summary, error) {
-	syncMu.Lock()
-	defer syncMu.Unlock()
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	opts.Now = s.at(opts.Now)
 	return ensureInForce(ctx, s.db, s.bulk, opts)
 }

@@ -42,19 +42,13 @@ type RegistrySync struct {
 	Definitions []engine.Definition
 	// Contrary, when set, gives the contrary texts of each rule the sync
 	// defines but the kept ones (see SyncResult.Kept): each listed rule's
-	// contrary texts become exactly those (see ReplaceRuleTexts).
+	// contrary texts become exactly those (see ReplaceTextsOf).
 	Contrary func(kept []string) map[string][]string
 	// YAML, when not nil, is recorded as the registry in force under Name
 	// (see Registries) in the same transaction.
 	YAML []byte
 	// At is the time of the sync's events (zero: now).
 	At time.Time
-}
-
-// SyncDefinitions is SyncRegistry of the default registry's definitions,
-// recording no YAML. Its errors are SyncRegistry's.
-func SyncDefinitions(ctx context.Context, db *store.DB, defs []engine.Definition, at time.Time) (SyncResult, error) {
-	return ApplyRegistry(ctx, db, RegistrySync{Definitions: defs, At: at})
 }
 
 // SyncRegistry makes the store agree with the registry s.Name in one
@@ -77,7 +71,7 @@ func SyncDefinitions(ctx context.Context, db *store.DB, defs []engine.Definition
 // Errors (nothing is written then): EINVALID (or ETOOLARGE) naming the
 // first bad definition, a duplicate id or a malformed name; ECONFLICT when a
 // definition's id is a rule of another registry (naming both registries)
-// that has not left it; ReplaceRuleTexts' for the contrary texts; on a
+// that has not left it; ReplaceTextsOf's for the contrary texts; on a
 // read-only database whose recorded registry differs, the read-only fault
 // (EUNAVAILABLE).
 func ApplyRegistry(ctx context.Context, db *store.DB, s RegistrySync) (SyncResult, error) {
@@ -91,7 +85,7 @@ func ApplyRegistry(ctx context.Context, db *store.DB, s RegistrySync) (SyncResul
 		return SyncResult{}, err
 	}
 	if s.Contrary != nil {
-		if err := store.CheckTextsOf(store.KindContrary, s.Contrary(nil)); err != nil {
+		if err := CheckTextsOf(store.KindContrary, s.Contrary(nil)); err != nil {
 			return SyncResult{}, err
 		}
 	}
@@ -102,20 +96,19 @@ func ApplyRegistry(ctx context.Context, db *store.DB, s RegistrySync) (SyncResul
 				return res, err
 			}
 		}
-		return res, db.Write(ctx, func(*store.Tx) error { return nil })
+		return res, db.Write(ctx, at, func(*store.Tx) error { return nil })
 	}
-	err = db.Write(ctx, func(tx *store.Tx) error {
+	err = db.Write(ctx, at, func(tx *store.Tx) error {
 		if err := applyDefinitions(tx, name, checked, at, &res); err != nil {
 			return err
 		}
 		if s.Contrary != nil {
-			if err := tx.ReplaceTextsOf(store.KindContrary, s.Contrary(res.Kept)); err != nil {
+			if err := ReplaceTextsOf(tx, store.KindContrary, s.Contrary(res.Kept)); err != nil {
 				return err
 			}
 		}
 		if s.YAML != nil {
-			sum := sha256.Sum256(s.YAML)
-			return tx.PutRegistryFile(store.RegistryFile{Name: name, YAML: s.YAML, SHA256: hex.EncodeToString(sum[:]), SyncedAt: time.Now().UTC()})
+			return tx.PutRegistryFile(store.RegistryFile{Name: name, YAML: s.YAML, SHA256: store.TextSHA256(string(s.YAML)), SyncedAt: at})
 		}
 		return nil
 	})
@@ -144,7 +137,7 @@ func registryName(name string) (string, error) {
 type syncDef struct {
 	rule  engine.Rule
 	sha   string
-	texts []store.KindText
+	texts []kindText
 }
 
 // definitionSHA256 fingerprints what a registry defines about a rule.
@@ -173,7 +166,7 @@ func checkDefinitions(defs []engine.Definition, at time.Time) ([]syncDef, error)
 			return nil, engine.Errorf(engine.EINVALID, "definition %d: duplicate rule id %s", i+1, r.RuleID)
 		}
 		seen[r.RuleID] = true
-		sd := syncDef{rule: r, texts: []store.KindText{{Kind: store.KindTemplate, Text: r.Text}}}
+		sd := syncDef{rule: r, texts: []kindText{{Kind: store.KindTemplate, Text: r.Text}}}
 		examples := make([]string, 0, len(d.Examples))
 		for j, ex := range d.Examples {
 			ex = strings.TrimSpace(ex)
@@ -181,7 +174,7 @@ func checkDefinitions(defs []engine.Definition, at time.Time) ([]syncDef, error)
 				return nil, err
 			}
 			examples = append(examples, ex)
-			sd.texts = append(sd.texts, store.KindText{Kind: store.KindExample, Text: ex})
+			sd.texts = append(sd.texts, kindText{Kind: store.KindExample, Text: ex})
 		}
 		sd.sha = definitionSHA256(&r, examples)
 		out = append(out, sd)

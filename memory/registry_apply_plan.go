@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/lexsona/lexsona/store"
 )
@@ -38,21 +39,25 @@ func PlanRegistrySyncs(ctx context.Context, db *store.DB, syncs ...RegistrySync)
 			return nil, err
 		}
 		if s.Contrary != nil {
-			if err := store.CheckTextsOf(store.KindContrary, s.Contrary(nil)); err != nil {
+			if err := CheckTextsOf(store.KindContrary, s.Contrary(nil)); err != nil {
 				return nil, err
 			}
 		}
 		preps = append(preps, prepared{name, checked, s})
 	}
 	out := make([]SyncResult, len(preps))
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	at := atOrNow(time.Time{}) // a plan with no sync still takes the write lock
+	if len(preps) > 0 {
+		at = preps[0].s.At
+	}
+	err := db.Write(ctx, at, func(tx *store.Tx) error {
 		for i, p := range preps {
 			res := SyncResult{Added: []string{}, Updated: []string{}, Archived: []string{}, Kept: []string{}}
 			if err := applyDefinitions(tx, p.name, p.checked, p.s.At, &res); err != nil {
 				return err
 			}
 			if p.s.Contrary != nil {
-				if err := tx.ReplaceTextsOf(store.KindContrary, p.s.Contrary(res.Kept)); err != nil {
+				if err := ReplaceTextsOf(tx, store.KindContrary, p.s.Contrary(res.Kept)); err != nil {
 					return err
 				}
 			}

@@ -91,7 +91,6 @@ func syncInsert(tx *store.Tx, name string, d *syncDef, cfg engine.Config, at tim
 		Detail: "created from registry " + name, Alpha: r.Alpha, Beta: r.Beta, At: at}); err != nil {
 		return err
 	}
-	now := time.Now()
 	seen := make(map[string]bool, len(d.texts))
 	for _, x := range d.texts {
 		sum := store.TextSHA256(x.Text)
@@ -99,7 +98,7 @@ func syncInsert(tx *store.Tx, name string, d *syncDef, cfg engine.Config, at tim
 			continue
 		}
 		seen[sum] = true
-		if _, err := tx.InsertRuleText(store.RuleText{RuleID: r.RuleID, Kind: x.Kind, Text: x.Text, SHA256: sum}, now); err != nil {
+		if _, err := tx.InsertRuleText(store.RuleText{RuleID: r.RuleID, Kind: x.Kind, Text: x.Text, SHA256: sum}); err != nil {
 			return err
 		}
 	}
@@ -153,7 +152,7 @@ func syncUpdate(tx *store.Tx, name string, d *syncDef, changed, restore bool, at
 		return err
 	}
 	if changed {
-		if err := tx.ReplaceTexts(r.RuleID, []string{store.KindTemplate, store.KindExample}, d.texts); err != nil {
+		if err := replaceTexts(tx, r.RuleID, []string{store.KindTemplate, store.KindExample}, d.texts); err != nil {
 			return err
 		}
 	}

@@ -103,7 +103,7 @@ func embedFitted(ctx context.Context, db *store.DB, emb models.Embedder, opts Sy
 	if _, ok := emb.(models.Fitter); !ok || sum.Embedded == 0 {
 		return nil // no new fit was stored, so no earlier one went stale
 	}
-	n, err := db.PruneEmbeddings(ctx, sum.Model)
+	n, err := db.PruneEmbeddings(ctx, opts.Now, sum.Model)
 	sum.Pruned = int(n)
 	return err
 }

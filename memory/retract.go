@@ -31,7 +31,7 @@ func (s *Service) Retract(ctx context.Context, id int64, at time.Time) (RetractR
 // RetractEvent is Service.Retract over db at at.
 func RetractEvent(ctx context.Context, db *store.DB, id int64, at time.Time) (RetractResult, error) {
 	var out RetractResult
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, at, func(tx *store.Tx) error {
 		ev, err := tx.GetEvent(id)
 		if err != nil {
 			return err

@@ -38,7 +38,7 @@ func UpdateRule(ctx context.Context, db *store.DB, id string, u RuleUpdate, at t
 	}
 	at = atOrNow(at)
 	var out engine.Rule
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, at, func(tx *store.Tx) error {
 		old, err := tx.GetRule(id)
 		if err != nil {
 			return err
@@ -118,7 +118,7 @@ func UpdateRule(ctx context.Context, db *store.DB, id string, u RuleUpdate, at t
 			return err
 		}
 		if r.Text != old.Text && r.ExceptionOf == "" {
-			if err := tx.ReplaceTexts(r.RuleID, []string{store.KindTemplate}, []store.KindText{{Kind: store.KindTemplate, Text: r.Text}}); err != nil {
+			if err := replaceTexts(tx, r.RuleID, []string{store.KindTemplate}, []kindText{{Kind: store.KindTemplate, Text: r.Text}}); err != nil {
 				return err
 			}
 		}
@@ -158,7 +158,7 @@ func checkExceptionStatus(r engine.Rule, to engine.Status) error {
 func MergeRule(ctx context.Context, db *store.DB, fromID, intoID string, at time.Time) (engine.Rule, error) {
 	at = atOrNow(at)
 	var out engine.Rule
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, at, func(tx *store.Tx) error {
 		from, err := tx.GetRule(fromID)
 		if err != nil {
 			return err
@@ -181,7 +181,13 @@ func MergeRule(ctx context.Context, db *store.DB, fromID, intoID string, at time
 		if err := tx.SaveRule(into); err != nil {
 			return err
 		}
-		if err := tx.MergeRows(from.RuleID, into.RuleID); err != nil {
+		if err := mergeTexts(tx, from.RuleID, into.RuleID); err != nil {
+			return err
+		}
+		if err := tx.MoveRuleRows(from.RuleID, into.RuleID); err != nil {
+			return err
+		}
+		if err := tx.DeleteRule(from.RuleID); err != nil {
 			return err
 		}
 		if _, err := tx.AppendEvent(engine.Event{RuleID: into.RuleID, EventType: engine.EventManualOverride,
@@ -202,7 +208,7 @@ func MergeRule(ctx context.Context, db *store.DB, fromID, intoID string, at time
 func ArchiveRule(ctx context.Context, db *store.DB, id string, at time.Time) (engine.Rule, error) {
 	at = atOrNow(at)
 	var out engine.Rule
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, at, func(tx *store.Tx) error {
 		r, err := tx.GetRule(id)
 		if err != nil || r.Status == engine.StatusArchived {
 			out = r

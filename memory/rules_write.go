@@ -54,12 +54,16 @@ func (s *Service) AddRule(ctx context.Context, n NewRule) (engine.RuleView, erro
 		return engine.RuleView{}, err
 	}
 	var out engine.Rule
-	err = s.db.Write(ctx, func(tx *store.Tx) error {
-		var err error
-		if out, err = tx.CreateRule(r); err != nil {
+	err = s.db.Write(ctx, s.Now(), func(tx *store.Tx) error {
+		if _, err := tx.InsertRule(r, engine.Event{Detail: "created (source: " + r.Source + ")"}); err != nil {
 			return err
 		}
-		return putVectors(tx, p, r.RuleID)
+		if err := putVectors(tx, p, r.RuleID); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.GetRule(r.RuleID)
+		return err
 	})
 	if err != nil {
 		return engine.RuleView{}, err

@@ -10,6 +10,7 @@
 package memory
 
 import (
+	"sync"
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
@@ -39,13 +40,18 @@ type Service struct {
 	clf  *classifier.Classifier
 	now  func() time.Time
 	opts Options
+	// syncMu runs this memory's registry syncs one at a time (the store's
+	// write transaction keeps apart those of two memories over one store,
+	// as those of two processes); the memories WithEmbedders makes share
+	// it.
+	syncMu *sync.Mutex
 }
 
 // New returns a Service over db, classifying with emb. It does no I/O; a bad
 // classifier option makes every call that classifies return its EINVALID
 // error (see classifier.New).
 func New(db *store.DB, emb models.Embedder, opts Options) *Service {
-	s := &Service{db: db, emb: emb, bulk: opts.Bulk, now: opts.Now, opts: opts}
+	s := &Service{db: db, emb: emb, bulk: opts.Bulk, now: opts.Now, opts: opts, syncMu: &sync.Mutex{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -63,7 +69,9 @@ func New(db *store.DB, emb models.Embedder, opts Options) *Service {
 func (s *Service) WithEmbedders(classify, bulk models.Embedder) *Service {
 	o := s.opts
 	o.Bulk = bulk
-	return New(s.db, classify, o)
+	w := New(s.db, classify, o)
+	w.syncMu = s.syncMu
+	return w
 }
 
 // Embedder returns the embedder the service classifies with.

@@ -40,26 +40,3 @@ func Snapshot(ctx context.Context, db *store.DB, req engine.SnapshotRequest) (en
 	}
 	return snap, nil
 }
-
-// RulesForScope returns the active-eligible rules that apply in scope s
-// (engine.Scope.Matches), ordered by rule_id, from the store's rule cache
-// (see Snapshot). Errors: EINVALID naming a bad scope field; the store's.
-func RulesForScope(ctx context.Context, db *store.DB, s engine.Scope) ([]engine.Rule, error) {
-	s, err := engine.ParseScope(s)
-	if err != nil {
-		return nil, err
-	}
-	rules, _, err := db.ScopeRules(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	out := []engine.Rule{}
-	for _, r := range rules {
-		if r.Scope.Matches(s) {
-			r.Scope.ContextTags = slices.Clone(r.Scope.ContextTags)
-			r.Scope.ExcludeTags = slices.Clone(r.Scope.ExcludeTags)
-			out = append(out, r)
-		}
-	}
-	return out, nil
-}

@@ -36,7 +36,7 @@ func TestUnmatchedCounterRecordsNothing(t *testing.T) {
 func TestConfirmNewRefusesCounter(t *testing.T) {
 	s, db := MustDefaultService(t, Options{})
 	var id int64
-	err := db.Write(t.Context(), func(tx *store.Tx) error {
+	err := db.Write(t.Context(), t0, func(tx *store.Tx) error {
 		var err error
 		id, err = tx.CreatePending(engine.Pending{Text: "npm is fine in this repo", Polarity: engine.Counter,
 			Candidates: []engine.Candidate{{RuleID: "tooling.pnpm-not-npm", Score: 0.6}}, Model: "m", CreatedAt: at0})

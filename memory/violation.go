@@ -62,7 +62,7 @@ func (s *Service) RecordViolation(ctx context.Context, v Violation) (ViolationRe
 	if err != nil {
 		return ViolationResult{}, err
 	}
-	err = s.db.Write(ctx, func(tx *store.Tx) error {
+	err = s.db.Write(ctx, s.Now(), func(tx *store.Tx) error {
 		r, err := tx.GetRule(ev.RuleID)
 		if err != nil {
 			return err
@@ -87,13 +87,13 @@ func violationEvent(v Violation, now time.Time) (engine.Event, int, error) {
 	if strings.TrimSpace(v.Tool) == "" {
 		return engine.Event{}, 0, engine.Errorf(engine.EINVALID, "violation without a tool name")
 	}
-	for _, f := range []struct{ name, value string }{{"tool name", v.Tool}, {"frame id", v.FrameID}, {"check field", v.Field}} {
+	for _, f := range []struct{ name, value string }{{"tool name", v.Tool}, {"check field", v.Field}} {
 		if err := engine.ValidateLine(f.name, f.value); err != nil {
 			return engine.Event{}, 0, err
 		}
 	}
-	if len(v.FrameID) > 256 {
-		return engine.Event{}, 0, engine.Errorf(engine.EINVALID, "frame id is %d bytes long: at most 256", len(v.FrameID))
+	if err := engine.ValidateFrameID(v.FrameID); err != nil {
+		return engine.Event{}, 0, err
 	}
 	scope, err := engine.ParseScope(v.Scope)
 	if err != nil {

@@ -73,17 +73,3 @@ func Normalize64(v []float64, index int) ([]float32, error) {
 	}
 	return out, nil
 }
-
-// CheckVector reports whether v is finite and unit-length within tol; used by
-// tests and by the cache to refuse vectors that break the Embedder contract.
-func CheckVector(v []float32, tol float64) bool {
-	var ss float64
-	for _, x := range v {
-		f := float64(x)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return false
-		}
-		ss += f * f
-	}
-	return math.Abs(math.Sqrt(ss)-1) <= tol
-}

@@ -49,20 +49,3 @@ func TestMeanPool(t *testing.T) {
 		})
 	}
 }
-
-func TestCheckVector(t *testing.T) {
-	tests := []struct {
-		v    []float32
-		want bool
-	}{
-		{[]float32{0.6, 0.8}, true},
-		{[]float32{1, 1}, false},
-		{[]float32{float32(math.NaN()), 1}, false},
-		{[]float32{}, false},
-	}
-	for _, tt := range tests {
-		if got := models.CheckVector(tt.v, 1e-6); got != tt.want {
-			t.Errorf("CheckVector(%v) = %v, want %v", tt.v, got, tt.want)
-		}
-	}
-}

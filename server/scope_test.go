@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // TestScopeIsolation: with rules scoped to two projects in two environments
@@ -33,7 +34,7 @@ func TestScopeIsolation(t *testing.T) {
 	for _, r := range rules {
 		rule := engine.NewRule(r.id, "tool_preference", engine.SeverityShould, "rule "+r.id,
 			engine.Scope{Environment: r.env, Project: r.proj}, cfg, testNow.Add(-48*time.Hour))
-		if _, err := e.db.CreateRule(ctx, rule); err != nil {
+		if _, err := storetest.CreateRule(e.db, rule); err != nil {
 			t.Fatal(err)
 		}
 		body := fmt.Sprintf(`{"text":"correction for %s","rule_id":%q,"scope":{"environment":%q,"project":%q}}`, r.id, r.id, r.env, r.proj)

@@ -3,7 +3,6 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"math"
 
 	"github.com/lexsona/lexsona/engine"
@@ -22,13 +21,4 @@ func validateFloat(field string, v, min float64) error {
 		return engine.Errorf(engine.EINVALID, "%s %v: want a finite number ≥ %g", field, v, min)
 	}
 	return nil
-}
-
-// scopeText renders a scope for the description of a change.
-func scopeText(s engine.Scope) string {
-	if s.Environment == "" && s.Project == "" && s.AgentFamily == "" && len(s.ContextTags) == 0 && len(s.ExcludeTags) == 0 {
-		return "{}"
-	}
-	b, _ := json.Marshal(s) // a Scope always encodes
-	return string(b)
 }

@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -36,56 +34,13 @@ func (db *DB) Config(ctx context.Context) (engine.Config, error) {
 	return loadConfig(db.reader(ctx))
 }
 
-// SetConfig validates key=value with engine.Config.ValidateKey and Set
-// against the current config, stores it and returns the new config. Errors:
-// EINVALID naming the unknown or misspelt key (and the keys there are) or the
-// bad value, in which case nothing is stored.
-func (db *DB) SetConfig(ctx context.Context, key, value string) (engine.Config, error) {
-	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-	var cfg engine.Config
-	err := db.Write(ctx, func(tx *Tx) error {
-		var err error
-		if cfg, err = tx.Config(); err != nil {
-			return err
-		}
-		if err := cfg.ValidateKey(key); err != nil {
-			return err
-		}
-		if err := cfg.Set(key, value); err != nil {
-			return err
-		}
-		now := time.Now()
-		// A category's first key copies the default thresholds at that moment:
-		// store all three of its keys, so replaying the overrides in any order
-		// gives the same config.
-		if rest, ok := strings.CutPrefix(key, "category."); ok {
-			name, _, _ := strings.Cut(rest, ".")
-			for _, e := range cfg.Entries() {
-				if strings.HasPrefix(e.Key, "category."+name+".") {
-					if err := tx.dt.PutConfig(e.Key, e.Value, now); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		}
-		return tx.dt.PutConfig(key, value, now)
-	})
-	return cfg, err
-}
+// ConfigRows returns the stored overrides by key. Its errors are internal.
+func (t *Tx) ConfigRows() ([]ConfigRow, error) { return t.dt.ConfigRows() }
 
-// ResetConfig removes the stored override of key (a no-op when there is
-// none), so it has its default again, and returns the new config. Errors:
-// internal only.
-func (db *DB) ResetConfig(ctx context.Context, key string) (engine.Config, error) {
-	var cfg engine.Config
-	err := db.Write(ctx, func(tx *Tx) error {
-		if err := tx.dt.DeleteConfig(strings.TrimSpace(key)); err != nil {
-			return err
-		}
-		var err error
-		cfg, err = tx.Config()
-		return err
-	})
-	return cfg, err
-}
+// PutConfig stores the override key=value (which the caller checked),
+// replacing the one stored under key. Its errors are internal.
+func (t *Tx) PutConfig(key, value string) error { return t.dt.PutConfig(key, value, t.at) }
+
+// DeleteConfig removes the stored override of key (a no-op when there is
+// none). Its errors are internal.
+func (t *Tx) DeleteConfig(key string) error { return t.dt.DeleteConfig(key) }

@@ -18,6 +18,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 // DB is an open LexSona store. It is safe for concurrent use.
 type DB struct {
 	drv   Driver
+	clock func() time.Time // the caller's (Options.Clock), for the version cache
 	cache rulesCache
 	// writes counts this process's finished write transactions; embVer
 	// caches the embeddings version with the writes count and time it was
@@ -35,17 +37,22 @@ type DB struct {
 	embVer atomic.Pointer[versionAt]
 }
 
-// Tx is one write transaction, handed to the function given to DB.Write.
-// Its methods must not be used after that function returns. Errors follow the
+// Tx is one write transaction, handed to the function given to DB.Write,
+// with the time its writes are stamped with. Its methods must not be used
+// after that function returns. Errors follow the
 // package conventions: *engine.Error for what the caller can act on, wrapped
 // internal errors otherwise; any error should make the function return it, so
 // that the transaction rolls back.
 type Tx struct {
 	dt DriverTx
 	db *DB
+	at time.Time
 }
 
-// Write runs fn as one atomic unit of writes and returns once they are
+// Write runs fn as one atomic unit of writes at the caller's time at (the
+// time stamped on the rows it writes: a rule's update time, a text's, a
+// vector's, a config override's, an idempotency key's, an event or a
+// confirmation given none) and returns once they are
 // durably committed; when fn returns an error or panics, everything it wrote
 // is rolled back and the error is returned as is (a panic is raised again in
 // the caller). The driver may run fn in one transaction with other callers'
@@ -55,11 +62,19 @@ type Tx struct {
 // methods is fine but sees only committed data. Errors from the store
 // itself: EUNAVAILABLE when the database is locked by another process, read
 // only, full or damaged; context errors (when ctx ends before fn started);
-// internal errors (a failed commit: nothing was written; a closed database).
-func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
+// internal errors (a failed commit: nothing was written; a closed database;
+// a zero at, which names no time).
+func (db *DB) Write(ctx context.Context, at time.Time, fn func(tx *Tx) error) error {
+	if at.IsZero() {
+		return errors.New("store: a write needs the time it happens at")
+	}
+	at = at.UTC()
 	defer db.writes.Add(1) // after the commit: a reader racing it re-checks, never keeps a stale version
-	return db.drv.Write(ctx, func(dt DriverTx) error { return fn(&Tx{dt: dt, db: db}) })
+	return db.drv.Write(ctx, func(dt DriverTx) error { return fn(&Tx{dt: dt, db: db, at: at}) })
 }
+
+// At is the time of the transaction's writes (DB.Write's at), in UTC.
+func (t *Tx) At() time.Time { return t.at }
 
 // reader returns the driver's reader outside any transaction.
 func (db *DB) reader(ctx context.Context) Reader { return db.drv.Reader(ctx) }
@@ -131,10 +146,10 @@ func (db *DB) Stats(ctx context.Context) (Stats, error) { return db.reader(ctx).
 // notFound is the ENOTFOUND error of an unknown rule.
 func notFound(id string) error { return engine.Errorf(engine.ENOTFOUND, "rule %q not found", id) }
 
-// nowIfZero returns at, or now when at is zero, in UTC.
-func nowIfZero(at time.Time) time.Time {
+// orAt returns at in UTC, or the transaction's time when at is zero.
+func (t *Tx) orAt(at time.Time) time.Time {
 	if at.IsZero() {
-		return time.Now().UTC()
+		return t.at
 	}
 	return at.UTC()
 }

@@ -138,16 +138,17 @@ type Reader interface {
 type DriverTx interface {
 	Reader
 
-	// InsertRule inserts a rule row (the id is free: checked by the caller).
-	InsertRule(row RuleRow) error
+	// InsertRule inserts a rule row (the id is free: checked by the
+	// caller), updated at at.
+	InsertRule(row RuleRow, at time.Time) error
 	// UpdateRule overwrites every column of the row with row.RuleID;
 	// found is false when there is none.
-	UpdateRule(row RuleRow) (found bool, err error)
+	UpdateRule(row RuleRow, at time.Time) (found bool, err error)
 	// UpdateEvidence writes r's alpha, beta, counts, first_seen and
-	// last_correction.
-	UpdateEvidence(r engine.Rule) error
+	// last_correction, updated at at.
+	UpdateEvidence(r engine.Rule, at time.Time) error
 	// SetStatus sets a rule's status and archived_by ("" unless archived).
-	SetStatus(id string, status engine.Status, archivedBy string) error
+	SetStatus(id string, status engine.Status, archivedBy string, at time.Time) error
 	// RenameRule changes a rule's id; its events, texts, embeddings,
 	// rejections and exception links follow it.
 	RenameRule(from, to string) error
@@ -194,7 +195,10 @@ type DriverTx interface {
 	ResolvePending(id int64, status, ruleID string, at time.Time) (done bool, err error)
 
 	InsertIdempotencyKey(key string, row IdempotencyRow, at time.Time) error
-	PruneIdempotencyKeys(before time.Time) (int64, error)
+	// PruneIdempotencyKeys deletes, at at, the keys stored before
+	// before (a driver may skip a pass that another instance's made
+	// moments ago: it then deletes nothing).
+	PruneIdempotencyKeys(before, at time.Time) (int64, error)
 
 	PutConfig(key, value string, at time.Time) error
 	DeleteConfig(key string) error

@@ -39,25 +39,15 @@ func checkVector(v []float32, dims int) error {
 // Errors: EINVALID for an empty model id, an empty or non-finite vector, or
 // one whose length differs from the model's stored vectors.
 func (t *Tx) PutEmbedding(modelID string, item RuleText, vector []float32) error {
-	if modelID == "" {
-		return engine.Errorf(engine.EINVALID, "model id is empty")
-	}
-	dims, err := t.dt.EmbeddingDims(modelID)
-	if err != nil {
-		return err
-	}
-	if err := checkVector(vector, dims); err != nil {
-		return err
-	}
-	return t.dt.PutEmbedding(modelID, StoredEmbedding{RuleID: item.RuleID, SHA256: item.SHA256, Vector: vector}, time.Now())
+	return t.putEmbeddings(modelID, []RuleText{item}, [][]float32{vector})
 }
 
 // PutEmbeddings stores one batch of vectors (vectors[i] embeds items[i]) in
 // one transaction, so an interrupted embedding job keeps every finished batch
 // and resumes with MissingEmbeddings. Texts removed meanwhile are skipped.
-// Errors: EINVALID when the lengths differ or a vector is bad (nothing of the
-// batch is stored then).
-func (db *DB) PutEmbeddings(ctx context.Context, modelID string, items []RuleText, vectors [][]float32) error {
+// The vectors are stored at at. Errors: EINVALID when the lengths differ or
+// a vector is bad (nothing of the batch is stored then).
+func (db *DB) PutEmbeddings(ctx context.Context, at time.Time, modelID string, items []RuleText, vectors [][]float32) error {
 	if len(items) != len(vectors) {
 		return engine.Errorf(engine.EINVALID, "%d texts but %d vectors", len(items), len(vectors))
 	}
@@ -67,26 +57,33 @@ func (db *DB) PutEmbeddings(ctx context.Context, modelID string, items []RuleTex
 	if len(items) == 0 {
 		return nil
 	}
-	return db.Write(ctx, func(tx *Tx) error {
-		dims, err := tx.dt.EmbeddingDims(modelID)
-		if err != nil {
+	return db.Write(ctx, at, func(tx *Tx) error { return tx.putEmbeddings(modelID, items, vectors) })
+}
+
+// putEmbeddings stores vectors[i] for items[i], each as long as the
+// model's stored vectors (as the first one when it has none). Errors:
+// PutEmbedding's.
+func (t *Tx) putEmbeddings(modelID string, items []RuleText, vectors [][]float32) error {
+	if modelID == "" {
+		return engine.Errorf(engine.EINVALID, "model id is empty")
+	}
+	dims, err := t.dt.EmbeddingDims(modelID)
+	if err != nil {
+		return err
+	}
+	if dims == 0 {
+		dims = len(vectors[0])
+	}
+	for i, v := range vectors {
+		if err := checkVector(v, dims); err != nil {
 			return err
 		}
-		if dims == 0 {
-			dims = len(vectors[0])
+		e := StoredEmbedding{RuleID: items[i].RuleID, SHA256: items[i].SHA256, Vector: v}
+		if err := t.dt.PutEmbedding(modelID, e, t.at); err != nil {
+			return err
 		}
-		now := time.Now()
-		for i, v := range vectors {
-			if err := checkVector(v, dims); err != nil {
-				return err
-			}
-			e := StoredEmbedding{RuleID: items[i].RuleID, SHA256: items[i].SHA256, Vector: v}
-			if err := tx.dt.PutEmbedding(modelID, e, now); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // PruneEmbeddings deletes the vectors of every other fingerprint of
@@ -94,15 +91,15 @@ func (db *DB) PutEmbeddings(ctx context.Context, modelID string, items []RuleTex
 // name@… other than modelID were computed by a model (or a lexical
 // vocabulary) no longer in force. It returns how many it deleted. Errors:
 // EINVALID for a model id without its @fingerprint.
-func (db *DB) PruneEmbeddings(ctx context.Context, modelID string) (int64, error) {
-	at := strings.LastIndexByte(modelID, '@')
-	if at <= 0 || at == len(modelID)-1 {
+func (db *DB) PruneEmbeddings(ctx context.Context, at time.Time, modelID string) (int64, error) {
+	sep := strings.LastIndexByte(modelID, '@')
+	if sep <= 0 || sep == len(modelID)-1 {
 		return 0, engine.Errorf(engine.EINVALID, "model id %q is not name@fingerprint", modelID)
 	}
 	var n int64
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.Write(ctx, at, func(tx *Tx) error {
 		var err error
-		n, err = tx.dt.DeleteEmbeddingsLike(modelID[:at+1], modelID)
+		n, err = tx.dt.DeleteEmbeddingsLike(modelID[:sep+1], modelID)
 		return err
 	})
 	return n, err
@@ -125,7 +122,7 @@ func (db *DB) EmbeddingsVersion(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	db.embVer.Store(&versionAt{v: v.Embeddings, writes: writes, at: time.Now()})
+	db.embVer.Store(&versionAt{v: v.Embeddings, writes: writes, at: db.clock()})
 	return v.Embeddings, nil
 }
 
@@ -142,7 +139,7 @@ type versionAt struct {
 // seen at once, changes by other processes within maxAge. It is for hot
 // paths (every classification); its errors are EmbeddingsVersion's.
 func (db *DB) EmbeddingsVersionWithin(ctx context.Context, maxAge time.Duration) (int64, error) {
-	if c := db.embVer.Load(); c != nil && c.writes == db.writes.Load() && time.Since(c.at) < maxAge {
+	if c := db.embVer.Load(); c != nil && c.writes == db.writes.Load() && db.clock().Sub(c.at) < maxAge {
 		return c.v, nil
 	}
 	return db.EmbeddingsVersion(ctx)

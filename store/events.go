@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"time"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -13,30 +12,15 @@ const (
 	MaxHistoryLimit     = 10000
 )
 
-// Event types the store accepts beyond engine's: a candidate that became
-// active by itself, and an agent acting against a rule.
-const (
-	eventPromotion engine.EventType = "promotion"
-	eventViolation engine.EventType = "violation"
-)
-
-func validEventType(t engine.EventType) bool {
-	switch t {
-	case engine.EventCreation, engine.EventReinforcement, engine.EventCounterexample,
-		engine.EventManualOverride, engine.EventConfirmation, eventPromotion, eventViolation:
-		return true
-	}
-	return false
-}
-
 // AppendEvent appends ev to its rule's receipt trail and returns its id.
 // ev.EventID is ignored. ev.Alpha and ev.Beta should be the rule's values
 // after the event; when both are 0 the rule's current values are used. A zero
-// At is now. The event does not change the rule: save it with SaveRule.
-// Errors: EINVALID for an unknown event type, a bad scope or a bad score,
-// ENOTFOUND for an unknown rule.
+// At is the transaction's time. The event does not change the rule: save it
+// with SaveRule. Errors: EINVALID for an unknown event type, a bad scope, a
+// polarity its type does not carry or a bad score, ENOTFOUND for an unknown
+// rule.
 func (t *Tx) AppendEvent(ev engine.Event) (int64, error) {
-	if !validEventType(ev.EventType) {
+	if !ev.EventType.Known() {
 		return 0, engine.Errorf(engine.EINVALID, "unknown event type %q", ev.EventType)
 	}
 	s, err := engine.ParseScope(ev.Scope)
@@ -57,41 +41,33 @@ func (t *Tx) AppendEvent(ev engine.Event) (int64, error) {
 }
 
 // InsertEvent writes an event of a rule read in the transaction, with a
-// normalised scope, and sets ev.EventID: a zero At is now, the polarity
-// follows the event type (a confirmation keeps its own, which must be 1 or
-// -1). Errors: EINVALID for a bad polarity of a confirmation or a score that
-// is not a finite number ≥ -1.
+// normalised scope, and sets ev.EventID; a zero At is the transaction's
+// time. Errors: EINVALID for an unknown type, a polarity its type does not
+// carry (engine.EventType.Polarity) or a score that is not a finite number
+// ≥ -1.
 func (t *Tx) InsertEvent(ev *engine.Event) (int64, error) {
-	if err := checkEventRow(ev); err != nil {
+	if err := CheckEvent(*ev); err != nil {
 		return 0, err
 	}
-	if ev.At.IsZero() {
-		ev.At = time.Now()
-	}
+	ev.At = t.orAt(ev.At)
 	return t.dt.InsertEvent(ev)
 }
 
-// checkEventRow checks the score of ev, when it has one (a finite number
-// ≥ -1), and sets its polarity from its type: a reinforcement's is 1, a
-// counterexample's -1, a confirmation keeps its own, which must be 1 or -1,
-// any other event has none. Errors: EINVALID naming what is wrong.
-func checkEventRow(ev *engine.Event) error {
+// CheckEvent checks what an event row may hold: a known type, the
+// polarity its type carries, a score (when it has one) that is a finite
+// number ≥ -1. Errors: EINVALID naming what is wrong.
+func CheckEvent(ev engine.Event) error {
 	if ev.Score != nil {
 		if err := validateFloat("score", *ev.Score, -1); err != nil {
 			return err
 		}
 	}
-	switch ev.EventType {
-	case engine.EventReinforcement:
-		ev.Polarity = engine.Reinforce
-	case engine.EventCounterexample:
-		ev.Polarity = engine.Counter
-	case engine.EventConfirmation:
-		if ev.Polarity != engine.Counter && ev.Polarity != engine.Reinforce {
-			return engine.Errorf(engine.EINVALID, "a confirmation event needs a polarity of 1 or -1")
-		}
-	default:
-		ev.Polarity = 0
+	want, err := ev.EventType.Polarity(ev.Polarity)
+	if err != nil {
+		return err
+	}
+	if want != ev.Polarity {
+		return engine.Errorf(engine.EINVALID, "a %s event carries polarity %d, not %d", ev.EventType, want, ev.Polarity)
 	}
 	return nil
 }

@@ -80,9 +80,13 @@ func Fault(err error) FaultKind {
 	return FaultNone
 }
 
-// FaultState is the fault a driver's writes last met. Its zero value is
-// ready for use; it is safe for concurrent use.
+// FaultState is the fault a driver's writes last met. It is ready for use
+// once Clock is set (the driver's store.Options.Now()); it is safe for
+// concurrent use.
 type FaultState struct {
+	// Clock times the probes.
+	Clock func() time.Time
+
 	last atomic.Pointer[error]
 	// tried is when a write last met the recorded fault or a probe last
 	// ran (Unix nanoseconds); probing: a probe is running.
@@ -110,7 +114,7 @@ func (s *FaultState) Note(err error) {
 	if p := s.last.Load(); p != nil && Fault(*p) == FaultCorrupt {
 		return
 	}
-	s.tried.Store(time.Now().UnixNano())
+	s.tried.Store(s.Clock().UnixNano())
 	s.last.Store(&err)
 }
 
@@ -125,7 +129,7 @@ func (s *FaultState) Probe(every time.Duration, probe func()) error {
 	if k := Fault(err); k != FaultDiskFull && k != FaultReadOnly {
 		return err
 	}
-	now := time.Now().UnixNano()
+	now := s.Clock().UnixNano()
 	if now-s.tried.Load() < int64(every) || !s.probing.CompareAndSwap(false, true) {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 func TestFaultStateClears(t *testing.T) {
 	full := NewFault(FaultDiskFull, "", syscall.ENOSPC)
 	corrupt := NewFault(FaultCorrupt, "", errors.New("malformed"))
-	var s FaultState
+	s := FaultState{Clock: stoppedClock}
 	s.Note(errors.New("not a fault"))
 	if s.Get() != nil {
 		t.Fatal("an ordinary error was recorded as a fault")
@@ -80,7 +80,7 @@ func TestFaultStateProbe(t *testing.T) {
 		{name: "read-only, writable again", noted: readOnly, every: 0, commit: true, probed: true, want: FaultNone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var s FaultState
+			s := FaultState{Clock: stoppedClock}
 			s.Note(tc.noted)
 			probed := false
 			err := s.Probe(tc.every, func() {
@@ -97,7 +97,7 @@ func TestFaultStateProbe(t *testing.T) {
 		})
 	}
 
-	var s FaultState
+	s := FaultState{Clock: stoppedClock}
 	s.Note(full)
 	probes := 0
 	s.Probe(0, func() {
@@ -110,3 +110,6 @@ func TestFaultStateProbe(t *testing.T) {
 		t.Fatalf("%d probes, want 1", probes)
 	}
 }
+
+// stoppedClock is a clock that does not move.
+func stoppedClock() time.Time { return time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC) }

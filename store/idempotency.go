@@ -66,17 +66,17 @@ func (t *Tx) SaveIdempotency(key, requestSHA256 string, resp any) error {
 		}
 		return err
 	}
-	return t.dt.InsertIdempotencyKey(key, IdempotencyRow{RequestSHA256: requestSHA256, Response: b}, time.Now())
+	return t.dt.InsertIdempotencyKey(key, IdempotencyRow{RequestSHA256: requestSHA256, Response: b}, t.at)
 }
 
-// PruneIdempotencyKeys deletes the keys stored before the given time (after
-// which a retry with one of them is recorded anew) and returns how many.
-// Errors: internal only.
-func (db *DB) PruneIdempotencyKeys(ctx context.Context, before time.Time) (int64, error) {
+// PruneIdempotencyKeys deletes, at at, the keys stored before the given
+// time (after which a retry with one of them is recorded anew) and returns
+// how many. Errors: internal only.
+func (db *DB) PruneIdempotencyKeys(ctx context.Context, at, before time.Time) (int64, error) {
 	var n int64
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.Write(ctx, at, func(tx *Tx) error {
 		var err error
-		n, err = tx.dt.PruneIdempotencyKeys(before)
+		n, err = tx.dt.PruneIdempotencyKeys(before, tx.at)
 		return err
 	})
 	return n, err

@@ -13,33 +13,75 @@ const (
 	MaxPendingLimit     = 10000
 )
 
-// CreatePending stores a correction in the confirm band as a pending
-// confirmation and returns its id. p.ID, Status, RuleID and ResolvedAt are
-// ignored; a zero Polarity means reinforcement and a zero CreatedAt now.
-// Errors: EINVALID or ETOOLARGE for a bad text, scope, polarity or frame id.
-func (t *Tx) CreatePending(p engine.Pending) (int64, error) {
+// CheckPending normalises and checks what a confirmation row may hold:
+// its text and agent output, a polarity of 1 or −1, its scope, frame id,
+// a status that fits its resolution and the rule it names. Errors:
+// EINVALID or ETOOLARGE naming what is wrong.
+func CheckPending(p *engine.Pending) error {
 	if err := engine.ValidateText("correction text", p.Text, engine.MaxUserTextLength); err != nil {
-		return 0, err
+		return err
 	}
 	if p.AgentOutput != "" {
 		if err := engine.ValidateText("agent output", p.AgentOutput, engine.MaxUserTextLength); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	pol, err := engine.ParsePolarity(int(p.Polarity))
-	if err != nil {
-		return 0, err
+	if err := p.Polarity.Check(); err != nil {
+		return err
 	}
 	s, err := engine.ParseScope(p.Scope)
 	if err != nil {
+		return err
+	}
+	if err := engine.ValidateFrameID(p.FrameID); err != nil {
+		return err
+	}
+	switch p.Status {
+	case engine.PendingOpen, engine.PendingAccepted, engine.PendingRejected, engine.PendingNewRule:
+	default:
+		return engine.Errorf(engine.EINVALID, "confirmation status %.64q: want pending, accepted, rejected or new_rule", p.Status)
+	}
+	if (p.Status == engine.PendingOpen) != (p.ResolvedAt == nil) {
+		return engine.Errorf(engine.EINVALID, "confirmation status %q does not fit its resolution time", p.Status)
+	}
+	if p.RuleID != "" {
+		if err := engine.ValidateRuleID(p.RuleID); err != nil {
+			return err
+		}
+	}
+	p.Scope, p.CreatedAt = s, p.CreatedAt.UTC()
+	if p.ResolvedAt != nil {
+		at := p.ResolvedAt.UTC()
+		p.ResolvedAt = &at
+	}
+	return nil
+}
+
+// CreatePending stores a correction in the confirm band as an open
+// pending confirmation and returns its id. p.ID, Status, RuleID and
+// ResolvedAt are ignored; a zero CreatedAt is the transaction's time.
+// Errors: those of CheckPending.
+func (t *Tx) CreatePending(p engine.Pending) (int64, error) {
+	p.ID, p.Status, p.RuleID, p.ResolvedAt = 0, engine.PendingOpen, "", nil
+	return t.InsertPending(p)
+}
+
+// InsertPending stores a confirmation as it is, resolved or not (a zero
+// CreatedAt is the transaction's time), under a new id, which it returns.
+// Errors: those of CheckPending; the store's.
+func (t *Tx) InsertPending(p engine.Pending) (int64, error) {
+	p.CreatedAt = t.orAt(p.CreatedAt)
+	if err := CheckPending(&p); err != nil {
 		return 0, err
 	}
-	if len(p.FrameID) > 256 {
-		return 0, engine.Errorf(engine.EINVALID, "frame id is %d bytes long: at most 256", len(p.FrameID))
+	id, err := t.dt.InsertPending(p)
+	if err != nil || p.Status == engine.PendingOpen {
+		return id, err
 	}
-	p.Scope, p.Polarity, p.CreatedAt = s, pol, nowIfZero(p.CreatedAt)
-	p.ID, p.Status, p.RuleID, p.ResolvedAt = 0, engine.PendingOpen, "", nil
-	return t.dt.InsertPending(p)
+	if _, err := t.dt.ResolvePending(id, p.Status, p.RuleID, *p.ResolvedAt); err != nil {
+		return 0, err
+	}
+	return id, nil
 }
 
 // SeePending counts one more captured prompt for the open confirmation id
@@ -47,6 +89,13 @@ func (t *Tx) CreatePending(p engine.Pending) (int64, error) {
 // Errors: ECONFLICT when it is resolved, ENOTFOUND for an unknown id.
 func (t *Tx) SeePending(id int64, gate float64, at time.Time) error {
 	done, err := t.dt.SeePending(id, gate, at)
+	return t.openOnly(id, done, err)
+}
+
+// openOnly is the outcome of a write done only to an open confirmation
+// id: err, nil when it was done, else ECONFLICT naming its status, or
+// ENOTFOUND when there is none.
+func (t *Tx) openOnly(id int64, done bool, err error) error {
 	if err != nil || done {
 		return err
 	}
@@ -81,15 +130,8 @@ func (t *Tx) ResolvePending(id int64, status, ruleID string, at time.Time) error
 			return err
 		}
 	}
-	done, err := t.dt.ResolvePending(id, status, ruleID, nowIfZero(at))
-	if err != nil || done {
-		return err
-	}
-	p, err := t.GetPending(id)
-	if err != nil {
-		return err
-	}
-	return engine.Errorf(engine.ECONFLICT, "confirmation %d is already resolved (%s)", id, p.Status)
+	done, err := t.dt.ResolvePending(id, status, ruleID, t.orAt(at))
+	return t.openOnly(id, done, err)
 }
 
 func getPending(r Reader, id int64) (engine.Pending, error) {

@@ -3,7 +3,6 @@ package store
 import (
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -33,8 +32,9 @@ func mustExist(r Reader, id string) error {
 
 var sourcePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-// CheckRule normalises r (scope, UTC times, default source) and validates
-// every field, returning an EINVALID (or ETOOLARGE) error naming the first bad one.
+// CheckRule normalises r (scope, trimmed text, UTC times) and validates
+// every field a rule row holds, returning an EINVALID (or ETOOLARGE) error
+// naming the first bad one.
 func CheckRule(r *engine.Rule) error {
 	s, err := engine.ParseScope(r.Scope)
 	if err != nil {
@@ -42,9 +42,6 @@ func CheckRule(r *engine.Rule) error {
 	}
 	r.Scope = s
 	r.Text = strings.TrimSpace(r.Text)
-	if r.Source == "" {
-		r.Source = engine.SourceUser
-	}
 	if err := r.Validate(); err != nil {
 		return err
 	}
@@ -85,16 +82,22 @@ func CheckRule(r *engine.Rule) error {
 	return nil
 }
 
-// InsertRuleRow inserts a checked rule row (CheckRule) whose id is free;
-// an archived one is archived by the user unless row says otherwise.
+// InsertRuleRow inserts a checked rule row (CheckRuleRow) whose id is
+// free; an archived one is archived by the user unless row says otherwise.
 func (t *Tx) InsertRuleRow(row RuleRow) error {
-	if row.Status == engine.StatusArchived && row.ArchivedBy == "" {
+	return t.dt.InsertRule(archivedBy(row), t.at)
+}
+
+// archivedBy gives row the archived_by column its status allows: none
+// unless archived, the user when archived by no one named.
+func archivedBy(row RuleRow) RuleRow {
+	switch {
+	case row.Status != engine.StatusArchived:
+		row.ArchivedBy = ""
+	case row.ArchivedBy == "":
 		row.ArchivedBy = ArchivedByUser
 	}
-	if row.Status != engine.StatusArchived {
-		row.ArchivedBy = ""
-	}
-	return t.dt.InsertRule(row)
+	return row
 }
 
 // GetRule loads a rule inside the transaction: EINVALID for a malformed id,
@@ -109,23 +112,13 @@ func (t *Tx) GetRule(id string) (engine.Rule, error) {
 // internal.
 func (t *Tx) RuleExists(id string) (bool, error) { return t.dt.RuleExists(id) }
 
-// InsertRule validates r and inserts it with its creation event ev (its type,
-// rule id, alpha and beta are filled in; a zero At becomes r.FirstSeen) and,
-// unless r is an exception proposal, r.Text as the rule's template text. Zero
-// FirstSeen/LastCorrection become now, an empty Status active-eligible, an
-// empty Source user. It returns the creation event's id. Errors: EINVALID or
-// ETOOLARGE for a bad field or an unknown exception_of rule, ECONFLICT when
-// the id exists.
+// InsertRule validates r, a complete rule (engine.Rule.Complete fills in a
+// new one), and inserts it with its creation event ev (its type, rule id,
+// alpha and beta are filled in; a zero At becomes r.FirstSeen) and, unless
+// r is an exception proposal, r.Text as the rule's template text. It
+// returns the creation event's id. Errors: EINVALID or ETOOLARGE for a bad
+// field or an unknown exception_of rule, ECONFLICT when the id exists.
 func (t *Tx) InsertRule(r engine.Rule, ev engine.Event) (int64, error) {
-	if r.FirstSeen.IsZero() {
-		r.FirstSeen = time.Now()
-	}
-	if r.LastCorrection.IsZero() {
-		r.LastCorrection = r.FirstSeen
-	}
-	if r.Status == "" {
-		r.Status = engine.StatusActiveEligible
-	}
 	if err := CheckRule(&r); err != nil {
 		return 0, err
 	}
@@ -155,7 +148,8 @@ func (t *Tx) InsertRule(r engine.Rule, ev engine.Event) (int64, error) {
 		return 0, err
 	}
 	if r.ExceptionOf == "" {
-		if err := t.AddRuleText(r.RuleID, KindTemplate, r.Text); err != nil {
+		x := RuleText{RuleID: r.RuleID, Kind: KindTemplate, Text: r.Text, SHA256: TextSHA256(r.Text)}
+		if _, err := t.dt.InsertRuleText(x, t.at); err != nil {
 			return 0, err
 		}
 	}
@@ -184,13 +178,7 @@ func (t *Tx) SaveRule(r engine.Rule) error {
 // none): an archived rule keeps who archived it (the user when it was not
 // archived), any other has no one.
 func (t *Tx) SaveRuleRow(row RuleRow) error {
-	switch {
-	case row.Status != engine.StatusArchived:
-		row.ArchivedBy = ""
-	case row.ArchivedBy == "":
-		row.ArchivedBy = ArchivedByUser
-	}
-	ok, err := t.dt.UpdateRule(row)
+	ok, err := t.dt.UpdateRule(archivedBy(row), t.at)
 	if err == nil && !ok {
 		err = notFound(row.RuleID)
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"time"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -19,24 +18,14 @@ const (
 	KindContrary   = "contrary"
 )
 
-// kindRank orders kinds: a text that is both keeps the stronger kind.
-func kindRank(kind string) int {
+// KnownKind reports whether kind is one of the kinds of rule texts.
+func KnownKind(kind string) bool {
 	switch kind {
-	case KindTemplate:
-		return 4
-	case KindExample:
-		return 3
-	case KindContrary:
-		return 2
-	case KindCorrection:
-		return 1
+	case KindTemplate, KindExample, KindCorrection, KindContrary:
+		return true
 	}
-	return 0
+	return false
 }
-
-// Affirms reports whether a text of this kind says what its rule says
-// (template, example, correction); a contrary text says the opposite.
-func Affirms(kind string) bool { return kind != KindContrary }
 
 // RuleText is one embeddable text of a rule; SHA256 is the hex sha256 of Text.
 type RuleText struct {
@@ -46,115 +35,12 @@ type RuleText struct {
 	SHA256 string `json:"sha256"`
 }
 
-// KindText is a text with its kind, as given to ReplaceTexts.
-type KindText struct{ Kind, Text string }
-
+// checkText checks a text row: a known kind, a text ValidateText takes.
 func checkText(kind, text string) error {
-	if kindRank(kind) == 0 {
+	if !KnownKind(kind) {
 		return engine.Errorf(engine.EINVALID, "unknown rule text kind %q: want template, example, correction or contrary", kind)
 	}
 	return engine.ValidateText("rule "+kind+" text", text, engine.MaxUserTextLength)
-}
-
-// AddRuleText adds an embeddable text to a rule. A text the rule already has
-// keeps the stronger of its two kinds (template > example > contrary >
-// correction).
-// Errors: EINVALID for an unknown kind or an empty text, ETOOLARGE over 1 MiB,
-// ENOTFOUND for an unknown rule.
-func (t *Tx) AddRuleText(ruleID, kind, text string) error {
-	if err := checkText(kind, text); err != nil {
-		return err
-	}
-	if err := mustExist(t.dt, ruleID); err != nil {
-		return err
-	}
-	sum := TextSHA256(text)
-	inserted, err := t.dt.InsertRuleText(RuleText{RuleID: ruleID, Kind: kind, Text: text, SHA256: sum}, time.Now())
-	if err != nil || inserted {
-		return err
-	}
-	have, err := t.dt.RuleTexts(ruleID)
-	if err != nil {
-		return err
-	}
-	for _, x := range have {
-		if x.SHA256 == sum && kindRank(kind) > kindRank(x.Kind) {
-			return t.dt.SetRuleTextKind(ruleID, sum, kind)
-		}
-	}
-	return nil
-}
-
-// ReplaceTexts makes texts the rule's only texts of the given kinds: rows of
-// those kinds that are not in texts are deleted (with their embeddings),
-// texts the rule has under another kind take the new kind when it is one of
-// kinds or stronger, and the rest are inserted. Unchanged texts keep their
-// embeddings. texts are checked by the caller.
-func (t *Tx) ReplaceTexts(ruleID string, kinds []string, texts []KindText) error {
-	replaced := func(k string) bool {
-		for _, x := range kinds {
-			if x == k {
-				return true
-			}
-		}
-		return false
-	}
-	rows, err := t.dt.RuleTexts(ruleID)
-	if err != nil {
-		return err
-	}
-	have := make(map[string]string, len(rows)) // sha → kind
-	for _, x := range rows {
-		have[x.SHA256] = x.Kind
-	}
-	want := map[string]string{} // sha → kind, strongest wins
-	for _, x := range texts {
-		sum := TextSHA256(x.Text)
-		if k, ok := want[sum]; !ok || kindRank(x.Kind) > kindRank(k) {
-			want[sum] = x.Kind
-		}
-	}
-	for sum, kind := range have {
-		if _, keep := want[sum]; !keep && replaced(kind) {
-			if err := t.dt.DeleteRuleText(ruleID, sum); err != nil {
-				return err
-			}
-		}
-	}
-	now := time.Now()
-	for _, x := range texts {
-		sum := TextSHA256(x.Text)
-		kind, ok := want[sum]
-		if !ok || kind != x.Kind {
-			continue // a duplicate, or a weaker duplicate of a stronger text
-		}
-		delete(want, sum)
-		var err error
-		if old, exists := have[sum]; !exists {
-			_, err = t.dt.InsertRuleText(RuleText{RuleID: ruleID, Kind: kind, Text: x.Text, SHA256: sum}, now)
-		} else if old != kind && (replaced(old) || kindRank(kind) > kindRank(old)) {
-			err = t.dt.SetRuleTextKind(ruleID, sum, kind)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// ReplaceRuleTexts makes texts[id] the only texts of kind that rule id has,
-// for every rule listed, in one transaction: texts of that kind it no longer
-// lists are deleted with their embeddings, unchanged ones keep theirs, new
-// ones are added (to be embedded by the next embedding job). A text the rule
-// already has under a stronger kind keeps it. Rules not listed are left as
-// they are. The registry sync uses it for contrary texts. Errors: EINVALID
-// for an unknown kind or an empty text, ETOOLARGE for a text over 1 MiB,
-// ENOTFOUND naming an unknown rule; nothing is written then.
-func (db *DB) ReplaceRuleTexts(ctx context.Context, kind string, texts map[string][]string) error {
-	if err := CheckTextsOf(kind, texts); err != nil {
-		return err
-	}
-	return db.Write(ctx, func(t *Tx) error { return t.ReplaceTextsOf(kind, texts) })
 }
 
 // RuleTexts lists a rule's texts ordered by kind and sha256. Errors: EINVALID

@@ -16,15 +16,6 @@ import (
 // EINVALID for a malformed id, ENOTFOUND naming an unknown one.
 func (t *Tx) GetRuleRow(id string) (RuleRow, error) { return getRule(t.dt, id) }
 
-// UpdateEvidence writes r's alpha, beta, counts, first_seen and
-// last_correction.
-func (t *Tx) UpdateEvidence(r engine.Rule) error { return t.dt.UpdateEvidence(r) }
-
-// SetStatus sets a rule's status and who archived it ("" unless archived).
-func (t *Tx) SetStatus(id string, status engine.Status, archivedBy string) error {
-	return t.dt.SetStatus(id, status, archivedBy)
-}
-
 // RuleStates returns what a registry sync needs of every stored rule, in
 // any order.
 func (t *Tx) RuleStates() ([]RuleState, error) { return t.dt.RuleStates() }
@@ -51,11 +42,24 @@ func (t *Tx) PutRejection(parentID, tag string, at time.Time) error {
 // DeleteRejection forgets that (parentID, tag) was rejected.
 func (t *Tx) DeleteRejection(parentID, tag string) error { return t.dt.DeleteRejection(parentID, tag) }
 
-// InsertRuleText adds a checked text to a rule; inserted is false when the
-// rule already has a text with that sha256 (left unchanged).
-func (t *Tx) InsertRuleText(x RuleText, at time.Time) (inserted bool, err error) {
-	return t.dt.InsertRuleText(x, at)
+// InsertRuleText adds a checked text (CheckRuleText) to a rule at the
+// transaction's time; inserted is false when the rule already has a text
+// with that sha256 (left unchanged).
+func (t *Tx) InsertRuleText(x RuleText) (inserted bool, err error) {
+	return t.dt.InsertRuleText(x, t.at)
 }
+
+// SetRuleTextKind changes the kind of a rule's text.
+func (t *Tx) SetRuleTextKind(ruleID, sha256, kind string) error {
+	return t.dt.SetRuleTextKind(ruleID, sha256, kind)
+}
+
+// DeleteRuleText deletes a rule's text and its vectors.
+func (t *Tx) DeleteRuleText(ruleID, sha256 string) error { return t.dt.DeleteRuleText(ruleID, sha256) }
+
+// RuleTexts returns a rule's texts by kind and sha256 inside the
+// transaction.
+func (t *Tx) RuleTexts(ruleID string) ([]RuleText, error) { return t.dt.RuleTexts(ruleID) }
 
 // PutRegistryFile records a registry in force under its name (no write
 // when it is recorded with the same sha256).

@@ -42,7 +42,7 @@ func runDoctor(t *testing.T, args ...string) (int, string, string) {
 // place, and returns the model folder and the library's path.
 func installedLayout(t *testing.T) (model, lib string) {
 	t.Helper()
-	found, _, err := ort.Usable("", testenv.ORTLib())
+	found, _, _, err := ort.Usable("", testenv.ORTLib(), "")
 	if err != nil {
 		testenv.Missing(t, testenv.RequireORTEnv, "ONNX Runtime is unusable (%v): run `make ort`", err)
 	}

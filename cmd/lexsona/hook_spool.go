@@ -139,6 +139,26 @@ func (a *app) startDrainer() error {
 // else the memory of this configuration — only when the item is for this
 // configuration's database (another one's waits for its own drainer).
 func (a *app) deliver(ctx context.Context, it spool.Item) error {
+	return receiver{db: a.dbPath, apiKey: a.cfg.APIKey, local: func(ctx context.Context) (*memory.Service, error) {
+		core, err := a.openCore(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return core.Memory, nil
+	}}.deliver(ctx, it)
+}
+
+// receiver delivers spooled items: those for the database db to the memory
+// local opens, those naming a service to it over HTTP — unless own says
+// the service is the one draining, which takes them in-process.
+type receiver struct {
+	db     string
+	apiKey string
+	local  func(context.Context) (*memory.Service, error)
+	own    func(server string) bool
+}
+
+func (r receiver) deliver(ctx context.Context, it spool.Item) error {
 	var p struct {
 		Server string `json:"server"`
 		DB     string `json:"db"`
@@ -146,11 +166,15 @@ func (a *app) deliver(ctx context.Context, it spool.Item) error {
 	if err := json.Unmarshal(it.Payload, &p); err != nil {
 		return fmt.Errorf("%w: %v", spool.ErrRefused, err)
 	}
-	if p.Server != "" {
-		return a.deliverHTTP(ctx, p.Server, it)
-	}
-	if p.DB != a.dbPath {
+	switch {
+	case p.Server != "" && (r.own == nil || !r.own(p.Server)):
+		return deliverHTTP(ctx, p.Server, r.apiKey, it)
+	case p.Server == "" && p.DB != r.db:
 		return errOtherDB
+	}
+	mem, err := r.local(ctx)
+	if err != nil {
+		return err
 	}
 	switch it.Kind {
 	case spool.KindPrompt:
@@ -158,21 +182,13 @@ func (a *app) deliver(ctx context.Context, it spool.Item) error {
 		if err := json.Unmarshal(it.Payload, &pi); err != nil {
 			return fmt.Errorf("%w: %v", spool.ErrRefused, err)
 		}
-		core, err := a.openCore(ctx)
-		if err != nil {
-			return err
-		}
-		_, err = core.Memory.Capture(ctx, engine.Correction{UserText: pi.Event.Prompt, Scope: pi.Scope,
+		_, err = mem.Capture(ctx, engine.Correction{UserText: pi.Event.Prompt, Scope: pi.Scope,
 			FrameID: hooks.FrameID(pi.Event.SessionID), IdempotencyKey: it.Key, At: it.At})
 		return refusedIfInvalid(err)
 	case spool.KindViolation:
 		var vi violationItem
 		if err := json.Unmarshal(it.Payload, &vi); err != nil {
 			return fmt.Errorf("%w: %v", spool.ErrRefused, err)
-		}
-		mem, err := a.openMemory(ctx)
-		if err != nil {
-			return err
 		}
 		_, err = mem.RecordViolation(ctx, vi.Violation)
 		return refusedIfInvalid(err)
@@ -197,7 +213,7 @@ func refusedIfInvalid(err error) error {
 // idempotency key and API key ($LEXSONA_API_KEY), the scope as the query.
 // A violation is never spooled for a service: its PreToolUse HTTP hook
 // records it there. 4xx but 401, 408 and 429 are refusals.
-func (a *app) deliverHTTP(ctx context.Context, server string, it spool.Item) error {
+func deliverHTTP(ctx context.Context, server, apiKey string, it spool.Item) error {
 	if it.Kind != spool.KindPrompt {
 		return fmt.Errorf("%w: a %s item for a service: the service's PreToolUse route records violations", spool.ErrRefused, it.Kind)
 	}
@@ -215,8 +231,8 @@ func (a *app) deliverHTTP(ctx context.Context, server string, it spool.Item) err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Idempotency-Key", it.Key)
-	if key := a.cfg.APIKey; key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -38,7 +38,9 @@ in-flight requests and the embedding queue, checkpoints the database and exits 0
 The registry in force (or --registry) is synced on start. The review page is
 at / on the same address, behind the same API keys. With keys that name
 tenants (TENANT:write:KEY in --api-keys-file), each tenant's memory is a store
-of its own beside --db, created on its first request.`,
+of its own beside --db, created on its first request. What the command hooks
+put on the spool for this database or this service is delivered by the
+service itself, at start and every few seconds.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.fullLog = true
 			keys, err := serveAPIKeys(a, cmd.Flags().Changed("api-keys"), insecureKeys, apiKeys, apiKeysFile)
@@ -84,7 +86,13 @@ of its own beside --db, created on its first request.`,
 				return err
 			}
 			a.mem = nil // the server owns the store now and closes it (its memory) on shutdown
-			return srv.Run(cmd.Context())
+			drainCtx, stopDrain := context.WithCancel(cmd.Context())
+			drained := make(chan struct{})
+			go func() { defer close(drained); a.drainSpoolWhileServing(drainCtx, core.Memory, addr, a.logger()) }()
+			err = srv.Run(cmd.Context())
+			stopDrain()
+			<-drained
+			return err
 		},
 	}
 	f := c.Flags()

@@ -87,12 +87,10 @@ func newVersionCmd(a *app) *cobra.Command {
 		Short: "Print the version, the commit it was built from, the Go version and the ONNX Runtime found",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := buildVersion()
-			if lib, _, err := ort.SearchLib(a.ortLib, a.cfg.ORTLib, a.cfg.UserDataDir()); err != nil {
+			lib, ver, _, err := ort.Usable(a.ortLib, a.cfg.ORTLib, a.cfg.UserDataDir())
+			v.ORTLib, v.ORTVersion = lib, ver
+			if err != nil {
 				v.ORTError = err.Error()
-			} else if ver, err := ort.ProbeLib(lib); err != nil {
-				v.ORTLib, v.ORTVersion, v.ORTError = lib, ver, err.Error()
-			} else {
-				v.ORTLib, v.ORTVersion = lib, ver
 			}
 			return a.output(v, func(w io.Writer) {
 				fmt.Fprintf(w, "lexsona %s\n", v.short())

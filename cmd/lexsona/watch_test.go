@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory"
 )
 
@@ -119,7 +120,7 @@ func TestWatchFormatAndUsage(t *testing.T) {
 // TestWatchHelperProcess is the lexsona process TestWatchProcess starts: it
 // runs main with the arguments in LEXSONA_WATCH_ARGS.
 func TestWatchHelperProcess(t *testing.T) {
-	raw := os.Getenv("LEXSONA_WATCH_ARGS")
+	raw := testenv.Knob(testenv.WatchArgsEnv)
 	if raw == "" {
 		return
 	}
@@ -143,7 +144,7 @@ func TestWatchProcess(t *testing.T) {
 	os.WriteFile(path, []byte("# Project notes\n"), 0o644)
 	args, _ := json.Marshal([]string{"--db", c.db, "watch", "--write", path, "--project", "api", "--interval", "50ms"})
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWatchHelperProcess$")
-	cmd.Env = append(os.Environ(), "LEXSONA_WATCH_ARGS="+string(args))
+	cmd.Env = append(os.Environ(), testenv.WatchArgsEnv+"="+string(args))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

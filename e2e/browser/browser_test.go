@@ -30,9 +30,6 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 )
 
-// RequireBrowserEnv turns the skips of a missing browser into failures.
-const RequireBrowserEnv = "LEXSONA_REQUIRE_BROWSER"
-
 func TestMain(m *testing.M) {
 	code := m.Run()
 	testenv.Cleanup()
@@ -43,7 +40,7 @@ func TestMain(m *testing.M) {
 func missing(t *testing.T, format string, args ...any) {
 	t.Helper()
 	msg := fmt.Sprintf(format, args...) + ": run `bash scripts/browser.sh install` (Chromium from apt, playwright-core from npm)"
-	if os.Getenv(RequireBrowserEnv) == "1" {
+	if testenv.Required(testenv.RequireBrowserEnv) {
 		t.Fatal(msg)
 	}
 	t.Skip(msg)
@@ -56,7 +53,7 @@ func tools(t *testing.T) (node, chrome, dir string) {
 	if err != nil {
 		missing(t, "node is not on PATH")
 	}
-	chrome = os.Getenv("LEXSONA_CHROMIUM")
+	chrome = testenv.Knob(testenv.ChromiumEnv)
 	if chrome == "" {
 		chrome = "/usr/bin/chromium"
 	}

@@ -1,8 +1,8 @@
 // Package setup is LexSona's composition root: the one place that opens the
 // store (with its driver), the embedder, the registry in force, and builds
 // the use-case layer over them. The CLI (cmd/lexsona), the server's tests
-// and, through the binary, e2e assemble LexSona with it; nothing else
-// imports a store driver or an embedder backend by name.
+// and, through the binary, e2e assemble LexSona with it; outside tests,
+// nothing else imports a store driver or an embedder backend by name.
 package setup
 
 import (
@@ -53,7 +53,7 @@ type Config struct {
 	// datadir.Fallback, where store.DefaultPath() is.
 	CalibrationDir string
 	// Now is the use cases' clock (time.Now when nil), the time of the
-	// registry sync's events included.
+	// registry sync's events included, and the store's (store.Options.Clock).
 	Now func() time.Time
 }
 
@@ -66,7 +66,7 @@ func OpenMemory(ctx context.Context, cfg Config) (*memory.Service, error) {
 	if dsn == "" {
 		dsn = store.DefaultPath()
 	}
-	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger})
+	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger, Clock: cfg.Now})
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,8 @@ func MemoryOf(db *store.DB, cfg Config) *memory.Service {
 	return memory.New(db, nil, memoryOptions(cfg))
 }
 
-// DriverName names the store driver dsn selects ("sqlite", "postgres").
+// DriverName names the store driver that serves dsn ("sqlite", "postgres";
+// "" when none built in does).
 func DriverName(dsn string) string { return store.DriverName(dsn) }
 
 // OpenEmbedder opens the embedder cfg.Embedder chooses (auto.Open).
@@ -167,28 +168,6 @@ func Assemble(ctx context.Context, base *memory.Service, emb models.Embedder, cf
 		return nil, err
 	}
 	return &Core{Embedder: emb, Registry: reg, Sync: sum, Memory: mem}, nil
-}
-
-// Open opens the store and the embedder and assembles them (Assemble).
-// Close the Core when done. Errors: OpenMemory's, OpenEmbedder's,
-// Assemble's; on error nothing stays open.
-func Open(ctx context.Context, cfg Config) (*Core, error) {
-	base, err := OpenMemory(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	emb, err := OpenEmbedder(ctx, cfg)
-	if err != nil {
-		base.Close()
-		return nil, err
-	}
-	c, err := Assemble(ctx, base, emb, cfg)
-	if err != nil {
-		emb.Close()
-		base.Close()
-		return nil, err
-	}
-	return c, nil
 }
 
 // Close closes the embedder and the store.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lexsona/lexsona/internal/tenant/tenanttest"
 	"github.com/lexsona/lexsona/internal/testenv"
 )
 
@@ -24,7 +25,7 @@ func TestOpenStoreLogsANewMemory(t *testing.T) {
 		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "lexsona.db") }, filepath.Join("tenants", "carol.db")},
 		{"postgres", func(t *testing.T) string {
 			base := testenv.PGSchemaURL(t)
-			dropTenants(t, base, "carol")
+			tenanttest.DropPG(t, base, "carol")
 			return base
 		}, "_t_carol"},
 	} {

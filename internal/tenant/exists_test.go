@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/internal/tenant/tenanttest"
 	"github.com/lexsona/lexsona/internal/testenv"
 )
 
@@ -17,7 +18,7 @@ func TestExists(t *testing.T) {
 			base := filepath.Join(t.TempDir(), "lexsona.db")
 			if backend == "postgres" {
 				base = testenv.PGSchemaURL(t)
-				dropTenants(t, base, "alice", "bob")
+				tenanttest.DropPG(t, base, "alice", "bob")
 			}
 			s := NewStores(base, nil)
 			ctx := context.Background()

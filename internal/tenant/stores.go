@@ -2,25 +2,18 @@ package tenant
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"sync"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
 )
 
 // Stores opens the stores of named tenants beside a default store (what
-// MemoryOpener opens memories over). It is safe for concurrent use.
+// MemoryOpener opens memories over): where each one lives is the base
+// store's driver's to say (store.Tenants). It is safe for concurrent use.
 type Stores struct {
-	base string // the default store's DSN: a SQLite path or a PostgreSQL URL
+	base string // the default store's data source name, as --db takes it
 	log  *slog.Logger
-
-	mu       sync.Mutex
-	warnedPG bool // the "no role per tenant" warning was logged
 }
 
 // NewStores returns the opener of the tenants' stores that live beside the
@@ -32,78 +25,78 @@ func NewStores(base string, log *slog.Logger) *Stores {
 	return &Stores{base: base, log: log}
 }
 
-// Location returns where tenant name's store is: a SQLite file path, or a
-// PostgreSQL URL (password kept) whose search_path is the tenant's schema.
-// For Default it is the base itself. Errors: EINVALID for a bad name or a
-// base URL that does not parse.
-func (s *Stores) Location(name string) (string, error) {
-	if name == Default {
-		return s.base, nil
-	}
-	if err := CheckName(name); err != nil {
-		return "", err
-	}
-	if store.DriverName(s.base) == "postgres" {
-		p, err := newPGPlace(s.base, name)
-		if err != nil {
-			return "", err
-		}
-		return p.url(false), nil
-	}
-	return SQLitePath(s.base, name), nil
-}
-
-// SQLitePath is the file of tenant name beside the SQLite store base:
-// <folder of base>/tenants/<name>.db.
-func SQLitePath(base, name string) string {
-	return filepath.Join(filepath.Dir(base), "tenants", name+".db")
-}
-
-// OpenStore opens tenant name's store, creating it when missing (a SQLite
-// file, or a PostgreSQL schema with its role: see the package doc; one log
-// line names the tenant and the store created), and migrates it. Default is not a named tenant's: the caller holds that store.
-// Errors: EINVALID for a bad or the default name; store.OpenWith's; for
-// PostgreSQL, EUNAVAILABLE when the schema cannot be created or exists
-// owned by another role than the tenant's.
-func (s *Stores) OpenStore(ctx context.Context, name string) (*store.DB, error) {
+// tenants returns where the base store's driver keeps named tenant name:
+// EINVALID for a bad or the default name; store.TenantsOf's errors.
+func (s *Stores) tenants(name string) (store.Tenants, error) {
 	if name == Default {
 		return nil, engine.Errorf(engine.EINVALID, "the default tenant's store is the server's own")
 	}
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
-	dsn := SQLitePath(s.base, name)
-	where := "file " + dsn
-	_, statErr := os.Stat(dsn)
-	created := errors.Is(statErr, fs.ErrNotExist)
-	if store.DriverName(s.base) == "postgres" {
-		p, err := newPGPlace(s.base, name)
-		if err != nil {
-			return nil, err
-		}
-		withRole, made, err := p.provision(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if !withRole {
-			s.warnNoRole()
-		}
-		dsn, where, created = p.url(withRole), "schema "+p.schema, made
+	return store.TenantsOf(s.base)
+}
+
+// Location returns where tenant name's store is (its data source name,
+// credentials kept); for Default it is the base itself. Errors: EINVALID
+// for a bad name or a base the driver cannot place tenants beside;
+// store.TenantsOf's.
+func (s *Stores) Location(name string) (string, error) {
+	if name == Default {
+		return s.base, nil
+	}
+	t, err := s.tenants(name)
+	if err != nil {
+		return "", err
+	}
+	return t.Location(s.base, name)
+}
+
+// OpenStore opens tenant name's store, creating it when missing (its
+// driver's store.Tenants.Provision; one log line names the tenant and the
+// store created), and migrates it. Default is not a named tenant's: the
+// caller holds that store. Errors: EINVALID for a bad or the default
+// name; the driver's Provision's (EUNAVAILABLE when the store cannot be
+// made); store.OpenWith's.
+func (s *Stores) OpenStore(ctx context.Context, name string) (*store.DB, error) {
+	t, err := s.tenants(name)
+	if err != nil {
+		return nil, err
+	}
+	dsn, created, err := t.Provision(ctx, s.base, name, s.log)
+	if err != nil {
+		return nil, err
 	}
 	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: s.log})
 	if err == nil && created {
 		// A misspelt tenant name (lexsona mcp --tenant) ends up here too.
-		s.log.Info("new tenant memory: created its store", "tenant", name, "store", where)
+		s.log.Info("new tenant memory: created its store", "tenant", name, "store", t.Where(s.base, name))
 	}
 	return db, err
 }
 
-func (s *Stores) warnNoRole() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.warnedPG {
-		s.warnedPG = true
-		s.log.Warn("tenant stores: the PostgreSQL role may not create roles, so tenants are kept apart by their schemas " +
-			"(search_path) only; grant it CREATEROLE to give every tenant a role of its own")
+// Exists reports whether tenant name has a store yet, without creating
+// one: for commands that read a tenant's memory (export) and must not
+// make an empty one for a misspelt name. Default always exists. Errors:
+// EINVALID for a bad name; the driver's (EUNAVAILABLE when its server
+// cannot be asked).
+func (s *Stores) Exists(ctx context.Context, name string) (bool, error) {
+	if name == Default {
+		return true, nil
 	}
+	t, err := s.tenants(name)
+	if err != nil {
+		return false, err
+	}
+	return t.Exists(ctx, s.base, name)
+}
+
+// Where names tenant name's store for messages, without credentials
+// ("file <path>", "PostgreSQL schema <schema>"). It is "" for a bad name.
+func (s *Stores) Where(name string) string {
+	t, err := s.tenants(name)
+	if err != nil {
+		return ""
+	}
+	return t.Where(s.base, name)
 }

@@ -2,20 +2,12 @@
 // know of tenants: their names, the API keys that name them (Keys), every
 // tenant's memory looked up by name and opened on first use (Memories),
 // the registries they share, and the pruning of their idempotency keys.
-// It locates and opens the stores of a shared server's tenants too. Every
+// It opens the stores of a shared server's tenants too, each where the
+// default store's driver keeps it (store.Tenants: a SQLite file
+// tenants/<name>.db beside the --db file, a PostgreSQL schema
+// <prefix>_t_<name> with a role of its own); it imports no driver. Every
 // tenant's memory is a store of its own, so that a query cannot reach
-// another tenant's rules whatever it filters on:
-//
-//   - SQLite: the implicit default tenant keeps the --db file; a named
-//     tenant has the file tenants/<name>.db in the same folder.
-//   - PostgreSQL: the default tenant keeps the URL's schema; a named tenant
-//     has the schema lexsona_t_<name> (or <schema>_t_<name> when the URL's
-//     search_path names a schema other than public), and its pool's
-//     search_path is that schema only. When the connecting role may create
-//     roles, each tenant also gets a role of the same name (NOLOGIN) that
-//     owns its schema, and the tenant's connections run as it (the startup
-//     parameter role, i.e. SET ROLE), so even a query naming another
-//     tenant's schema is refused by the server (permission denied).
+// another tenant's rules whatever it filters on.
 package tenant
 
 import (

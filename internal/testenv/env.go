@@ -44,3 +44,26 @@ func realModelDirFromEnv() string { return os.Getenv(RealModelDirEnv) }
 
 // claudeBinFromEnv is $LEXSONA_CLAUDE_BIN (ClaudeBinEnv).
 func claudeBinFromEnv() string { return os.Getenv(ClaudeBinEnv) }
+
+// The variables single tests and benchmarks read, each named once here.
+const (
+	RealModelWheelEnv      = "LEXSONA_REAL_MODEL_WHEEL"      // a gte/all-MiniLM wheel for models/modelimport's real import
+	LangChain4jModelDirEnv = "LEXSONA_LANGCHAIN4J_MODEL_DIR" // the langchain4j model folder of models/conformance
+	ConformanceFullEnv     = "LEXSONA_CONFORMANCE_FULL"      // 1: models/conformance compares every row, long ones too
+	PythonEnv              = "LEXSONA_PYTHON"                // the Python the conformance tools run
+	RealSafetensorsEnv     = "LEXSONA_REAL_SAFETENSORS"      // the official safetensors file of the conformance check
+	BenchThreadsEnv        = "LEXSONA_BENCH_THREADS"         // intra-op threads of models/ort's benchmarks
+	BenchInt8BeforeEnv     = "LEXSONA_BENCH_INT8_BEFORE"     // an older int8 graph models/ort's benchmark compares with
+	WatchArgsEnv           = "LEXSONA_WATCH_ARGS"            // the arguments of cmd/lexsona's watch helper process
+	CrashSeedEnv           = "LEXSONA_CRASH_SEED"            // the seed of e2e's crash test
+	RequireFaultsEnv       = "LEXSONA_REQUIRE_FAULTS"        // 1: e2e's mounted-fault tests fail instead of skip
+	SoakEnv                = "LEXSONA_SOAK"                  // 1: run e2e's soak test
+	SoakDurationEnv        = "LEXSONA_SOAK_DURATION"         // its duration (Go syntax)
+	SoakRateEnv            = "LEXSONA_SOAK_RATE"             // its calls per second
+	SoakTextsEnv           = "LEXSONA_SOAK_TEXTS"            // its distinct texts
+	RequireBrowserEnv      = "LEXSONA_REQUIRE_BROWSER"       // 1: a missing Chromium fails e2e/browser
+	ChromiumEnv            = "LEXSONA_CHROMIUM"              // the Chromium e2e/browser drives
+)
+
+// Knob is the value of one of the variables above ("" when unset).
+func Knob(env string) string { return os.Getenv(env) }

@@ -19,9 +19,6 @@ const PGEnv = "LEXSONA_TEST_PG"
 // failures: CI sets it to 1.
 const RequirePGEnv = "LEXSONA_REQUIRE_PG"
 
-// PGRequired reports whether LEXSONA_REQUIRE_PG=1.
-func PGRequired() bool { return Required(RequirePGEnv) }
-
 // PGMissing ends the test because PostgreSQL is not available: it skips
 // with the message, or fails with it when LEXSONA_REQUIRE_PG=1.
 func PGMissing(tb testing.TB, format string, args ...any) {

@@ -14,9 +14,6 @@ const RequireRealModelEnv = "LEXSONA_REQUIRE_REAL_MODEL"
 // all-MiniLM-L6-v2 folder than <repo>/.cache/models/all-MiniLM-L6-v2.
 const RealModelDirEnv = "LEXSONA_REAL_MODEL_DIR"
 
-// RealModelRequired reports whether LEXSONA_REQUIRE_REAL_MODEL=1.
-func RealModelRequired() bool { return Required(RequireRealModelEnv) }
-
 // RealModelMissing ends the test because something the real-model checks
 // need is absent: it skips with the message, or fails with it when
 // LEXSONA_REQUIRE_REAL_MODEL=1. The message should name the missing path or

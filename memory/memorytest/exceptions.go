@@ -218,7 +218,7 @@ func testPendingConfirmations(t *testing.T, open storetest.Opener) {
 		AgentOutput: "sed -i", Candidates: []engine.Candidate{{RuleID: "tool.x", Score: 0.78}}, Model: "m@1", CreatedAt: t0,
 	}
 	var id int64
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, t0, func(tx *store.Tx) error {
 		var err error
 		id, err = tx.CreatePending(in)
 		return err
@@ -240,7 +240,7 @@ func testPendingConfirmations(t *testing.T, open storetest.Opener) {
 	}
 
 	// Resolve and record in one transaction.
-	err = db.Write(ctx, func(tx *store.Tx) error {
+	err = db.Write(ctx, t0, func(tx *store.Tx) error {
 		if err := tx.ResolvePending(id, engine.PendingAccepted, "tool.x", t0.Add(1)); err != nil {
 			return err
 		}
@@ -281,7 +281,7 @@ func testPendingConfirmations(t *testing.T, open storetest.Opener) {
 		}, engine.EINVALID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			storetest.WantCode(t, db.Write(ctx, tc.fn), tc.code)
+			storetest.WantCode(t, db.Write(ctx, t0, tc.fn), tc.code)
 			if storetest.MustCount(t, db) != n {
 				t.Error("wrote")
 			}

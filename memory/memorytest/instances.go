@@ -198,19 +198,22 @@ func testInstancesSeeChanges(t *testing.T, open storetest.Opener) {
 		do   func() error
 		want map[string]string
 	}{
-		{"add", func() error { _, err := a.CreateRule(ctx, active("tool.x")); return err },
+		{"add", func() error { _, err := storetest.CreateRule(a, active("tool.x")); return err },
 			map[string]string{"tool.x": "Text of tool.x"}},
 		{"edit", func() error {
 			_, err := memory.UpdateRule(ctx, a, "tool.x", memory.RuleUpdate{Text: ptr("Use rg, not grep")}, t0)
 			return err
 		}, map[string]string{"tool.x": "Use rg, not grep"}},
-		{"add another", func() error { _, err := a.CreateRule(ctx, active("tool.y")); return err },
+		{"add another", func() error { _, err := storetest.CreateRule(a, active("tool.y")); return err },
 			map[string]string{"tool.x": "Use rg, not grep", "tool.y": "Text of tool.y"}},
 		{"archive", func() error { _, err := memory.ArchiveRule(ctx, a, "tool.x", t0); return err },
 			map[string]string{"tool.y": "Text of tool.y"}},
-		{"config", func() error { _, err := a.SetConfig(ctx, "category.tool_preference.c_min", "0.95"); return err },
+		{"config", func() error {
+			_, err := memory.SetConfig(ctx, a, t0, "category.tool_preference.c_min", "0.95")
+			return err
+		},
 			map[string]string{}},
-		{"config reset", func() error { _, err := a.ResetConfig(ctx, "category.tool_preference.c_min"); return err },
+		{"config reset", func() error { _, err := memory.ResetConfig(ctx, a, t0, "category.tool_preference.c_min"); return err },
 			map[string]string{"tool.y": "Text of tool.y"}},
 	} {
 		if err := step.do(); err != nil {

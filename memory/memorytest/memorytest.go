@@ -54,6 +54,8 @@ func Run(t *testing.T, open storetest.Opener) {
 		{"SyncRegistryConflict", testSyncRegistryConflict},
 		{"Registries", testRegistries},
 		{"PlanRegistry", testPlanRegistry},
+		{"SetConfig", testSetConfig},
+		{"ReplaceTextsOf", testReplaceTextsOf},
 		{"EmbeddingsRoundTrip", testEmbeddingsRoundTrip},
 		{"PutEmbeddingsBadInput", testPutEmbeddingsBadInput},
 		{"PruneEmbeddings", testPruneEmbeddings},
@@ -87,7 +89,7 @@ func Record(ctx context.Context, db *store.DB, c engine.Correction) (res memory.
 		}
 		sum = store.TextSHA256(string(b))
 	}
-	err = db.Write(ctx, func(tx *store.Tx) error {
+	err = db.Write(ctx, t0, func(tx *store.Tx) error {
 		if sum != "" {
 			found, err := tx.LookupIdempotency(c.IdempotencyKey, sum, &res)
 			if err != nil || found {
@@ -133,7 +135,7 @@ func MustRecord(tb testing.TB, db *store.DB, c engine.Correction) memory.RecordR
 // test.
 func MustSync(t *testing.T, db *store.DB, defs ...engine.Definition) memory.SyncResult {
 	t.Helper()
-	res, err := memory.SyncDefinitions(context.Background(), db, defs, t0)
+	res, err := memory.ApplyRegistry(context.Background(), db, memory.RegistrySync{Definitions: defs, At: t0})
 	if err != nil {
 		t.Fatalf("SyncDefinitions: %v", err)
 	}

@@ -280,7 +280,7 @@ func testDoneContextStopsStatements(t *testing.T, open storetest.Opener) {
 	// Cancelled between two statements of one transaction: the second fails
 	// and the transaction rolls back.
 	ctx, cancel = context.WithCancel(context.Background())
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, t0, func(tx *store.Tx) error {
 		if _, _, err := memory.ApplyCorrection(tx, engine.Correction{RuleID: "tool.x", UserText: "x", Polarity: engine.Reinforce, At: t0}); err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ func testRetract(t *testing.T, open storetest.Opener) {
 		t.Errorf("second retraction: %v, want conflict", err)
 	}
 	for i := range 5 {
-		err := db.Write(ctx, func(tx *store.Tx) error {
+		err := db.Write(ctx, t0, func(tx *store.Tx) error {
 			return tx.LogCapture(store.CaptureEntry{At: t0.Add(time.Duration(i) * time.Second), FrameID: "s-1", Action: "ignored", Excerpt: "x"}, 3)
 		})
 		if err != nil {
@@ -66,7 +66,7 @@ func testRetract(t *testing.T, open storetest.Opener) {
 		t.Errorf("capture log %+v %v, want the newest 3, newest first", caps, err)
 	}
 	var n int
-	if err := db.Write(ctx, func(tx *store.Tx) (err error) { n, err = tx.CountCaptures("s-1"); return err }); err != nil || n != 3 {
+	if err := db.Write(ctx, t0, func(tx *store.Tx) (err error) { n, err = tx.CountCaptures("s-1"); return err }); err != nil || n != 3 {
 		t.Errorf("CountCaptures = %d, %v; want 3", n, err)
 	}
 }

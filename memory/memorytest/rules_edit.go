@@ -81,7 +81,7 @@ func testRenameMovesEverything(t *testing.T, open storetest.Opener) {
 	MustRecord(t, db, engine.Correction{RuleID: "tool.old", Polarity: engine.Counter, Scope: engine.Scope{ContextTags: []string{"ci"}}})
 	MustRecord(t, db, engine.Correction{RuleID: "tool.old"})
 	texts, _ := db.MissingEmbeddings(ctx, "m@1")
-	if err := db.PutEmbeddings(ctx, "m@1", texts, [][]float32{{1, 0}, {0, 1}}); err != nil {
+	if err := db.PutEmbeddings(ctx, t0, "m@1", texts, [][]float32{{1, 0}, {0, 1}}); err != nil {
 		t.Fatal(err)
 	}
 	oldHist, _ := db.History(ctx, "tool.old", 0, 0)
@@ -152,7 +152,7 @@ func testMergeRule(t *testing.T, open storetest.Opener) {
 	into := storetest.MustCreate(t, db, "tool.no-sed", "tool_preference", engine.Scope{})
 	MustRecord(t, db, engine.Correction{RuleID: into.RuleID, At: t0.Add(1)})
 	cand := engine.NewCandidateRule("stop using sed on files", "", engine.Scope{}, cfg, t0.Add(2))
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, t0, func(tx *store.Tx) error {
 		_, err := tx.InsertRule(cand, engine.Event{UserText: "stop using sed on files"})
 		return err
 	})

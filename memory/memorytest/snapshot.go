@@ -30,7 +30,7 @@ func seedVaried(t *testing.T, db *store.DB) {
 		if i%5 == 0 {
 			r.Topic = fmt.Sprintf("topic-%d", i%3)
 		}
-		if _, err := db.CreateRule(context.Background(), r); err != nil {
+		if _, err := storetest.CreateRule(db, r); err != nil {
 			t.Fatal(err)
 		}
 		for k := 0; k < i%14; k++ {
@@ -73,7 +73,7 @@ func testSnapshotMatchesEngine(t *testing.T, open storetest.Opener) {
 				if len(got.Rules) == 0 && s.Environment == "work" {
 					t.Error("empty snapshot: the fixture should activate some rules")
 				}
-				rules, err := memory.RulesForScope(ctx, db, s)
+				rules, err := scopeRules(ctx, db, s)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -84,7 +84,7 @@ func testSnapshotMatchesEngine(t *testing.T, open storetest.Opener) {
 					}
 				}
 				if diff := cmp.Diff(wantRules, rules); diff != "" {
-					t.Errorf("RulesForScope (-want +got):\n%s", diff)
+					t.Errorf("cached rules (-want +got):\n%s", diff)
 				}
 			})
 		}
@@ -123,7 +123,7 @@ func testSnapshotCacheFollowsWrites(t *testing.T, open storetest.Opener) {
 	if got := ids(); !cmp.Equal(got, []string{"tool.x"}) {
 		t.Errorf("after 6 reinforcements elsewhere: %v", got)
 	}
-	if _, err := other.SetConfig(ctx, "category.tool_preference.c_min", "0.65"); err != nil {
+	if _, err := memory.SetConfig(ctx, other, t0, "category.tool_preference.c_min", "0.65"); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(); len(got) != 0 {
@@ -177,7 +177,7 @@ func testRulesCacheStaysConsistent(t *testing.T, open storetest.Opener) {
 			if rng.IntN(4) == 0 {
 				r.Status = engine.StatusCandidate
 			}
-			_, err = h.CreateRule(ctx, r)
+			_, err = storetest.CreateRule(h, r)
 		case 2, 3:
 			what = "record"
 			_, _, err = Record(ctx, h, engine.Correction{RuleID: pick(h), Polarity: engine.Reinforce, UserText: "x", At: t0.Add(time.Duration(step) * time.Minute)})
@@ -206,7 +206,7 @@ func testRulesCacheStaysConsistent(t *testing.T, open storetest.Opener) {
 				defs = append(defs, engine.Definition{Rule: engine.Rule{RuleID: fmt.Sprintf("reg.r%d", rng.IntN(5)), Category: "code_style",
 					Severity: engine.SeverityStyle, Text: fmt.Sprintf("v%d", rng.IntN(2)), Scope: scopes[rng.IntN(len(scopes))]}})
 			}
-			_, err = memory.SyncDefinitions(ctx, h, dedupe(defs), t0)
+			_, err = memory.ApplyRegistry(ctx, h, memory.RegistrySync{Definitions: dedupe(defs), At: t0})
 		}
 		if code := engine.ErrorCode(err); code != "" && code != engine.EINVALID && code != engine.ENOTFOUND && code != engine.ECONFLICT {
 			t.Fatalf("step %d %s: %v", step, what, err)
@@ -218,7 +218,7 @@ func testRulesCacheStaysConsistent(t *testing.T, open storetest.Opener) {
 			continue // let changes pile up between refreshes too
 		}
 		for _, v := range views {
-			got, err := memory.RulesForScope(ctx, db, v)
+			got, err := scopeRules(ctx, db, v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,3 +249,16 @@ func dedupe(defs []engine.Definition) []engine.Definition {
 // a rule, whether the statement stamps row_version itself (the store's) or not
 // (a hand-written UPDATE, a cascade), moves the 'rules' counter and leaves the
 // row stamped with it, so the cache sees it.
+
+// scopeRules returns the store's cached active-eligible rules that apply
+// in scope s (engine.Scope.Matches), ordered by rule id.
+func scopeRules(ctx context.Context, db *store.DB, s engine.Scope) ([]engine.Rule, error) {
+	rules, _, err := db.ScopeRules(ctx, s)
+	out := []engine.Rule{}
+	for _, r := range rules {
+		if r.Scope.Matches(s) {
+			out = append(out, r)
+		}
+	}
+	return out, err
+}

@@ -40,7 +40,7 @@ func testSyncDefinitions(t *testing.T, open storetest.Opener) {
 	for i := range vecs {
 		vecs[i] = []float32{float32(i), 1}
 	}
-	if err := db.PutEmbeddings(ctx, "m@1", miss, vecs); err != nil {
+	if err := db.PutEmbeddings(ctx, t0, "m@1", miss, vecs); err != nil {
 		t.Fatal(err)
 	}
 
@@ -145,7 +145,7 @@ func testSyncBadDefinitionWritesNothing(t *testing.T, open storetest.Opener) {
 		{"bad id", []engine.Definition{storetest.Def("Reg OK", "ok")}, "malformed rule id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := memory.SyncDefinitions(context.Background(), db, tc.defs, t0)
+			_, err := memory.ApplyRegistry(context.Background(), db, memory.RegistrySync{Definitions: tc.defs, At: t0})
 			storetest.WantCode(t, err, engine.EINVALID)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)

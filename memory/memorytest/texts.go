@@ -30,13 +30,13 @@ func testEmbeddingsRoundTrip(t *testing.T, open storetest.Opener) {
 	v0 := storetest.MustVersion(t, db)
 	vecs := [][]float32{{0.5, -1.25, float32(math.Pi)}, {1, 0, 0}, {0, 1e-30, -0}}
 	// Interrupted after the first batch: the rest is still missing.
-	if err := db.PutEmbeddings(ctx, "mini@abc", miss[:1], vecs[:1]); err != nil {
+	if err := db.PutEmbeddings(ctx, t0, "mini@abc", miss[:1], vecs[:1]); err != nil {
 		t.Fatal(err)
 	}
 	if rest, _ := db.MissingEmbeddings(ctx, "mini@abc"); !cmp.Equal(rest, miss[1:]) {
 		t.Errorf("after one batch, missing %+v", rest)
 	}
-	if err := db.PutEmbeddings(ctx, "mini@abc", miss[1:], vecs[1:]); err != nil {
+	if err := db.PutEmbeddings(ctx, t0, "mini@abc", miss[1:], vecs[1:]); err != nil {
 		t.Fatal(err)
 	}
 	if v := storetest.MustVersion(t, db); v <= v0 {
@@ -84,7 +84,7 @@ func testPutEmbeddingsBadInput(t *testing.T, open storetest.Opener) {
 	ctx := context.Background()
 	MustSync(t, db, storetest.Def("reg.a", "Rule A", "say a"))
 	miss, _ := db.MissingEmbeddings(ctx, "m@1")
-	if err := db.PutEmbeddings(ctx, "m@1", miss[:1], [][]float32{{1, 2, 3}}); err != nil {
+	if err := db.PutEmbeddings(ctx, t0, "m@1", miss[:1], [][]float32{{1, 2, 3}}); err != nil {
 		t.Fatal(err)
 	}
 	n := storetest.MustCount(t, db)
@@ -102,7 +102,7 @@ func testPutEmbeddingsBadInput(t *testing.T, open storetest.Opener) {
 		{"no model", "", miss[:1], [][]float32{{1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			storetest.WantCode(t, db.PutEmbeddings(ctx, tc.model, tc.items, tc.vecs), engine.EINVALID)
+			storetest.WantCode(t, db.PutEmbeddings(ctx, t0, tc.model, tc.items, tc.vecs), engine.EINVALID)
 			if storetest.MustCount(t, db) != n {
 				t.Error("wrote")
 			}
@@ -110,7 +110,7 @@ func testPutEmbeddingsBadInput(t *testing.T, open storetest.Opener) {
 	}
 	// A text removed since it was listed is skipped, not an error.
 	gone := store.RuleText{RuleID: "reg.a", Kind: store.KindExample, Text: "old", SHA256: store.TextSHA256("old")}
-	if err := db.PutEmbeddings(ctx, "m@1", []store.RuleText{gone}, [][]float32{{1, 2, 3}}); err != nil || storetest.MustCount(t, db) != n {
+	if err := db.PutEmbeddings(ctx, t0, "m@1", []store.RuleText{gone}, [][]float32{{1, 2, 3}}); err != nil || storetest.MustCount(t, db) != n {
 		t.Errorf("vanished text: %v", err)
 	}
 }
@@ -154,11 +154,11 @@ func testPruneEmbeddings(t *testing.T, open storetest.Opener) {
 	}
 	vecs := [][]float32{{1, 0}, {0, 1}}
 	for _, id := range []string{"lex@old", "lex@older", "lex@new", "lex-int8@old", "mini@old"} {
-		if err := db.PutEmbeddings(ctx, id, miss, vecs); err != nil {
+		if err := db.PutEmbeddings(ctx, t0, id, miss, vecs); err != nil {
 			t.Fatal(err)
 		}
 	}
-	n, err := db.PruneEmbeddings(ctx, "lex@new")
+	n, err := db.PruneEmbeddings(ctx, t0, "lex@new")
 	if err != nil || n != 4 {
 		t.Fatalf("PruneEmbeddings(lex@new) = %d, %v; want 4 deleted", n, err)
 	}
@@ -167,11 +167,11 @@ func testPruneEmbeddings(t *testing.T, open storetest.Opener) {
 			t.Errorf("%s: %d vectors (%v), want %d", id, len(got), err, want)
 		}
 	}
-	if n, err := db.PruneEmbeddings(ctx, "lex@new"); err != nil || n != 0 {
+	if n, err := db.PruneEmbeddings(ctx, t0, "lex@new"); err != nil || n != 0 {
 		t.Errorf("second prune = %d, %v; want 0", n, err)
 	}
 	for _, bad := range []string{"", "lex", "lex@", "@abc"} {
-		if _, err := db.PruneEmbeddings(ctx, bad); engine.ErrorCode(err) != engine.EINVALID {
+		if _, err := db.PruneEmbeddings(ctx, t0, bad); engine.ErrorCode(err) != engine.EINVALID {
 			t.Errorf("PruneEmbeddings(%q) = %v, want EINVALID", bad, err)
 		}
 	}

@@ -141,12 +141,8 @@ func (c *Choice) lookInHFCache(hub, dir string) models.Candidate {
 
 // lookForLib finds and probes the ONNX Runtime library.
 func (c *Choice) lookForLib(o models.Options) {
-	lib, tried, err := ort.SearchLib(o.OrtLib, o.OrtLibEnv, o.InstallDir)
-	c.ORTCandidates = tried
-	if err == nil {
-		c.ORTLib = lib
-		c.ORTVersion, err = ort.ProbeLib(lib)
-	}
+	lib, version, tried, err := ort.Usable(o.OrtLib, o.OrtLibEnv, o.InstallDir)
+	c.ORTCandidates, c.ORTLib, c.ORTVersion = tried, lib, version
 	if err != nil {
 		c.libErr, c.ORTError = err, engine.ErrorMessage(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 // ortUsable is the ONNX Runtime library the tests use, when it is usable.
 func ortUsable() (string, error) {
-	lib, _, err := ort.Usable("", testenv.ORTLib())
+	lib, _, _, err := ort.Usable("", testenv.ORTLib(), "")
 	return lib, err
 }
 

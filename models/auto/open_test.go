@@ -15,18 +15,6 @@ import (
 	"github.com/lexsona/lexsona/models/modeltest"
 )
 
-// copyModel copies a model folder's top-level files (and onnx/) into a temp folder.
-func CopyModel(t *testing.T, from string) string {
-	t.Helper()
-	to := t.TempDir()
-	for _, f := range []string{"model.onnx", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt", "config.json"} {
-		if _, err := os.Stat(filepath.Join(from, f)); err == nil {
-			modeltest.MustCopy(t, filepath.Join(from, f), filepath.Join(to, f))
-		}
-	}
-	return to
-}
-
 // fakeORTLib compiles a shared library exporting OrtGetApiBase that reports
 // version and offers no API, like an ONNX Runtime too old for onnxruntime_go.
 // An empty version builds a library without OrtGetApiBase.

@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 // test (fails it under LEXSONA_REQUIRE_REAL_MODEL=1).
 func langchain4jDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("LEXSONA_LANGCHAIN4J_MODEL_DIR")
+	dir := testenv.Knob(testenv.LangChain4jModelDirEnv)
 	if dir == "" {
 		dir = filepath.Join(testenv.RepoRoot(t), ".cache", "models", "langchain4j-all-minilm-l6-v2")
 	}
@@ -59,10 +59,7 @@ func langchain4jDir(t *testing.T) string {
 // fails instead under LEXSONA_REQUIRE_ORT=1 or LEXSONA_REQUIRE_REAL_MODEL=1.
 func mustORT(t *testing.T) {
 	t.Helper()
-	lib, err := ort.FindLib("", testenv.ORTLib())
-	if err == nil {
-		_, err = ort.ProbeLib(lib)
-	}
+	_, _, _, err := ort.Usable("", testenv.ORTLib(), "")
 	if err == nil {
 		return
 	}
@@ -227,7 +224,7 @@ func slowSubset(t *testing.T, texts []string, ids [][]int64) []int {
 	long := -1
 	for i, row := range ids {
 		switch {
-		case os.Getenv("LEXSONA_CONFORMANCE_FULL") == "1" || len(row) < models.MaxSeqLength:
+		case testenv.Required(testenv.ConformanceFullEnv) || len(row) < models.MaxSeqLength:
 			idx = append(idx, i)
 		case long < 0 || len(texts[i]) > len(texts[long]):
 			long = i

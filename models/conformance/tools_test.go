@@ -25,7 +25,7 @@ const officialSHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fa
 // test skips, or fails under LEXSONA_REQUIRE_REAL_MODEL=1.
 func python(t *testing.T) string {
 	t.Helper()
-	py := os.Getenv("LEXSONA_PYTHON")
+	py := testenv.Knob(testenv.PythonEnv)
 	if py == "" {
 		py = "/usr/bin/python3"
 	}
@@ -56,8 +56,8 @@ func safetensors(t *testing.T, realDir string) (file, builtFrom string) {
 		}
 	}
 	switch {
-	case os.Getenv("LEXSONA_REAL_SAFETENSORS") != "":
-		file = os.Getenv("LEXSONA_REAL_SAFETENSORS")
+	case testenv.Knob(testenv.RealSafetensorsEnv) != "":
+		file = testenv.Knob(testenv.RealSafetensorsEnv)
 	case fileExists(filepath.Join(realDir, "model.safetensors")):
 		file = filepath.Join(realDir, "model.safetensors")
 	case prov.SafetensorsSHA256 == "":

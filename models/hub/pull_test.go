@@ -385,6 +385,6 @@ func mustOpen(tb testing.TB, o models.Options) models.Embedder {
 
 // ortUsable is ONNX Runtime's library when it is usable.
 func ortUsable() (string, error) {
-	lib, _, err := ort.Usable("", testenv.ORTLib())
+	lib, _, _, err := ort.Usable("", testenv.ORTLib(), "")
 	return lib, err
 }

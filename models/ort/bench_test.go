@@ -20,7 +20,7 @@ func ortBareCalls(b *testing.B, e *Embedder, batches [][]string) [][]models.Batc
 			b.Fatal(err)
 		}
 		var subs []models.Batch
-		if _, err := models.RunSorted(context.Background(), encs, e.callSize(), func(_ context.Context, idx []int, pb models.Batch) ([][]float32, error) {
+		if _, err := models.RunSorted(context.Background(), encs, e.p.CallSize(), func(_ context.Context, idx []int, pb models.Batch) ([][]float32, error) {
 			subs = append(subs, pb)
 			return make([][]float32, len(idx)), nil
 		}); err != nil {

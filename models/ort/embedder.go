@@ -132,10 +132,6 @@ func (e *Embedder) use(g *graph) {
 	e.p.Attach(g, g.dims)
 }
 
-// callSize is the most texts one session run takes: 1 for a graph that
-// quantizes its activations (perText), else maxBatch.
-func (e *Embedder) callSize() int { return e.p.CallSize() }
-
 // Embed implements models.Embedder (models.Pipeline.Embed).
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	return e.p.Embed(ctx, texts)

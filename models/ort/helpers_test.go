@@ -10,7 +10,7 @@ import (
 
 // usable is the ONNX Runtime library the tests use, when it is usable.
 func usable() (string, error) {
-	lib, _, err := Usable("", testenv.ORTLib())
+	lib, _, _, err := Usable("", testenv.ORTLib(), "")
 	return lib, err
 }
 
@@ -29,7 +29,7 @@ func open(dir string, o models.Options) (*Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	lib, err := FindLib(o.OrtLib, testenv.ORTLib())
+	lib, _, err := SearchLib(o.OrtLib, testenv.ORTLib(), "")
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,8 @@ func TestInt8BatchesTextsIndependently(t *testing.T) {
 	mustLib(t)
 	dir := mustInt8Folder(t, bertfuse.QuantizeVersion)
 	e := mustOpen(t, models.Options{ModelDir: dir, Variant: models.VariantInt8, CacheSize: -1, MaxBatch: 32})
-	if e.perText || e.callSize() != 32 {
-		t.Fatalf("the int8 graph runs %d text(s) per call (perText %v), want batches of 32", e.callSize(), e.perText)
+	if e.perText || e.p.CallSize() != 32 {
+		t.Fatalf("the int8 graph runs %d text(s) per call (perText %v), want batches of 32", e.p.CallSize(), e.perText)
 	}
 	texts := append(append([]string{}, int8Probes...), modeltest.ReferenceTexts(t)...)
 	var alone [][]float32

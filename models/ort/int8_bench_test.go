@@ -3,10 +3,10 @@ package ort
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
+	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/modeltest"
 )
@@ -38,7 +38,7 @@ func BenchmarkInt8VersusFP32(b *testing.B) {
 		{"fp32", mustOpen(b, models.Options{ModelDir: dir, CacheSize: -1, Threads: threads})},
 		{"int8", mustOpen(b, models.Options{ModelDir: dir, Variant: models.VariantInt8, CacheSize: -1, Threads: threads})},
 	}
-	if before := os.Getenv("LEXSONA_BENCH_INT8_BEFORE"); before != "" {
+	if before := testenv.Knob(testenv.BenchInt8BeforeEnv); before != "" {
 		contenders = append(contenders, contender{"before", mustOpen(b, models.Options{ModelDir: MustInt8Model(b, before), Variant: models.VariantInt8, CacheSize: -1, Threads: threads})})
 	}
 	pass := func(e *Embedder, batches [][]string) (time.Duration, error) {

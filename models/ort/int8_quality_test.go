@@ -56,7 +56,7 @@ func TestInt8MatchesFP32(t *testing.T) {
 				alone = append(alone, modeltest.MustEmbed(t, q8, []string{text})...)
 			}
 			d := modeltest.MaxAbsDiff(alone, modeltest.MustEmbed(t, q8, set.texts))
-			t.Logf("int8 vectors alone and in batches of %d: largest component difference %g", q8.callSize(), d)
+			t.Logf("int8 vectors alone and in batches of %d: largest component difference %g", q8.p.CallSize(), d)
 			if d > 1e-6 {
 				t.Errorf("int8 vectors embedded alone and together differ by %g", d)
 			}

@@ -63,13 +63,6 @@ const libName = "libonnxruntime.so.1"
 // libHint is what every "the library is missing or unusable" message says.
 const libHint = "run `make ort` (and `make install` for an installed lexsona) or set LEXSONA_ORT_LIB (--ort-lib) to a libonnxruntime.so.1 of version >= " + MinVersion
 
-// FindLib is SearchLib(explicit, fromEnv, "") without its trace: no
-// installed data folder is looked in.
-func FindLib(explicit, fromEnv string) (string, error) {
-	lib, _, err := SearchLib(explicit, fromEnv, "")
-	return lib, err
-}
-
 // SearchLib picks the ONNX Runtime library: explicit (the option), else
 // fromEnv (the path LEXSONA_ORT_LIB names, which the caller read: the
 // candidate is reported under the variable's name), else the first
@@ -193,14 +186,15 @@ func versionAtLeast(v, minimum string) bool {
 	return true
 }
 
-// Usable finds the library as FindLib does and probes it as ProbeLib does,
-// returning it and its version; the error is theirs.
-func Usable(explicit, fromEnv string) (lib, version string, err error) {
-	if lib, err = FindLib(explicit, fromEnv); err != nil {
-		return "", "", err
+// Usable finds the library as SearchLib does and probes it as ProbeLib
+// does. It returns the library (even when the probe refuses it), its
+// version, the candidates looked at, and SearchLib's or ProbeLib's error.
+func Usable(explicit, fromEnv, installDir string) (lib, version string, tried []models.Candidate, err error) {
+	if lib, tried, err = SearchLib(explicit, fromEnv, installDir); err != nil {
+		return "", "", tried, err
 	}
 	version, err = ProbeLib(lib)
-	return lib, version, err
+	return lib, version, tried, err
 }
 
 // describeLib is "path (ONNX Runtime version)" for log lines.

@@ -12,7 +12,7 @@ import (
 	"github.com/lexsona/lexsona/models/modeltest"
 )
 
-func TestFindLib(t *testing.T) {
+func TestSearchLibGiven(t *testing.T) {
 	dir := t.TempDir()
 	present := filepath.Join(dir, "libonnxruntime.so.1")
 	if err := os.WriteFile(present, nil, 0o644); err != nil {
@@ -29,13 +29,13 @@ func TestFindLib(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := FindLib(tt.explicit, tt.env)
+			got, _, err := SearchLib(tt.explicit, tt.env, "")
 			if tt.errFragment != "" {
 				modeltest.WantErr(t, err, engine.EUNAVAILABLE, tt.errFragment, "make ort")
 				return
 			}
 			if err != nil || got != tt.want {
-				t.Errorf("FindLib(%q, %q) = %q, %v; want %q", tt.explicit, tt.env, got, err, tt.want)
+				t.Errorf("SearchLib(%q, %q) = %q, %v; want %q", tt.explicit, tt.env, got, err, tt.want)
 			}
 		})
 	}

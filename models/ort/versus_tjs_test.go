@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -116,7 +115,7 @@ func BenchmarkVersusTransformersJS(b *testing.B) {
 // thread each keeps the pairs fair on a machine other work keeps busy,
 // where a pool of two threads waits for its descheduled half.
 func benchThreads(tb testing.TB) (int, []string) {
-	v := os.Getenv("LEXSONA_BENCH_THREADS")
+	v := testenv.Knob(testenv.BenchThreadsEnv)
 	if v == "" {
 		return 0, nil
 	}

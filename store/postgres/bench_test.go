@@ -91,11 +91,11 @@ func BenchmarkPersona(b *testing.B) {
 		b.Run(k.name, func(b *testing.B) {
 			db := benchStores(b, k.kind, 1)[0]
 			ctx := context.Background()
-			err := db.Write(ctx, func(tx *store.Tx) error {
+			err := db.Write(ctx, t0, func(tx *store.Tx) error {
 				for i := range 200 {
 					r := engine.NewRule(fmt.Sprintf("tool.r%03d", i), "tool_preference", engine.SeverityShould, "Rule text", engine.Scope{}, engine.DefaultConfig(), t0)
 					r.Alpha, r.Reinforcements = 30, 28
-					if _, err := tx.CreateRule(r); err != nil {
+					if _, err := tx.InsertRule(r, engine.Event{}); err != nil {
 						return err
 					}
 				}
@@ -128,7 +128,7 @@ func BenchmarkVisibility(b *testing.B) {
 			ctx := context.Background()
 			r := engine.NewRule("tool.x", "tool_preference", engine.SeverityShould, "v0", engine.Scope{}, engine.DefaultConfig(), t0)
 			r.Alpha, r.Reinforcements = 30, 28
-			if _, err := dbs[0].CreateRule(ctx, r); err != nil {
+			if _, err := storetest.CreateRule(dbs[0], r); err != nil {
 				b.Fatal(err)
 			}
 			req := engine.SnapshotRequest{Now: t0}
@@ -215,7 +215,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 				var db *store.DB
 				if mode == "unchanged" {
 					db = benchStores(b, k.kind, 1)[0]
-					if _, err := memory.SyncDefinitions(ctx, db, defs, t0); err != nil {
+					if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: defs, At: t0}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -225,7 +225,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 						db = benchStores(b, k.kind, 1)[0]
 						b.StartTimer()
 					}
-					res, err := memory.SyncDefinitions(ctx, db, defs, t0)
+					res, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: defs, At: t0})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -28,7 +28,7 @@ func (d *Driver) Writable(ctx context.Context) error {
 	if d.readOnly {
 		return faultErr(store.FaultReadOnly, "write", fmt.Errorf("%s was opened read-only", d.location))
 	}
-	if err := d.faults.Probe(d.probeEvery, func() { _ = sqldriver.ProbeWrite(ctx, d.Write) }); err != nil {
+	if err := d.faults.Probe(d.probeEvery, func() { _ = sqldriver.ProbeWrite(ctx, d.clock(), d.Write) }); err != nil {
 		return err
 	}
 	var readOnly bool

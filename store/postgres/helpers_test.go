@@ -9,6 +9,7 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // t0 is the fixed clock of the tests.
@@ -30,7 +31,7 @@ func mustOpenURL(tb testing.TB, dsn string) (*store.DB, *Driver) {
 	if err != nil {
 		tb.Fatalf("Open(%s): %v", dsn, err)
 	}
-	db := store.New(d)
+	db := store.New(d, store.Options{})
 	tb.Cleanup(func() {
 		if err := db.Close(); err != nil {
 			tb.Errorf("Close: %v", err)
@@ -51,7 +52,7 @@ func mustExec(tb testing.TB, d *Driver, sql string, args ...any) {
 func mustCreate(tb testing.TB, db *store.DB, id string) engine.Rule {
 	tb.Helper()
 	r := engine.NewRule(id, "tool_preference", engine.SeverityShould, "Text of "+id, engine.Scope{}, engine.DefaultConfig(), t0)
-	out, err := db.CreateRule(context.Background(), r)
+	out, err := storetest.CreateRule(db, r)
 	if err != nil {
 		tb.Fatalf("CreateRule(%s): %v", id, err)
 	}
@@ -61,7 +62,7 @@ func mustCreate(tb testing.TB, db *store.DB, id string) engine.Rule {
 // record applies one correction in its own write transaction.
 func record(ctx context.Context, db *store.DB, c engine.Correction) (memory.RecordResult, error) {
 	var res memory.RecordResult
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, t0, func(tx *store.Tx) error {
 		var err error
 		res, _, err = memory.ApplyCorrection(tx, c)
 		return err

@@ -2,11 +2,10 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
-	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/lexsona/lexsona/engine"
@@ -27,17 +26,11 @@ func LatestSchemaVersion() int {
 	return ms[len(ms)-1].Version
 }
 
-const createMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (
-	version    integer PRIMARY KEY,
-	name       text NOT NULL,
-	applied_at text COLLATE "C" NOT NULL
-)`
-
-// migrate applies the migrations d's schema has not applied yet, in order,
-// each in its own transaction with its row in schema_migrations, holding
-// the schema's migration lock (a session advisory lock) throughout, so that
-// instances starting at once apply each migration once. A schema newer than
-// the newest embedded migration is refused with EUNAVAILABLE.
+// migrate applies the migrations d's schema has not applied yet
+// (sqldriver.Migrate), each in its own transaction, holding the schema's
+// migration lock (a session advisory lock) throughout, so that instances
+// starting at once apply each migration once. A schema newer than the
+// newest embedded migration is refused with EUNAVAILABLE.
 func migrate(ctx context.Context, d *Driver) error {
 	ms, err := sqldriver.LoadMigrations(embedded)
 	if err != nil {
@@ -56,34 +49,32 @@ func migrate(ctx context.Context, d *Driver) error {
 			conn.Conn().Close(context.Background()) // closing the session releases its locks
 		}
 	}()
-	if _, err := conn.Exec(ctx, createMigrations); err != nil {
-		return dbErr("create schema_migrations", err)
+	return sqldriver.Migrate(ctx, migrationDB{conn}, stmts.Dialect(), ms, d.clock())
+}
+
+// migrationDB runs sqldriver.Migrate's statements on one connection, or
+// (in Tx) in one of its transactions.
+type migrationDB struct {
+	c interface {
+		Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+		QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+		Begin(ctx context.Context) (pgx.Tx, error)
 	}
-	current, err := schemaVersion(ctx, conn)
-	if err != nil {
-		return err
-	}
-	latest := ms[len(ms)-1].Version
-	if current > latest {
-		return sqldriver.NewerSchema(current, latest)
-	}
-	for _, m := range ms {
-		if m.Version <= current {
-			continue
-		}
-		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, m.SQL); err != nil {
-				return fmt.Errorf("store: migration %03d_%s: %w", m.Version, m.Name, err)
-			}
-			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-				m.Version, m.Name, sqldriver.FormatTime(time.Now()))
-			return dbErr("record migration", err)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+}
+
+func (m migrationDB) Exec(ctx context.Context, op, q string, args ...any) error {
+	_, err := m.c.Exec(ctx, q, args...)
+	return dbErr(op, err)
+}
+
+func (m migrationDB) Int(ctx context.Context, op, q string, args ...any) (int, error) {
+	var n int
+	err := m.c.QueryRow(ctx, q, args...).Scan(&n)
+	return n, dbErr(op, err)
+}
+
+func (m migrationDB) Tx(ctx context.Context, fn func(sqldriver.MigrationDB) error) error {
+	return pgx.BeginFunc(ctx, m.c, func(tx pgx.Tx) error { return fn(migrationDB{tx}) })
 }
 
 // checkSchema refuses, on a server opened read-only, a schema that is
@@ -109,7 +100,7 @@ func (d *Driver) checkSchema(ctx context.Context) error {
 
 func schemaVersion(ctx context.Context, conn *pgxpool.Conn) (int, error) {
 	var v int
-	err := conn.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v)
+	err := conn.QueryRow(ctx, sqldriver.QuerySchemaVersion).Scan(&v)
 	if pgCode(err) == "42P01" { // undefined_table: nothing applied yet
 		return 0, nil
 	}
@@ -123,7 +114,7 @@ func (d *Driver) LatestSchemaVersion() int { return LatestSchemaVersion() }
 // internal (EUNAVAILABLE when the server cannot be reached).
 func (d *Driver) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	err := d.pool.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v)
+	err := d.pool.QueryRow(ctx, sqldriver.QuerySchemaVersion).Scan(&v)
 	return v, dbErr("read the schema version", err)
 }
 

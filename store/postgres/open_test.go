@@ -15,6 +15,7 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/internal/sqldriver"
+	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // TestOpenErrors: what Open says about URLs it cannot use.
@@ -73,7 +74,7 @@ func TestOpenCreatesNamedSchema(t *testing.T) {
 		go func() {
 			d, err := Open(context.Background(), u.String(), store.Options{})
 			if err == nil {
-				err = store.New(d).Close()
+				err = store.New(d, store.Options{}).Close()
 			}
 			errs <- err
 		}()
@@ -171,7 +172,7 @@ func TestReadOnlyServer(t *testing.T) {
 	if _, err := ro.GetRule(ctx, "tool.x"); err != nil {
 		t.Errorf("read: %v", err)
 	}
-	_, err := ro.CreateRule(ctx, engine.NewRule("tool.y", "general", engine.SeverityShould, "y", engine.Scope{}, engine.DefaultConfig(), t0))
+	_, err := storetest.CreateRule(ro, engine.NewRule("tool.y", "general", engine.SeverityShould, "y", engine.Scope{}, engine.DefaultConfig(), t0))
 	if store.Fault(err) != store.FaultReadOnly {
 		t.Errorf("write: %v, want the read-only fault", err)
 	}
@@ -197,15 +198,15 @@ func TestPruneOnceAcrossInstances(t *testing.T) {
 	now := time.Now()
 	ttl := 24 * time.Hour // pruned hourly
 	addKey("old-1", now.Add(-ttl-time.Minute))
-	if n, err := a.PruneIdempotencyKeys(ctx, now.Add(-ttl)); err != nil || n != 1 {
+	if n, err := a.PruneIdempotencyKeys(ctx, now, now.Add(-ttl)); err != nil || n != 1 {
 		t.Fatalf("a's pass deleted %d (%v), want 1", n, err)
 	}
 	addKey("old-2", now.Add(-ttl-time.Minute))
-	if n, err := b.PruneIdempotencyKeys(ctx, time.Now().Add(-ttl)); err != nil || n != 0 {
+	if n, err := b.PruneIdempotencyKeys(ctx, time.Now(), time.Now().Add(-ttl)); err != nil || n != 0 {
 		t.Fatalf("b's pass right after a's deleted %d (%v), want 0: one pass serves every instance", n, err)
 	}
 	mustExec(t, ad, "UPDATE store_jobs SET ran_at = $1", sqldriver.FormatTime(now.Add(-time.Hour)))
-	if n, err := b.PruneIdempotencyKeys(ctx, time.Now().Add(-ttl)); err != nil || n != 1 {
+	if n, err := b.PruneIdempotencyKeys(ctx, time.Now(), time.Now().Add(-ttl)); err != nil || n != 1 {
 		t.Fatalf("b's pass an interval later deleted %d (%v), want 1", n, err)
 	}
 }

@@ -101,7 +101,7 @@ func TestInsertRuleTextOfNewRule(t *testing.T) {
 	}
 	err := d.Write(ctx, func(dt store.DriverTx) error {
 		r := engine.NewRule("tool.new", "tool_preference", engine.SeverityShould, "Text", engine.Scope{}, engine.DefaultConfig(), t0)
-		if err := dt.InsertRule(store.RuleRow{Rule: r}); err != nil {
+		if err := dt.InsertRule(store.RuleRow{Rule: r}, t0); err != nil {
 			return err
 		}
 		for _, s := range []struct {
@@ -160,7 +160,7 @@ func TestGroupMemberCancelled(t *testing.T) {
 		wg.Go(func() {
 			errs[i] = d.Write(ctx, func(dt store.DriverTx) error {
 				r := engine.NewRule(id, "tool_preference", engine.SeverityShould, "Text", engine.Scope{}, engine.DefaultConfig(), t0)
-				if err := dt.InsertRule(store.RuleRow{Rule: r}); err != nil {
+				if err := dt.InsertRule(store.RuleRow{Rule: r}, t0); err != nil {
 					return err
 				}
 				if id == "tool.b" {

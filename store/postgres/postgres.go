@@ -1,7 +1,9 @@
 // Package postgres is the store driver for a PostgreSQL database
 // (github.com/jackc/pgx/v5 and its pool). Importing it registers it with
 // package store as "postgres", the driver store.Open uses for a postgres://
-// or postgresql:// URL. Several LexSona instances may share one database.
+// or postgresql:// URL. Several LexSona instances may share one database;
+// a named tenant's store is a schema of it with a role of its own
+// (tenants.go).
 //
 // The tables live in the URL's schema (its search_path parameter, else
 // public), so one database can hold several stores; a schema the URL names
@@ -45,8 +47,11 @@ import (
 )
 
 func init() {
-	store.Register("postgres", func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
-		return Open(ctx, dsn, opts)
+	store.Register(store.Kind{
+		Name: "postgres", Schemes: []string{"postgres", "postgresql"}, Describe: "a postgres:// URL", Tenants: &tenants{},
+		Open: func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
+			return Open(ctx, dsn, opts)
+		},
 	})
 }
 
@@ -64,6 +69,7 @@ type Driver struct {
 	config configCache
 	writer *groupcommit.Queue
 	faults store.FaultState
+	clock  func() time.Time // store.Options.Now(): times the probes and migrations
 	// probeEvery is how often at most Writable tries whether a recorded
 	// full disk or read-only server takes writes again (store.ProbeEvery).
 	probeEvery time.Duration
@@ -116,7 +122,8 @@ func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) 
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
-	d := &Driver{location: redact(dsn), log: opts.Logger, probeEvery: store.ProbeEvery}
+	d := &Driver{location: redact(dsn), log: opts.Logger, probeEvery: store.ProbeEvery, clock: opts.Now()}
+	d.faults.Clock = d.clock
 	if d.log == nil {
 		d.log = slog.Default()
 	}

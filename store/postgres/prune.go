@@ -19,9 +19,9 @@ func pruneInterval(ttl time.Duration) time.Duration {
 
 // PruneIdempotencyKeys deletes the keys stored before the given time and
 // returns how many, unless a pass by any instance ran less than 90% of the
-// pruning interval ago (then it deletes nothing and returns 0).
-func (x queries) PruneIdempotencyKeys(before time.Time) (int64, error) {
-	now := time.Now()
+// pruning interval ago (then it deletes nothing and returns 0). The pass
+// runs at now.
+func (x queries) PruneIdempotencyKeys(before, now time.Time) (int64, error) {
 	last, found, err := x.JobRanAt(pruneJob)
 	if err != nil {
 		return 0, err
@@ -29,7 +29,7 @@ func (x queries) PruneIdempotencyKeys(before time.Time) (int64, error) {
 	if since := now.Sub(last); found && since >= 0 && since < pruneInterval(now.Sub(before))*9/10 {
 		return 0, nil
 	}
-	n, err := x.Queries.PruneIdempotencyKeys(before)
+	n, err := x.Queries.PruneIdempotencyKeys(before, now)
 	if err != nil {
 		return 0, err
 	}

@@ -30,12 +30,6 @@ type queries struct {
 // on returns the queries run on r.
 func on(r runner) queries { return queries{sqldriver.Queries[runner]{C: r, S: stmts}} }
 
-// qEventInsertID inserts an event with the id the write transaction
-// numbered it with ($16).
-const qEventInsertID = `INSERT INTO persona_events (rule_id, event_type, user_text, agent_output, frame_id, scope,
-	decision, score, candidates, model, detail, polarity, alpha, beta, at, event_id)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
-
 // InsertEvent numbers the event from the write transaction's next event id
 // and queues its insert (see writeBackend.Begin); elsewhere the database
 // numbers it.
@@ -45,18 +39,17 @@ func (x queries) InsertEvent(ev *engine.Event) (int64, error) {
 		return x.Queries.InsertEvent(ev)
 	}
 	id := p.nextEvent
-	if err := x.C.Later("append event", qEventInsertID, append(sqldriver.EventArgs(ev), id)...); err != nil {
+	if err := x.LaterEvent(ev, id); err != nil {
 		return 0, err
 	}
 	p.nextEvent, p.lastEvent = id+1, id
-	ev.EventID = id
 	return id, nil
 }
 
 // InsertRule queues the insert; the rule, new, has no text yet (see
 // InsertRuleText).
-func (x queries) InsertRule(row store.RuleRow) error {
-	if err := x.Queries.InsertRule(row); err != nil {
+func (x queries) InsertRule(row store.RuleRow, at time.Time) error {
+	if err := x.Queries.InsertRule(row, at); err != nil {
 		return err
 	}
 	if x.C.p != nil {

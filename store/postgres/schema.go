@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -44,7 +45,11 @@ func asciiLower(s string) string {
 // EUNAVAILABLE: the role may not create it (the message says which grant
 // is missing), or it exists and the role may not use it.
 func (d *Driver) ensureSchema(ctx context.Context, name string) (string, error) {
-	created, err := d.createSchema(ctx, name)
+	var created bool
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) (err error) {
+		created, _, err = createSchema(ctx, tx, name, "")
+		return err
+	})
 	if err != nil {
 		if pgCode(err) == "42501" {
 			return "", engine.Errorf(engine.EUNAVAILABLE,
@@ -66,22 +71,30 @@ func (d *Driver) ensureSchema(ctx context.Context, name string) (string, error) 
 	return name, nil
 }
 
-// createSchema creates schema name unless it exists, reporting whether it
-// did, under a transaction advisory lock keyed by the name: CREATE SCHEMA
-// IF NOT EXISTS alone is not safe against a concurrent one (both see no
-// schema, one fails on the catalog's unique index).
-func (d *Driver) createSchema(ctx context.Context, name string) (created bool, err error) {
-	err = pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("schema", name)); err != nil {
-			return err
-		}
-		var exists bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, name).Scan(&exists); err != nil || exists {
-			return err
-		}
-		created = true
-		_, err := tx.Exec(ctx, `CREATE SCHEMA `+pgx.Identifier{name}.Sanitize())
-		return err
-	})
-	return created && err == nil, err
+// qSchemaExists reports whether the schema $1 exists.
+const qSchemaExists = `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`
+
+// createSchema creates schema name in tx unless it exists — owned by the
+// role owner when owner is not "" — and reports whether it did, else who
+// owns the one there is. It takes a transaction advisory lock keyed by the
+// name first: CREATE SCHEMA IF NOT EXISTS alone is not safe against a
+// concurrent one (both see no schema, one fails on the catalog's unique
+// index). Both a store's own schema (ensureSchema) and a tenant's
+// (place.provision) are created here.
+func createSchema(ctx context.Context, tx pgx.Tx, name, owner string) (created bool, had string, err error) {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("schema", name)); err != nil {
+		return false, "", err
+	}
+	err = tx.QueryRow(ctx, `SELECT pg_get_userbyid(nspowner)::text FROM pg_namespace WHERE nspname = $1`, name).Scan(&had)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return false, had, err
+	}
+	create := `CREATE SCHEMA ` + pgx.Identifier{name}.Sanitize()
+	if owner != "" {
+		create += ` AUTHORIZATION ` + pgx.Identifier{owner}.Sanitize()
+	}
+	if _, err := tx.Exec(ctx, create); err != nil {
+		return false, "", err
+	}
+	return true, "", nil
 }

@@ -36,7 +36,7 @@ func TestWriteAfterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := store.New(d)
+	db := store.New(d, store.Options{})
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -106,11 +106,11 @@ func TestWriteGoingOnAfterDatabaseError(t *testing.T) {
 			mustCreate(t, db, "tool.taken")
 			err := d.Write(ctx, func(dt store.DriverTx) error {
 				r := engine.NewRule("tool.new", "tool_preference", engine.SeverityShould, "Text", engine.Scope{}, engine.DefaultConfig(), t0)
-				if err := dt.InsertRule(store.RuleRow{Rule: r}); err != nil {
+				if err := dt.InsertRule(store.RuleRow{Rule: r}, t0); err != nil {
 					return err
 				}
 				r.RuleID = "tool.taken"
-				_ = dt.InsertRule(store.RuleRow{Rule: r}) // fails: duplicate key
+				_ = dt.InsertRule(store.RuleRow{Rule: r}, t0) // fails: duplicate key
 				if tc.read {
 					_, _ = dt.RuleExists("tool.new")
 				}

@@ -43,7 +43,7 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 			if i%4 == 0 {
 				r.Topic = fmt.Sprintf("topic-%d", i%500)
 			}
-			if err := tx.InsertRule(store.RuleRow{Rule: r}); err != nil {
+			if err := tx.InsertRule(store.RuleRow{Rule: r}, t0); err != nil {
 				return err
 			}
 			if _, err := tx.InsertEvent(&engine.Event{RuleID: id, EventType: engine.EventCreation, Model: "bench", Alpha: r.Alpha, Beta: r.Beta, At: at}); err != nil {
@@ -63,7 +63,7 @@ func buildFixture(tb testing.TB, d *Driver, nRules, eventsPerRule int) {
 					return err
 				}
 			}
-			if err := tx.UpdateEvidence(r); err != nil {
+			if err := tx.UpdateEvidence(r, t0); err != nil {
 				return err
 			}
 		}
@@ -149,7 +149,7 @@ func BenchmarkSnapshot(b *testing.B) {
 						h := db
 						switch mode {
 						case "cold":
-							h = store.New(d)
+							h = store.New(d, store.Options{})
 						case "after-correction":
 							b.StopTimer()
 							i++
@@ -227,7 +227,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 			var cpu time.Duration
 			db, _ := mustOpen(b)
 			if mode == "unchanged" {
-				if _, err := memory.SyncDefinitions(ctx, db, defs, t0); err != nil {
+				if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: defs, At: t0}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -242,7 +242,7 @@ func BenchmarkSyncDefinitions(b *testing.B) {
 					b.StartTimer()
 				}
 				c0 := cpuNow()
-				res, err := memory.SyncDefinitions(ctx, db, defs, t0)
+				res, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: defs, At: t0})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -76,11 +76,12 @@ type checkpointer struct {
 	shmPath string  // the wal-index file
 	log     *slog.Logger
 
-	dirty       chan struct{} // capacity 1: a commit since the last poll
-	hurry       atomic.Bool   // a write failed for space: checkpoint and truncate at the next poll
-	shm         *os.File      // opened at the first poll
-	nextRestart time.Time     // no RESTART before (after a busy one)
-	backoff     time.Duration // after the last busy RESTART (0 after a finished one)
+	dirty       chan struct{}    // capacity 1: a commit since the last poll
+	hurry       atomic.Bool      // a write failed for space: checkpoint and truncate at the next poll
+	shm         *os.File         // opened at the first poll
+	clock       func() time.Time // the store's (times the backoff)
+	nextRestart time.Time        // no RESTART before (after a busy one)
+	backoff     time.Duration    // after the last busy RESTART (0 after a finished one)
 	stop        chan struct{}
 	done        chan struct{}
 	stopOnce    sync.Once
@@ -100,14 +101,14 @@ type ckptResult struct {
 // pragmas but a short busy timeout, which bounds how long a RESTART
 // checkpoint makes writers wait) and starts its goroutine. Its errors are
 // EUNAVAILABLE (see openPool).
-func startCheckpointer(ctx context.Context, path string, write *sql.DB, log *slog.Logger, cfg ckptConfig) (*checkpointer, error) {
+func startCheckpointer(ctx context.Context, path string, write *sql.DB, log *slog.Logger, cfg ckptConfig, clock func() time.Time) (*checkpointer, error) {
 	dsn := fileURL(path) + fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)", checkpointBusyMS)
 	pool, err := openPool(ctx, path, dsn, 1)
 	if err != nil {
 		return nil, err
 	}
 	c := &checkpointer{
-		ckptConfig: cfg, pool: pool, write: write, shmPath: path + "-shm", log: log,
+		ckptConfig: cfg, pool: pool, write: write, shmPath: path + "-shm", log: log, clock: clock,
 		dirty: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go c.run()
@@ -198,7 +199,7 @@ func (c *checkpointer) pass(ctx context.Context) (ckptResult, error) {
 	c.passes++
 	c.mu.Unlock()
 	r, err := c.checkpoint(ctx, "PASSIVE")
-	if err != nil || r.frames < c.restart || time.Now().Before(c.nextRestart) {
+	if err != nil || r.frames < c.restart || c.clock().Before(c.nextRestart) {
 		return r, err
 	}
 	w, err := c.write.Conn(ctx) // this process's writers wait in Go meanwhile
@@ -211,7 +212,7 @@ func (c *checkpointer) pass(ctx context.Context) (ckptResult, error) {
 		return r, err
 	}
 	c.backoff = min(max(2*c.backoff, c.interval), maxRestartBackoff)
-	c.nextRestart = time.Now().Add(c.backoff)
+	c.nextRestart = c.clock().Add(c.backoff)
 	return r, nil
 }
 

@@ -28,7 +28,7 @@ func mustOpenCkpt(tb testing.TB, log *slog.Logger, cfg ckptConfig) (*store.DB, *
 	if err != nil {
 		tb.Fatalf("open: %v", err)
 	}
-	db := store.New(d)
+	db := store.New(d, store.Options{})
 	tb.Cleanup(func() { db.Close() })
 	return db, d
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/memory/memorytest"
 	"github.com/lexsona/lexsona/store/storetest"
 )
@@ -57,7 +56,7 @@ func TestRuleVersionStamps(t *testing.T) {
 		d.read.QueryRow("SELECT value FROM store_counters WHERE name = 'rules'").Scan(&counter)
 		return row, counter
 	}
-	if _, err := memory.RulesForScope(ctx, db, engine.Scope{}); err != nil { // warm the cache
+	if _, _, err := db.ScopeRules(ctx, engine.Scope{}); err != nil { // warm the cache
 		t.Fatal(err)
 	}
 	r0, c0 := stamp()
@@ -76,7 +75,7 @@ func TestRuleVersionStamps(t *testing.T) {
 	if c2 != c1+1 || r2 != c2 {
 		t.Errorf("after a hand edit: row_version %d, counter %d; want both %d", r2, c2, c1+1)
 	}
-	rules, _ := memory.RulesForScope(ctx, db, engine.Scope{})
+	rules, _, _ := db.ScopeRules(ctx, engine.Scope{})
 	if len(rules) != 1 || rules[0].Text != "edited by hand" || rules[0].Alpha != 3 {
 		t.Errorf("cache missed a change: %+v", rules)
 	}

@@ -140,5 +140,5 @@ func (d *Driver) probe(ctx context.Context) {
 			return
 		}
 	}
-	_ = sqldriver.ProbeWrite(ctx, d.Write)
+	_ = sqldriver.ProbeWrite(ctx, d.clock(), d.Write)
 }

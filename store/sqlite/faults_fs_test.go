@@ -30,7 +30,7 @@ func openOn(t *testing.T, dir string, cfg config) (*store.DB, *Driver) {
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	db := store.New(d)
+	db := store.New(d, store.Options{})
 	t.Cleanup(func() { _ = db.Close() })
 	return db, d
 }
@@ -73,7 +73,7 @@ func TestRemountedReadOnly(t *testing.T) {
 	for name, write := range map[string]func() error{
 		"a correction": func() error { return correct(ctx, db, "tool.a", 1, 100) },
 		"a new rule": func() error {
-			_, err := db.CreateRule(ctx, engine.NewRule("tool.b", "tool_preference", engine.SeverityShould, "B", engine.Scope{}, engine.DefaultConfig(), t0))
+			_, err := storetest.CreateRule(db, engine.NewRule("tool.b", "tool_preference", engine.SeverityShould, "B", engine.Scope{}, engine.DefaultConfig(), t0))
 			return err
 		},
 	} {

@@ -92,7 +92,7 @@ func TestOpenReadOnly(t *testing.T) {
 	for name, err := range map[string]error{
 		"Writable": db.Writable(ctx),
 		"CreateRule": func() error {
-			_, err := db.CreateRule(ctx, engine.NewRule("tool.b", "x", engine.SeverityShould, "B", engine.Scope{}, engine.DefaultConfig(), t0))
+			_, err := storetest.CreateRule(db, engine.NewRule("tool.b", "x", engine.SeverityShould, "B", engine.Scope{}, engine.DefaultConfig(), t0))
 			return err
 		}(),
 		"SyncRegistry": func() error {
@@ -132,7 +132,7 @@ func TestOpenCleansOrphans(t *testing.T) {
 	for i := range vecs {
 		vecs[i] = []float32{1, 0}
 	}
-	if err := db.PutEmbeddings(ctx, "m", missing, vecs); err != nil {
+	if err := db.PutEmbeddings(ctx, t0, "m", missing, vecs); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.write.Exec(`UPDATE persona_rules SET status = 'archived', archived_by = 'registry' WHERE rule_id = 'reg.a'`); err != nil {

@@ -25,7 +25,7 @@ func mustOpenPath(tb testing.TB, path string, cfg config) (*store.DB, *Driver) {
 	if err != nil {
 		tb.Fatalf("open: %v", err)
 	}
-	db := store.New(d)
+	db := store.New(d, store.Options{})
 	tb.Cleanup(func() {
 		if err := db.Close(); err != nil {
 			tb.Errorf("Close: %v", err)
@@ -47,5 +47,5 @@ func openPath(ctx context.Context, path string) (*store.DB, *Driver, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return store.New(d), d, nil
+	return store.New(d, store.Options{}), d, nil
 }

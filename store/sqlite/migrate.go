@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"io/fs"
 	"time"
 
@@ -21,66 +20,48 @@ func LatestSchemaVersion() int {
 	return ms[len(ms)-1].Version
 }
 
-// migrate applies the migrations of fsys that w has not applied yet, in order,
-// each in its own BEGIN IMMEDIATE transaction together with its row in
-// schema_migrations. Each one is re-checked inside its transaction, so two
-// processes opening a new database at once apply it once. A database whose
-// schema is newer than fsys's newest migration is refused with EUNAVAILABLE.
-func migrate(ctx context.Context, w *sql.DB, fsys fs.FS) error {
+// migrate applies the migrations of fsys that w has not applied yet
+// (sqldriver.Migrate), each in its own BEGIN IMMEDIATE transaction, at at.
+// A database whose schema is newer than fsys's newest migration is refused
+// with EUNAVAILABLE.
+func migrate(ctx context.Context, w *sql.DB, fsys fs.FS, at time.Time) error {
 	ms, err := sqldriver.LoadMigrations(fsys)
 	if err != nil {
 		return err
 	}
-	if _, err := w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version    INTEGER PRIMARY KEY,
-		name       TEXT NOT NULL,
-		applied_at TEXT NOT NULL
-	) STRICT`); err != nil {
-		return dbErr("create schema_migrations", err)
-	}
-	latest := ms[len(ms)-1].Version
-	var current int
-	if err := w.QueryRowContext(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&current); err != nil {
-		return dbErr("read the schema version", err)
-	}
-	if current > latest {
-		return sqldriver.NewerSchema(current, latest)
-	}
-	for _, m := range ms {
-		if m.Version <= current {
-			continue
-		}
-		if err := applyMigration(ctx, w, m); err != nil {
-			return err
-		}
-	}
-	return nil
+	return sqldriver.Migrate(ctx, migrationDB{w}, stmts.Dialect(), ms, at)
 }
 
-func applyMigration(ctx context.Context, w *sql.DB, m sqldriver.Migration) error {
-	tx, err := w.BeginTx(ctx, nil)
+// migrationDB runs sqldriver.Migrate's statements on the write pool, or
+// (tx set) in one of its transactions.
+type migrationDB struct {
+	db interface {
+		ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+		QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	}
+}
+
+func (m migrationDB) Exec(ctx context.Context, op, q string, args ...any) error {
+	_, err := m.db.ExecContext(ctx, q, args...)
+	return dbErr(op, err)
+}
+
+func (m migrationDB) Int(ctx context.Context, op, q string, args ...any) (int, error) {
+	var n int
+	err := m.db.QueryRowContext(ctx, q, args...).Scan(&n)
+	return n, dbErr(op, err)
+}
+
+func (m migrationDB) Tx(ctx context.Context, fn func(sqldriver.MigrationDB) error) error {
+	tx, err := m.db.(*sql.DB).BeginTx(ctx, nil)
 	if err != nil {
 		return dbErr("begin migration", err)
 	}
 	defer tx.Rollback()
-	var done int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE version = ?", m.Version).Scan(&done); err != nil {
-		return dbErr("read schema_migrations", err)
+	if err := fn(migrationDB{tx}); err != nil {
+		return err
 	}
-	if done > 0 {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-		return fmt.Errorf("store: migration %03d_%s: %w", m.Version, m.Name, err)
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-		m.Version, m.Name, sqldriver.FormatTime(time.Now())); err != nil {
-		return dbErr("record migration", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return dbErr("commit migration", err)
-	}
-	return nil
+	return dbErr("commit migration", tx.Commit())
 }
 
 // LatestSchemaVersion is the package's LatestSchemaVersion.
@@ -90,7 +71,7 @@ func (d *Driver) LatestSchemaVersion() int { return LatestSchemaVersion() }
 // errors are internal.
 func (d *Driver) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	if err := d.read.QueryRowContext(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v); err != nil {
+	if err := d.read.QueryRowContext(ctx, sqldriver.QuerySchemaVersion).Scan(&v); err != nil {
 		return 0, dbErr("read the schema version", err)
 	}
 	return v, nil

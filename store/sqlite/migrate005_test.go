@@ -2,9 +2,7 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -42,15 +40,7 @@ func migrationsUpTo(v string) fs.FS {
 // none; the registry in force keeps its row, keyed by name.
 func TestMigrateNamedRegistries(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	w, err := sql.Open("sqlite", dsn(path, true, "FULL"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("004")); err != nil {
-		t.Fatal(err)
-	}
+	path, w := migratedTo(t, "004")
 	now := sqldriver.FormatTime(t0)
 	for _, q := range []string{
 		`INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, source, definition_sha256, created_at, updated_at)
@@ -106,7 +96,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 		t.Errorf("ci counted %d times after migrating (%v), want 2", tags, err)
 	}
 	for _, et := range []engine.EventType{"promotion", "violation"} {
-		if err := db.Write(ctx, func(tx *store.Tx) error {
+		if err := db.Write(ctx, t0, func(tx *store.Tx) error {
 			_, err := tx.AppendEvent(engine.Event{RuleID: "reg.a", EventType: et, At: t0})
 			return err
 		}); err != nil {
@@ -124,7 +114,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 		t.Fatalf("Registries after migrating = %+v, %v", files, err)
 	}
 	// team.yaml owns reg.a: the default pack cannot define it, team.yaml archives it.
-	if _, err := memory.SyncDefinitions(ctx, db, []engine.Definition{storetest.Def("reg.a", "Use pnpm")}, t0); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Definitions: []engine.Definition{storetest.Def("reg.a", "Use pnpm")}, At: t0}); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Errorf("the default pack defining team.yaml's reg.a: %v, want ECONFLICT", err)
 	}
 	if res, err := memory.ApplyRegistry(ctx, db, memory.RegistrySync{Name: "team.yaml", At: t0}); err != nil || !cmp.Equal(res.Archived, []string{"reg.a"}) {
@@ -136,15 +126,7 @@ func TestMigrateNamedRegistries(t *testing.T) {
 // recorded belong to the default pack.
 func TestMigrateWithoutRegistryInForce(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	w, err := sql.Open("sqlite", dsn(path, true, "FULL"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("004")); err != nil {
-		t.Fatal(err)
-	}
+	path, w := migratedTo(t, "004")
 	now := sqldriver.FormatTime(t0)
 	if _, err := w.ExecContext(ctx, `INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, source,
 		definition_sha256, created_at, updated_at) VALUES ('reg.a', 'tool_preference', 'Use pnpm', ?1, ?1, 'registry', 'abc', ?1, ?1)`, now); err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func TestMigrateAppliesEachOnceInOrder(t *testing.T) {
 		"002_second.sql": {Data: []byte("INSERT INTO log SELECT max(n) + 1 FROM log;")},
 	}
 	for run := 0; run < 3; run++ {
-		if err := migrate(ctx, w, fsys); err != nil {
+		if err := migrate(ctx, w, fsys, t0); err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
 	}
@@ -90,7 +91,7 @@ func TestMigrateAppliesEachOnceInOrder(t *testing.T) {
 
 	// A failing migration rolls back whole and is not recorded.
 	fsys["003_broken.sql"] = &fstest.MapFile{Data: []byte("INSERT INTO log VALUES (3);\nINSERT INTO nowhere VALUES (1);")}
-	if err := migrate(ctx, w, fsys); err == nil || !strings.Contains(err.Error(), "003_broken") {
+	if err := migrate(ctx, w, fsys, t0); err == nil || !strings.Contains(err.Error(), "003_broken") {
 		t.Fatalf("broken migration: err = %v, want one naming 003_broken", err)
 	}
 	var n, v int
@@ -188,15 +189,7 @@ func TestDSNEscapesPath(t *testing.T) {
 // still deletes its vector.
 func TestMigrateContraryKeepsTexts(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	w, err := sql.Open("sqlite", dsn(path, true, "FULL"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetMaxOpenConns(1)
-	if err := migrate(ctx, w, migrationsUpTo("003")); err != nil {
-		t.Fatal(err)
-	}
+	path, w := migratedTo(t, "003")
 	now := sqldriver.FormatTime(t0)
 	for _, q := range []string{
 		`INSERT INTO persona_rules (rule_id, category, rule_text, first_seen, last_correction, created_at, updated_at)
@@ -230,13 +223,18 @@ func TestMigrateContraryKeepsTexts(t *testing.T) {
 		t.Fatalf("embeddings after migrating: %+v, %v: want the example's [1 0]", vecs, err)
 	}
 	v0, _ := db.EmbeddingsVersion(ctx)
-	if err := db.ReplaceRuleTexts(ctx, store.KindContrary, map[string][]string{"tool.a": {"npm is fine"}}); err != nil {
+	err = db.Write(ctx, t0, func(tx *store.Tx) error {
+		_, err := tx.InsertRuleText(store.RuleText{RuleID: "tool.a", Kind: store.KindContrary, Text: "npm is fine", SHA256: store.TextSHA256("npm is fine")})
+		return err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if v1, _ := db.EmbeddingsVersion(ctx); v1 == v0 {
 		t.Errorf("adding a contrary text left the embeddings version at %d", v0)
 	}
-	if err := db.ReplaceRuleTexts(ctx, store.KindExample, map[string][]string{"tool.a": nil}); err != nil {
+	example := texts[slices.IndexFunc(texts, func(x store.RuleText) bool { return x.Kind == store.KindExample })]
+	if err := db.Write(ctx, t0, func(tx *store.Tx) error { return tx.DeleteRuleText("tool.a", example.SHA256) }); err != nil {
 		t.Fatal(err)
 	}
 	if vecs, _ := db.LoadEmbeddings(ctx, "m"); len(vecs) != 0 {
@@ -244,4 +242,19 @@ func TestMigrateContraryKeepsTexts(t *testing.T) {
 	}
 }
 
-// TestReplaceRuleTexts replaces one kind of texts and leaves the others.
+// migratedTo makes a SQLite file in a temporary folder with the embedded
+// migrations up to version (migrationsUpTo) applied, and returns its path
+// and the single write connection the migrations ran on.
+func migratedTo(t *testing.T, version string) (string, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.db")
+	w, err := sql.Open("sqlite", dsn(path, true, "FULL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetMaxOpenConns(1)
+	if err := migrate(context.Background(), w, migrationsUpTo(version), t0); err != nil {
+		t.Fatal(err)
+	}
+	return path, w
+}

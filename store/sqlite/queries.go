@@ -16,6 +16,8 @@ var stmts = sqldriver.NewStatements(sqldriver.Dialect{
 	InOrder:     "?",
 	RuleVersion: `(SELECT value + 1 FROM store_counters WHERE name = 'rules')`,
 	Tags:        sqldriver.JSONTags{},
+	// TableOptions: STRICT tables check their column types.
+	TableOptions: " STRICT",
 })
 
 // Query runs q and calls fn for each row; op names what it does in errors.

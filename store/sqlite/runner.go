@@ -18,7 +18,7 @@ type runner struct {
 	detached context.Context // ctx without its cancellation (see sctx)
 	tx       *sql.Tx
 	pool     *sql.DB
-	stmts    map[string]*sql.Stmt
+	stmts    *stmtSet
 	// bound are the statements of stmts bound to tx so far, reused for
 	// the rest of the transaction: database/sql keeps every statement
 	// bound to a transaction until it ends, so binding one at each use
@@ -64,6 +64,7 @@ func (d *Driver) readTx(ctx context.Context, fn func(r runner) error) error {
 	if err := ctx.Err(); err != nil {
 		return dbErr("begin a read transaction", err)
 	}
+	d.rstmt.ready(ctx)
 	sqlTx, err := d.read.BeginTx(context.WithoutCancel(ctx), &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return dbErr("begin a read transaction", err)
@@ -76,11 +77,12 @@ func (d *Driver) readTx(ctx context.Context, fn func(r runner) error) error {
 func (d *Driver) Reader(ctx context.Context) store.Reader { return on(d.reader(ctx)) }
 
 func (d *Driver) reader(ctx context.Context) runner {
+	d.rstmt.ready(ctx)
 	return d.newRunner(ctx, nil, d.read, d.rstmt)
 }
 
 // newRunner returns a runner with ctx on tx, or on pool when tx is nil.
-func (d *Driver) newRunner(ctx context.Context, tx *sql.Tx, pool *sql.DB, stmts map[string]*sql.Stmt) runner {
+func (d *Driver) newRunner(ctx context.Context, tx *sql.Tx, pool *sql.DB, stmts *stmtSet) runner {
 	return runner{ctx: ctx, detached: context.WithoutCancel(ctx), tx: tx, pool: pool, stmts: stmts, d: d}
 }
 
@@ -100,7 +102,7 @@ func (r runner) sctx() context.Context {
 }
 
 func (r runner) stmt(ctx context.Context, q string) *sql.Stmt {
-	s := r.stmts[q]
+	s := r.stmts.get(q)
 	if s == nil || r.tx == nil {
 		return s
 	}

@@ -1,6 +1,7 @@
 // Package sqlite is the store driver for one SQLite file (modernc.org/sqlite,
 // pure Go). Importing it registers it with package store as "sqlite", the
-// driver store.Open uses for a file path.
+// driver store.Open uses for a file path; a named tenant's store is the
+// file tenants/<name>.db beside it (TenantPath).
 //
 // Concurrency: all writes go through one connection (SetMaxOpenConns(1)),
 // committed in groups by one writer goroutine (write.go), and every write
@@ -39,8 +40,11 @@ import (
 )
 
 func init() {
-	store.Register("sqlite", func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
-		return Open(ctx, dsn, opts)
+	store.Register(store.Kind{
+		Name: "sqlite", Describe: "a SQLite file path", Tenants: tenants{},
+		Open: func(ctx context.Context, dsn string, opts store.Options) (store.Driver, error) {
+			return Open(ctx, dsn, opts)
+		},
 	})
 }
 
@@ -51,13 +55,14 @@ const busyTimeoutMS = 10000
 // Driver is an open SQLite database file. It is safe for concurrent use.
 type Driver struct {
 	path   string
-	write  *sql.DB // exactly one connection; transactions BEGIN IMMEDIATE
-	read   *sql.DB // query_only pool
-	wstmt  map[string]*sql.Stmt
-	rstmt  map[string]*sql.Stmt
+	write  *sql.DB            // exactly one connection; transactions BEGIN IMMEDIATE
+	read   *sql.DB            // query_only pool
+	wstmt  *stmtSet           // the shared statements, prepared on write at its first use (stmts.go)
+	rstmt  *stmtSet           // those that read, prepared on read at its first use
 	ckpt   *checkpointer      // copies the write-ahead log into the file (checkpoint.go)
 	writer *groupcommit.Queue // runs every write transaction, committing them in groups (write.go)
 	faults store.FaultState   // the fault of the file writes last met
+	clock  func() time.Time   // store.Options.Now(): times the probes, checkpoints and migrations
 	errs   sqldriver.Errors   // errMap, with the faults only this file can tell (kind)
 	// probeEvery is how often at most Writable tries whether a recorded
 	// full disk or read-only file takes writes again (probe).
@@ -132,7 +137,8 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 	if err := createPrivate(abs); err != nil {
 		return nil, err
 	}
-	d := &Driver{path: abs, probeEvery: cfg.probeEvery}
+	d := &Driver{path: abs, probeEvery: cfg.probeEvery, clock: opts.Now()}
+	d.faults.Clock = d.clock
 	d.errs = sqldriver.Errors{Kind: d.kind, Transient: errMap.Transient}
 	log := opts.Logger
 	if log == nil {
@@ -143,11 +149,7 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 		if err := d.openReadOnly(ctx, n); err != nil {
 			return nil, err
 		}
-		if err := d.prepare(ctx); err != nil {
-			d.read.Close()
-			d.write.Close()
-			return nil, err
-		}
+		d.prepare()
 		log.Warn("store: the database file cannot be written: opened read-only", "path", abs)
 		d.writer = startWriter(d, cfg.write.maxGroup)
 		return d, nil
@@ -155,7 +157,7 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 	if d.write, err = openPool(ctx, abs, dsn(abs, true, cfg.write.synchronous), 1); err != nil {
 		return nil, err
 	}
-	if err := migrate(ctx, d.write, migrations.SQLite); err != nil {
+	if err := migrate(ctx, d.write, migrations.SQLite, d.clock()); err != nil {
 		d.write.Close()
 		return nil, openErr(abs, "migrate", err)
 	}
@@ -168,12 +170,8 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 		d.write.Close()
 		return nil, err
 	}
-	if err := d.prepare(ctx); err != nil {
-		d.read.Close()
-		d.write.Close()
-		return nil, err
-	}
-	if d.ckpt, err = startCheckpointer(ctx, abs, d.write, log, cfg.ckpt); err != nil {
+	d.prepare()
+	if d.ckpt, err = startCheckpointer(ctx, abs, d.write, log, cfg.ckpt, d.clock); err != nil {
 		d.read.Close()
 		d.write.Close()
 		return nil, err
@@ -220,24 +218,12 @@ func openErr(path, op string, err error) error {
 	return engine.Errorf(engine.EUNAVAILABLE, "cannot %s database %s: %v", op, path, err)
 }
 
-// prepare prepares every shared statement (stmts) on both pools, so that
-// they are compiled once per connection instead of once per call.
-func (d *Driver) prepare(ctx context.Context) error {
-	queries := stmts.All()
-	d.wstmt = make(map[string]*sql.Stmt, len(queries))
-	d.rstmt = make(map[string]*sql.Stmt, len(queries))
-	for _, q := range queries {
-		w, err := d.write.PrepareContext(ctx, q)
-		if err != nil {
-			return fmt.Errorf("store: prepare %q: %w", q, err)
-		}
-		r, err := d.read.PrepareContext(ctx, q)
-		if err != nil {
-			return fmt.Errorf("store: prepare %q: %w", q, err)
-		}
-		d.wstmt[q], d.rstmt[q] = w, r
-	}
-	return nil
+// prepare gives both pools their statement sets (stmts.go): the shared
+// statements on write, those that read on read, each set prepared at its
+// pool's first use.
+func (d *Driver) prepare() {
+	all := stmts.All()
+	d.wstmt, d.rstmt = newStmtSet(d.write, all), newStmtSet(d.read, reads(all))
 }
 
 // Location returns the absolute path of the database file.
@@ -254,11 +240,8 @@ func (d *Driver) Close() error {
 		if d.ckpt != nil {
 			ckptErr = d.ckpt.close()
 		}
-		for _, m := range []map[string]*sql.Stmt{d.rstmt, d.wstmt} {
-			for _, s := range m {
-				s.Close()
-			}
-		}
+		d.rstmt.close()
+		d.wstmt.close()
 		errs := []error{ckptErr, d.read.Close()}
 		// Another process's reader can make a TRUNCATE checkpoint wait: give
 		// it one second, not the full busy timeout, so shutdown stays prompt.

@@ -38,6 +38,7 @@ func startWriter(d *Driver, maxGroup int) *groupcommit.Queue {
 }
 
 func (b writeBackend) Begin() (groupcommit.Tx, error) {
+	b.d.wstmt.ready(context.Background())
 	tx, err := b.d.write.BeginTx(context.Background(), nil)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ func testEventTypes(t *testing.T, open Opener) {
 	ctx := context.Background()
 	MustCreate(t, db, "tool.x", "tool_preference", engine.Scope{})
 	for _, et := range []engine.EventType{"promotion", "violation"} {
-		err := db.Write(ctx, func(tx *store.Tx) error {
+		err := db.Write(ctx, T0, func(tx *store.Tx) error {
 			_, err := tx.AppendEvent(engine.Event{RuleID: "tool.x", EventType: et, Detail: string(et), At: t0})
 			return err
 		})
@@ -25,7 +25,7 @@ func testEventTypes(t *testing.T, open Opener) {
 			t.Fatalf("AppendEvent(%s): %v", et, err)
 		}
 	}
-	err := db.Write(ctx, func(tx *store.Tx) error {
+	err := db.Write(ctx, T0, func(tx *store.Tx) error {
 		_, err := tx.AppendEvent(engine.Event{RuleID: "tool.x", EventType: "celebration", At: t0})
 		return err
 	})

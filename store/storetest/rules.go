@@ -20,7 +20,7 @@ func testCreateAndGetRule(t *testing.T, open Opener) {
 		Scope: engine.Scope{Environment: "Work", Project: "api", ContextTags: []string{"cli", "CLI", "php"}},
 		Topic: "file-editing", FirstSeen: t0, LastCorrection: t0,
 	}
-	got, err := db.CreateRule(ctx, in)
+	got, err := CreateRule(db, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,13 +52,12 @@ func testCreateAndGetRule(t *testing.T, open Opener) {
 	if diff := cmp.Diff(wantTexts, texts); diff != "" {
 		t.Errorf("texts (-want +got):\n%s", diff)
 	}
-	_, err = db.CreateRule(ctx, in)
+	_, err = CreateRule(db, in)
 	WantCode(t, err, engine.ECONFLICT)
 }
 
 func testCreateRuleBadInputWritesNothing(t *testing.T, open Opener) {
 	db := open(t)
-	ctx := context.Background()
 	good := engine.NewRule("tool.ok", "tool_preference", engine.SeverityShould, "text", engine.Scope{}, engine.DefaultConfig(), t0)
 	for _, tc := range []struct {
 		name string
@@ -81,7 +80,7 @@ func testCreateRuleBadInputWritesNothing(t *testing.T, open Opener) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := good
 			tc.edit(&r)
-			_, err := db.CreateRule(ctx, r)
+			_, err := CreateRule(db, r)
 			WantCode(t, err, tc.code)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not name %q", engine.ErrorMessage(err), tc.msg)

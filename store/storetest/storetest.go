@@ -33,8 +33,7 @@ func Run(t *testing.T, open Opener) {
 		{"CreateRuleBadInputWritesNothing", testCreateRuleBadInputWritesNothing},
 		{"GetRuleErrors", testGetRuleErrors},
 		{"EventTypes", testEventTypes},
-		{"Config", testConfig},
-		{"ReplaceRuleTexts", testReplaceRuleTexts},
+		{"ConfigRows", testConfigRows},
 		{"EmbeddingsVersionWithin", testEmbeddingsVersionWithin},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
@@ -72,11 +71,28 @@ func mustOpen(tb testing.TB, dsn string) *store.DB {
 func MustCreate(tb testing.TB, db *store.DB, id, category string, scope engine.Scope) engine.Rule {
 	tb.Helper()
 	r := engine.NewRule(id, category, engine.SeverityShould, "Text of "+id, scope, engine.DefaultConfig(), T0)
-	out, err := db.CreateRule(context.Background(), r)
+	out, err := CreateRule(db, r)
 	if err != nil {
 		tb.Fatalf("CreateRule(%s): %v", id, err)
 	}
 	return out
+}
+
+// CreateRule stores r, completed as a new rule at the default prior and T0
+// (engine.Rule.Complete), with its creation event, at T0, and returns it as
+// stored. Errors: store.Tx.InsertRule's.
+func CreateRule(db *store.DB, r engine.Rule) (engine.Rule, error) {
+	r.Complete(engine.DefaultConfig(), T0)
+	var out engine.Rule
+	err := db.Write(context.Background(), T0, func(tx *store.Tx) error {
+		if _, err := tx.InsertRule(r, engine.Event{Detail: "created (source: " + r.Source + ")"}); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.GetRule(r.RuleID)
+		return err
+	})
+	return out, err
 }
 
 // T0 is the fixed clock of the suite.
@@ -87,9 +103,9 @@ var T0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 func MustCreatePending(tb testing.TB, db *store.DB, text string) int64 {
 	tb.Helper()
 	var id int64
-	err := db.Write(context.Background(), func(tx *store.Tx) error {
+	err := db.Write(context.Background(), T0, func(tx *store.Tx) error {
 		var err error
-		id, err = tx.CreatePending(engine.Pending{Text: text})
+		id, err = tx.CreatePending(engine.Pending{Text: text, Polarity: engine.Reinforce})
 		return err
 	})
 	if err != nil {

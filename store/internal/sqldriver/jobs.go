@@ -31,11 +31,11 @@ func (x Queries[C]) RecordJob(name string, at time.Time) error {
 // commits (store.FaultState.Probe).
 const WriteProbe = "write_probe"
 
-// ProbeWrite records a run of WriteProbe through write (a driver's Write,
-// whose write transactions are Queries): one small row, which commits when
-// the database takes writes again. Its error is write's.
-func ProbeWrite(ctx context.Context, write func(context.Context, func(store.DriverTx) error) error) error {
+// ProbeWrite records a run of WriteProbe at at through write (a driver's
+// Write, whose write transactions are Queries): one small row, which
+// commits when the database takes writes again. Its error is write's.
+func ProbeWrite(ctx context.Context, at time.Time, write func(context.Context, func(store.DriverTx) error) error) error {
 	return write(ctx, func(tx store.DriverTx) error {
-		return tx.(interface{ RecordJob(string, time.Time) error }).RecordJob(WriteProbe, time.Now())
+		return tx.(interface{ RecordJob(string, time.Time) error }).RecordJob(WriteProbe, at)
 	})
 }

@@ -104,7 +104,9 @@ func (x Queries[C]) InsertIdempotencyKey(key string, row store.IdempotencyRow, a
 	return x.later("save idempotency key", x.S.idemInsert, key, row.RequestSHA256, string(row.Response), FormatTime(at))
 }
 
-func (x Queries[C]) PruneIdempotencyKeys(before time.Time) (int64, error) {
+// PruneIdempotencyKeys deletes the keys stored before before (at is
+// unused here: a driver that records its passes takes it).
+func (x Queries[C]) PruneIdempotencyKeys(before, _ time.Time) (int64, error) {
 	return x.C.Exec("prune idempotency keys", x.S.idemPrune, FormatTime(before))
 }
 

@@ -85,20 +85,20 @@ func (x Queries[C]) Versions() (store.Versions, error) {
 	return v, err
 }
 
-func (x Queries[C]) InsertRule(row store.RuleRow) error {
-	return x.later("insert rule "+row.RuleID, x.S.ruleInsert, InsertRuleArgs(&row, x.S.d.Tags, time.Now())...)
+func (x Queries[C]) InsertRule(row store.RuleRow, at time.Time) error {
+	return x.later("insert rule "+row.RuleID, x.S.ruleInsert, InsertRuleArgs(&row, x.S.d.Tags, at)...)
 }
 
-func (x Queries[C]) UpdateRule(row store.RuleRow) (bool, error) {
-	return x.affected("save rule "+row.RuleID, x.S.ruleUpdate, UpdateRuleArgs(&row, x.S.d.Tags, time.Now())...)
+func (x Queries[C]) UpdateRule(row store.RuleRow, at time.Time) (bool, error) {
+	return x.affected("save rule "+row.RuleID, x.S.ruleUpdate, UpdateRuleArgs(&row, x.S.d.Tags, at)...)
 }
 
-func (x Queries[C]) UpdateEvidence(r engine.Rule) error {
-	return x.later("save evidence of "+r.RuleID, x.S.ruleEvidence, EvidenceArgs(&r, time.Now())...)
+func (x Queries[C]) UpdateEvidence(r engine.Rule, at time.Time) error {
+	return x.later("save evidence of "+r.RuleID, x.S.ruleEvidence, EvidenceArgs(&r, at)...)
 }
 
-func (x Queries[C]) SetStatus(id string, status engine.Status, archivedBy string) error {
-	return x.later("set status of "+id, x.S.ruleStatus, string(status), NullStr(archivedBy), FormatTime(time.Now()), id)
+func (x Queries[C]) SetStatus(id string, status engine.Status, archivedBy string, at time.Time) error {
+	return x.later("set status of "+id, x.S.ruleStatus, string(status), NullStr(archivedBy), FormatTime(at), id)
 }
 
 // RenameRule changes the id; foreign keys cascade it to events, texts,
@@ -123,6 +123,17 @@ func (x Queries[C]) InsertEvent(ev *engine.Event) (int64, error) {
 	}
 	ev.EventID = id
 	return id, nil
+}
+
+// LaterEvent queues the insert of ev under the id the caller numbered it
+// with (Conn.Later) and sets its EventID: for a driver whose write
+// transactions number their events.
+func (x Queries[C]) LaterEvent(ev *engine.Event, id int64) error {
+	if err := x.later("append event", x.S.eventInsertID, append(EventArgs(ev), id)...); err != nil {
+		return err
+	}
+	ev.EventID = id
+	return nil
 }
 
 // CounterexampleTags reads the counts a trigger keeps as counterexamples are

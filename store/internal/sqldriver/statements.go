@@ -27,6 +27,10 @@ type Dialect struct {
 	ReturningID bool
 	// Tags is how rule tag lists are stored.
 	Tags Tags
+	// TableOptions follows the definition of a table the drivers create
+	// themselves (schema_migrations): " STRICT" where the database checks
+	// column types only when asked.
+	TableOptions string
 }
 
 // DollarParam is the placeholder $n (PostgreSQL).
@@ -102,10 +106,10 @@ type Statements struct {
 	ruleGet, ruleExists, ruleInsert, ruleUpdate, ruleEvidence, ruleStatus, ruleRename, ruleDelete string
 	ruleStates, activeRules, changedRules, removedRules, versions                                 string
 
-	eventInsert, eventsPage, counterTags, proposedTags, rejectionPut, rejectionDelete string
-	eventGet, eventsSince, retractionInsert, retractionOf                             string
-	captureInsert, captureSince, capturePrune, captureCount                           string
-	embeddingsMove, eventsMove, exceptionsMove, rejectionsMove                        string
+	eventInsert, eventInsertID, eventsPage, counterTags, proposedTags, rejectionPut, rejectionDelete string
+	eventGet, eventsSince, retractionInsert, retractionOf                                            string
+	captureInsert, captureSince, capturePrune, captureCount                                          string
+	embeddingsMove, eventsMove, exceptionsMove, rejectionsMove                                       string
 
 	textsOfRule, textInsert, textSetKind, textDelete, liveTexts, countLiveTexts, missingTexts string
 	embeddingPut, embeddingDims, embeddingsLike, embeddingsSize, embeddingsLoad               string
@@ -121,6 +125,9 @@ func (s *Statements) All() []string { return s.all }
 
 // Tags is how the statements' database stores tag lists.
 func (s *Statements) Tags() Tags { return s.d.Tags }
+
+// Dialect returns the dialect the statements are written in.
+func (s *Statements) Dialect() Dialect { return s.d }
 
 // add rebinds q into s's dialect and lists it.
 func (s *Statements) add(q string) string {
@@ -196,9 +203,12 @@ func (s *Statements) events() {
 	eventCols := `event_id, rule_id, event_type, coalesce(user_text, ''), coalesce(agent_output, ''), coalesce(frame_id, ''),
 	scope` + s.d.AsText + `, coalesce(decision, ''), score, coalesce(candidates` + s.d.AsText + `, ''), coalesce(model, ''),
 	coalesce(detail, ''), polarity, alpha, beta, at`
-	s.eventInsert = s.add(s.returning(`INSERT INTO persona_events (rule_id, event_type, user_text, agent_output, frame_id, scope,
-	decision, score, candidates, model, detail, polarity, alpha, beta, at)
+	eventInsert := `INSERT INTO persona_events (rule_id, event_type, user_text, agent_output, frame_id, scope,
+	decision, score, candidates, model, detail, polarity, alpha, beta, at`
+	s.eventInsert = s.add(s.returning(eventInsert+`)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, "event_id"))
+	s.eventInsertID = s.add(eventInsert + `, event_id)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`)
 	s.eventsPage = s.add(`SELECT ` + eventCols + ` FROM persona_events WHERE rule_id = $1 AND event_id > $2 ORDER BY event_id LIMIT $3`)
 	retracted := `, coalesce((SELECT r.retraction_id FROM retracted_events r WHERE r.event_id = persona_events.event_id), 0)`
 	s.eventGet = s.add(`SELECT ` + eventCols + retracted + ` FROM persona_events WHERE event_id = $1`)

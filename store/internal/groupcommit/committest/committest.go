@@ -28,7 +28,7 @@ func Hold(tb testing.TB, db *store.DB) (release func(), wait func() error) {
 	started, gate := make(chan struct{}), make(chan struct{})
 	errc := make(chan error, 1)
 	go func() {
-		errc <- db.Write(context.Background(), func(tx *store.Tx) error {
+		errc <- db.Write(context.Background(), t0, func(tx *store.Tx) error {
 			close(started)
 			<-gate
 			return nil
@@ -52,7 +52,7 @@ func rule(id string) store.RuleRow {
 
 func mustInsert(tb testing.TB, d store.Driver, id string) {
 	tb.Helper()
-	if err := d.Write(context.Background(), func(dt store.DriverTx) error { return dt.InsertRule(rule(id)) }); err != nil {
+	if err := d.Write(context.Background(), func(dt store.DriverTx) error { return dt.InsertRule(rule(id), t0) }); err != nil {
 		tb.Fatalf("insert %s: %v", id, err)
 	}
 }
@@ -93,14 +93,14 @@ func Group(t *testing.T, db *store.DB, d store.Driver, q *groupcommit.Queue) {
 		wg.Go(func() {
 			defer func() { out[i].panicked = recover() }()
 			out[i].err = d.Write(ctx, func(dt store.DriverTx) error {
-				if err := dt.InsertRule(rule(c.id)); err != nil {
+				if err := dt.InsertRule(rule(c.id), t0); err != nil {
 					return err
 				}
 				switch c.fail {
 				case "error":
 					return engine.Errorf(engine.EINVALID, "refused %s", c.id)
 				case "database":
-					return dt.InsertRule(rule("tool.taken"))
+					return dt.InsertRule(rule("tool.taken"), t0)
 				case "panic":
 					panic("boom " + c.id)
 				}
@@ -155,7 +155,7 @@ func FirstOfGroupFails(t *testing.T, db *store.DB, d store.Driver, q *groupcommi
 	var wg sync.WaitGroup
 	for i, id := range []string{"tool.taken", "tool.good"} {
 		wg.Go(func() {
-			errs[i] = d.Write(ctx, func(dt store.DriverTx) error { return dt.InsertRule(rule(id)) })
+			errs[i] = d.Write(ctx, func(dt store.DriverTx) error { return dt.InsertRule(rule(id), t0) })
 		})
 		WaitQueued(q, i+1)
 	}
@@ -181,7 +181,7 @@ func CancelledWhileQueued(t *testing.T, db *store.DB, d store.Driver, q *groupco
 	ran := false
 	errc := make(chan error, 1)
 	go func() {
-		errc <- db.Write(ctx, func(tx *store.Tx) error { ran = true; return nil })
+		errc <- db.Write(ctx, t0, func(tx *store.Tx) error { ran = true; return nil })
 	}()
 	WaitQueued(q, 1)
 	cancel()
@@ -200,7 +200,7 @@ func CancelledWhileQueued(t *testing.T, db *store.DB, d store.Driver, q *groupco
 // database is closed, and runs nothing.
 func AfterClose(t *testing.T, closed *store.DB) {
 	ran := false
-	err := closed.Write(context.Background(), func(*store.Tx) error { ran = true; return nil })
+	err := closed.Write(context.Background(), t0, func(*store.Tx) error { ran = true; return nil })
 	if engine.ErrorCode(err) != engine.EINTERNAL || !strings.Contains(err.Error(), "database is closed") || ran {
 		t.Fatalf("Write after Close: %v (ran %v), want an internal error saying the database is closed", err, ran)
 	}

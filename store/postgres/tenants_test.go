@@ -1,10 +1,11 @@
-package tenant
+package postgres
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,6 +17,21 @@ import (
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
 )
+
+// openTenant opens tenant name's store beside base as internal/tenant
+// does: Provision, then store.Open.
+func openTenant(t *testing.T, base, name string) *store.DB {
+	t.Helper()
+	dsn, _, err := (&tenants{}).Provision(context.Background(), base, name, nil)
+	if err != nil {
+		t.Fatalf("Provision(%s): %v", name, err)
+	}
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", name, err)
+	}
+	return db
+}
 
 // pgExec runs statements on a connection of its own as the test's superuser.
 func pgExec(t *testing.T, dsn string, stmts ...string) {
@@ -59,25 +75,16 @@ func denied(err error) bool {
 // schema or through search_path.
 func checkRoleIsolation(t *testing.T, base, defaultSchema string) {
 	ctx := context.Background()
-	s := NewStores(base, nil)
 	for _, n := range []string{"alice", "bob"} {
-		db, err := s.OpenStore(ctx, n)
-		if err != nil {
-			t.Fatalf("OpenStore(%s): %v", n, err)
-		}
-		db.Close()
+		openTenant(t, base, n).Close()
 	}
 	// Opening again (a restart, another instance) finds both ready.
-	db, err := s.OpenStore(ctx, "alice")
-	if err != nil {
-		t.Fatalf("OpenStore(alice) again: %v", err)
-	}
-	db.Close()
-	alice, err := newPGPlace(base, "alice")
+	openTenant(t, base, "alice").Close()
+	alice, err := newPlace(base, "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bob, _ := newPGPlace(base, "bob")
+	bob, _ := newPlace(base, "bob")
 	conn, err := pgx.Connect(ctx, alice.url(true))
 	if err != nil {
 		t.Fatal(err)
@@ -111,33 +118,38 @@ func TestPGTenantRoles(t *testing.T) {
 	dropTenants(t, base, "alice", "bob")
 	u, _ := url.Parse(base)
 	checkRoleIsolation(t, base, u.Query().Get("search_path"))
-	if loc, _ := NewStores(base, nil).Location("alice"); !strings.Contains(loc, "search_path="+SchemaPrefix(u)+"alice") || store.DriverName(loc) != "postgres" {
+	if loc, _ := (&tenants{}).Location(base, "alice"); !strings.Contains(loc, "search_path="+SchemaPrefix(u)+"alice") || store.DriverName(loc) != "postgres" {
 		t.Errorf("Location(alice) = %s", loc)
 	}
+}
+
+// testRole creates a login role of the test's server named prefix plus
+// random digits, with attrs, that may create schemas in the database and
+// owns a schema of its name, dropped at the end of the test; it returns
+// the role and the URL of a connection as it, working in that schema.
+func testRole(t *testing.T, prefix, attrs string) (role, base string) {
+	super := testenv.PGURL(t)
+	var b [6]byte
+	rand.Read(b[:])
+	role = prefix + hex.EncodeToString(b[:])
+	u, _ := url.Parse(super)
+	db := pgx.Identifier{strings.TrimPrefix(u.Path, "/")}.Sanitize()
+	pgExec(t, super, "CREATE ROLE "+role+" LOGIN"+attrs, "GRANT CREATE ON DATABASE "+db+" TO "+role,
+		"CREATE SCHEMA "+role+" AUTHORIZATION "+role)
+	t.Cleanup(func() {
+		pgExec(t, super, "DROP SCHEMA IF EXISTS "+role+" CASCADE", "REVOKE CREATE ON DATABASE "+db+" FROM "+role, "DROP ROLE IF EXISTS "+role)
+	})
+	u.User = url.User(role)
+	q := u.Query()
+	q.Set("search_path", role)
+	u.RawQuery = q.Encode()
+	return role, u.String()
 }
 
 // TestPGTenantRolesCreateRole: a connecting role that is no superuser but
 // may create roles (CREATEROLE) gets the same isolation.
 func TestPGTenantRolesCreateRole(t *testing.T) {
-	super := testenv.PGURL(t)
-	var b [6]byte
-	rand.Read(b[:])
-	admin := "lexsona_test_admin_" + hex.EncodeToString(b[:])
-	u, _ := url.Parse(super)
-	db := strings.TrimPrefix(u.Path, "/")
-	pgExec(t, super,
-		"CREATE ROLE "+admin+" LOGIN CREATEROLE",
-		"GRANT CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" TO "+admin,
-		"CREATE SCHEMA "+admin+" AUTHORIZATION "+admin)
-	t.Cleanup(func() {
-		pgExec(t, super, "DROP SCHEMA IF EXISTS "+admin+" CASCADE",
-			"REVOKE CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" FROM "+admin, "DROP ROLE IF EXISTS "+admin)
-	})
-	u.User = url.User(admin)
-	q := u.Query()
-	q.Set("search_path", admin)
-	u.RawQuery = q.Encode()
-	base := u.String()
+	admin, base := testRole(t, "lexsona_test_admin_", " CREATEROLE")
 	dropTenants(t, base, "alice", "bob") // runs before the admin role is dropped
 	checkRoleIsolation(t, base, admin)
 }
@@ -145,33 +157,27 @@ func TestPGTenantRolesCreateRole(t *testing.T) {
 // TestPGTenantNoCreateRole: a role that may not create roles still gets a
 // schema per tenant (isolation by search_path only), and is told so.
 func TestPGTenantNoCreateRole(t *testing.T) {
-	super := testenv.PGURL(t)
-	var b [6]byte
-	rand.Read(b[:])
-	user := "lexsona_test_plain_" + hex.EncodeToString(b[:])
-	u, _ := url.Parse(super)
-	db := strings.TrimPrefix(u.Path, "/")
-	pgExec(t, super, "CREATE ROLE "+user+" LOGIN",
-		"GRANT CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" TO "+user,
-		"CREATE SCHEMA "+user+" AUTHORIZATION "+user)
-	t.Cleanup(func() {
-		pgExec(t, super, "DROP SCHEMA IF EXISTS "+user+" CASCADE",
-			"REVOKE CREATE ON DATABASE "+pgx.Identifier{db}.Sanitize()+" FROM "+user, "DROP ROLE IF EXISTS "+user)
-	})
-	u.User = url.User(user)
-	q := u.Query()
-	q.Set("search_path", user)
-	u.RawQuery = q.Encode()
-	base := u.String()
+	_, base := testRole(t, "lexsona_test_plain_", "")
 	dropTenants(t, base, "alice")
-	p, _ := newPGPlace(base, "alice")
+	p, _ := newPlace(base, "alice")
 	withRole, _, err := p.provision(context.Background())
 	if err != nil || withRole {
 		t.Fatalf("provision without CREATEROLE: role %v, %v", withRole, err)
 	}
-	st, err := NewStores(base, nil).OpenStore(context.Background(), "alice")
-	if err != nil {
-		t.Fatal(err)
+	var logs strings.Builder
+	tn := &tenants{}
+	for range 2 {
+		dsn, _, err := tn.Provision(context.Background(), base, "alice", slog.New(slog.NewTextHandler(&logs, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
 	}
-	st.Close()
+	if n := strings.Count(logs.String(), "may not create roles"); n != 1 {
+		t.Errorf("%d warnings that tenants share a role, want 1:\n%s", n, logs.String())
+	}
 }
