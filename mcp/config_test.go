@@ -7,14 +7,18 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/models/lexical"
 )
 
 // TestNewConfig: New refuses a config without its memory or embedder, a
 // tenant that is not a tenant name, and a named tenant without tenant
 // stores.
 func TestNewConfig(t *testing.T) {
-	db := MustOpenStore(t)
-	emb := MustLexical(t, db)
+	emb := lexical.New(0)
+	// New builds the default tenant's memory and calls none of its use
+	// cases: a builder of none is enough to check the configuration.
+	none := func(tenant.Embedders) *memory.Service { return nil }
 	stores := tenant.MemoryOpener{Stores: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil)}
 	for _, c := range []struct {
 		name    string
@@ -22,9 +26,9 @@ func TestNewConfig(t *testing.T) {
 		wantErr string
 	}{
 		{"no memory", Config{Embedder: emb}, "Config.Memory is required"},
-		{"no embedder", Config{Memory: memoryOver(db)}, "Config.Embedder is required"},
-		{"bad MCP tenant", Config{Memory: memoryOver(db), Embedder: emb, Tenant: "Bob", Tenants: stores}, "lower-case"},
-		{"MCP tenant without stores", Config{Memory: memoryOver(db), Embedder: emb, Tenant: "bob"}, "needs Config.Tenants"},
+		{"no embedder", Config{Memory: none}, "Config.Embedder is required"},
+		{"bad MCP tenant", Config{Memory: none, Embedder: emb, Tenant: "Bob", Tenants: stores}, "lower-case"},
+		{"MCP tenant without stores", Config{Memory: none, Embedder: emb, Tenant: "bob"}, "needs Config.Tenants"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := New(c.cfg)
@@ -34,7 +38,7 @@ func TestNewConfig(t *testing.T) {
 		})
 	}
 	for _, name := range []string{"", tenant.Default, "bob"} {
-		s, err := New(Config{Memory: memoryOver(db), Embedder: emb, Tenant: name, Tenants: stores})
+		s, err := New(Config{Memory: none, Embedder: emb, Tenant: name, Tenants: stores})
 		if err != nil {
 			t.Errorf("New with tenant %q: %v", name, err)
 			continue

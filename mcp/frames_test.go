@@ -10,7 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // rpcAnswer is one line the MCP server wrote.
@@ -27,14 +30,13 @@ type rpcAnswer struct {
 const mcpInit = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"script","version":"1"}}}` + "\n" +
 	`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
 
-// runMCPScript serves one stdio session over script (after initialize) and
-// returns the answers in order.
-func runMCPScript(t *testing.T, e *testEnv, script string) []rpcAnswer {
+// runMCPScript serves one stdio session of s over script (after
+// initialize), as Serve does, and returns the answers in order.
+func runMCPScript(t *testing.T, s *Server, script string) []rpcAnswer {
 	t.Helper()
 	var out testenv.SyncBuffer
-	cfg := Config{Memory: memoryOver(e.db), Embedder: e.emb, Logger: discardLogger()}
-	if err := Serve(context.Background(), cfg, strings.NewReader(mcpInit+script), &out); err != nil {
-		t.Fatalf("Serve: %v", err)
+	if err := s.serve(context.Background(), strings.NewReader(mcpInit+script), &out); err != nil {
+		t.Fatalf("serve: %v", err)
 	}
 	var answers []rpcAnswer
 	sc := bufio.NewScanner(bytes.NewReader([]byte(out.String())))
@@ -57,7 +59,7 @@ var goTypeNames = regexp.MustCompile(`Go (struct|value)|\*?mcp\.[A-Z]|\bjsonrpc2
 // goes on (a ping after each is answered); a float id is never answered as
 // another id; no answer shows Go type names.
 func TestMCPFramesThatAreNotMessages(t *testing.T) {
-	e := newTestEnv(t, nil)
+	s := newFakeServer(t, Config{}, &servertest.Memory{}, nil)
 	bad := []struct {
 		frame string
 		code  int
@@ -98,7 +100,7 @@ func TestMCPFramesThatAreNotMessages(t *testing.T) {
 	// Answered as sent: integral ids, whatever their spelling.
 	script.WriteString(`{"jsonrpc":"2.0","id":1.0e2,"method":"ping"}` + "\n")
 	script.WriteString(`{"jsonrpc":"2.0","id":"s-1","method":"ping"}` + "\n")
-	answers := runMCPScript(t, e, script.String())
+	answers := runMCPScript(t, s, script.String())
 
 	var errs []rpcAnswer
 	pongs := map[string]bool{}
@@ -151,7 +153,7 @@ func joinRaw(as []rpcAnswer) string {
 // with -32602 and a message naming the field and the kind wanted, never the
 // SDK's Go types, and the session goes on.
 func TestMCPParamErrorsNameNoGoTypes(t *testing.T) {
-	e := newTestEnv(t, nil)
+	s := newFakeServer(t, Config{}, &servertest.Memory{}, nil)
 	script := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":5}}`,
@@ -161,7 +163,7 @@ func TestMCPParamErrorsNameNoGoTypes(t *testing.T) {
 		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"record_correction","arguments":"str"}}`,
 		`{"jsonrpc":"2.0","id":7,"method":"ping"}`,
 	}, "\n") + "\n"
-	answers := runMCPScript(t, e, script)
+	answers := runMCPScript(t, s, script)
 	byID := map[string]rpcAnswer{}
 	for _, a := range answers {
 		byID[string(a.ID)] = a
@@ -193,19 +195,26 @@ func TestMCPParamErrorsNameNoGoTypes(t *testing.T) {
 // the one frame limit (64 MiB) is read whole and answered, and the session
 // goes on.
 func TestMCPLargeFrame(t *testing.T) {
-	e := newTestEnv(t, nil)
+	var got int
+	s := newFakeServer(t, Config{}, &servertest.Memory{ClassifyFn: func(_ context.Context, text string, _ engine.Scope) (classifier.Result, error) {
+		got = len(text)
+		return classifier.Result{}, engine.Errorf(engine.ETOOLARGE, "correction text is %d bytes long", len(text))
+	}}, nil)
 	big := strings.Repeat("use rg ", (20<<20)/7)
 	script := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"classify_correction","arguments":{"text":"` + big + `"}}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
-	answers := runMCPScript(t, e, script)
-	got := map[string]rpcAnswer{}
+	answers := runMCPScript(t, s, script)
+	byID := map[string]rpcAnswer{}
 	for _, a := range answers {
-		got[string(a.ID)] = a
+		byID[string(a.ID)] = a
 	}
-	if a, ok := got["1"]; !ok || !strings.Contains(a.raw, "too_large") && !strings.Contains(a.raw, "bytes long") {
-		t.Errorf("the 20 MiB frame: %.300s, want a tool error saying the text is too long", a.raw)
+	if a, ok := byID["1"]; !ok || !strings.Contains(a.raw, "too_large: correction text is") {
+		t.Errorf("the 20 MiB frame: %.300s, want the tool error classify_correction gave", a.raw)
 	}
-	if a, ok := got["2"]; !ok || a.Error != nil {
+	if got != len(big) {
+		t.Errorf("classify_correction got a text of %d bytes, want the frame's %d", got, len(big))
+	}
+	if a, ok := byID["2"]; !ok || a.Error != nil {
 		t.Errorf("the session did not go on after the 20 MiB frame:\n%s", joinRaw(answers))
 	}
 }
@@ -214,14 +223,15 @@ func TestMCPLargeFrame(t *testing.T) {
 // UTF-8 is refused as HTTP refuses such a body (a parse error here), and
 // nothing is recorded.
 func TestMCPRefusesInvalidUTF8(t *testing.T) {
-	e := newTestEnv(t, nil)
+	mem := &servertest.Memory{}
+	s := newFakeServer(t, Config{}, mem, nil)
 	script := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"record_correction\",\"arguments\":{\"text\":\"stop using sed \xff\xfe\",\"rule_id\":\"" + ruleSed + "\"}}}\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
-	answers := runMCPScript(t, e, script)
+	answers := runMCPScript(t, s, script)
 	if len(answers) < 3 || answers[1].Error == nil || answers[1].Error.Code != -32700 || !strings.Contains(answers[1].Error.Message, "UTF-8") {
 		t.Fatalf("answers:\n%s\nwant a -32700 parse error naming UTF-8 after initialize", joinRaw(answers))
 	}
-	if r, err := e.db.GetRule(t.Context(), ruleSed); err != nil || r.Reinforcements != 0 {
-		t.Errorf("%s: %d reinforcements (%v), want 0", ruleSed, r.Reinforcements, err)
+	if len(mem.Called()) != 0 {
+		t.Errorf("the refused frame reached the memory: %v", mem.Called())
 	}
 }

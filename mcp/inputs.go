@@ -75,21 +75,12 @@ type ExplainRule = memory.RuleHistory
 const defaultRules = 100
 
 // correction is the correction record_correction records. Errors:
-// EINVALID naming a polarity other than 1 or -1 (the rest is
-// memory.Service.Record's to check).
+// engine.ParsePolarity's (an absent polarity, 0, is the default), the rest
+// is memory.Service.Record's to check.
 func (in recordIn) correction() (engine.Correction, error) {
-	c := engine.Correction{
-		UserText: in.Text, RuleID: in.RuleID, Scope: in.scope(),
+	pol, err := engine.ParsePolarity(in.Polarity)
+	return engine.Correction{
+		UserText: in.Text, RuleID: in.RuleID, Polarity: pol, Scope: in.scope(),
 		FrameID: in.FrameID, AgentOutput: in.AgentOutput, IdempotencyKey: in.IdempotencyKey,
-	}
-	switch in.Polarity {
-	case 0:
-	case 1:
-		c.Polarity = engine.Reinforce
-	case -1:
-		c.Polarity = engine.Counter
-	default:
-		return c, engine.Errorf(engine.EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", in.Polarity)
-	}
-	return c, nil
+	}, err
 }

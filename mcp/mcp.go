@@ -1,8 +1,9 @@
 // Package mcp is LexSona's Model Context Protocol front end: the tools
 // record_correction, classify_correction, get_persona, list_rules,
 // explain_rule, list_confirmations, resolve_confirmation, add_rule and
-// review_candidate, each a thin call of one use case of package memory on
-// the memory of one tenant, served over stdio (newline-delimited JSON-RPC)
+// review_candidate, list_learned and retract_event, each a thin call of one
+// use case it declares (Memory, which *memory.Service satisfies) on the
+// memory of one tenant, served over stdio (newline-delimited JSON-RPC)
 // by `lexsona mcp`.
 //
 //	err := mcp.Serve(ctx, mcp.Config{Memory: tenant.MemoryOver(db, opts), Embedder: emb, Logger: stderrLog}, os.Stdin, os.Stdout)
@@ -23,7 +24,6 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -75,7 +75,7 @@ type Config struct {
 type Server struct {
 	cfg  Config
 	log  *slog.Logger
-	mems *tenant.Memories
+	mems Tenants
 }
 
 // New builds a Server from cfg; it opens nothing. Errors: EINVALID when
@@ -96,6 +96,23 @@ func New(cfg Config) (*Server, error) {
 			return nil, engine.Errorf(engine.EINVALID, "mcp: tenant %s needs Config.Tenants", cfg.Tenant)
 		}
 	}
+	setDefaults(&cfg)
+	emb := tenant.Embedders{Classify: cfg.Embedder, Bulk: cfg.Embedder}
+	return over(cfg, tenantMemories{tenant.NewMemories(tenant.MemoriesConfig{
+		Default: cfg.Memory(emb), Tenants: cfg.Tenants,
+		Model: cfg.Embedder, Shared: emb, TenantEmbedder: cfg.TenantEmbedder,
+		Logger: cfg.Logger, Now: cfg.Now,
+	})}), nil
+}
+
+// over is a server whose tools work on the memories of mems: New gives it
+// LexSona's, a test of the tools alone its fakes.
+func over(cfg Config, mems Tenants) *Server {
+	setDefaults(&cfg)
+	return &Server{cfg: cfg, log: cfg.Logger, mems: mems}
+}
+
+func setDefaults(cfg *Config) {
 	if cfg.IdempotencyTTL == 0 {
 		cfg.IdempotencyTTL = tenant.DefaultIdempotencyTTL
 	}
@@ -105,13 +122,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	emb := tenant.Embedders{Classify: cfg.Embedder, Bulk: cfg.Embedder}
-	mems := tenant.NewMemories(tenant.MemoriesConfig{
-		Default: cfg.Memory(emb), Tenants: cfg.Tenants,
-		Model: cfg.Embedder, Shared: emb, TenantEmbedder: cfg.TenantEmbedder,
-		Logger: cfg.Logger, Now: cfg.Now,
-	})
-	return &Server{cfg: cfg, log: cfg.Logger, mems: mems}, nil
 }
 
 // Close closes the named tenants' memories the tools opened; the default
@@ -130,6 +140,11 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return s.serve(ctx, in, out)
+}
+
+// serve is Serve over s, which it closes when the session ends.
+func (s *Server) serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer s.Close()
 	defer s.mems.StartPruner(s.cfg.IdempotencyTTL)()
 	frames := newStdioFrames(out)
@@ -138,7 +153,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	// pump bounds every frame (maxFrame); the SDK's own, lower, line limit
 	// would end the session on a frame between the two.
 	t := &sdkmcp.IOTransport{Reader: pr, Writer: nopWriteCloser{frames}, MaxLineLength: -1}
-	err = s.MCPServer().Run(ctx, t)
+	err := s.MCPServer().Run(ctx, t)
 	pr.Close()
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, sdkmcp.ErrConnectionClosed) {
 		return nil
@@ -169,8 +184,8 @@ func (s *Server) For(name string) *sdkmcp.Server {
 }
 
 // memoryOf is the memory a tool call of tenant name works on. Errors:
-// tenant.Memories.Get's.
-func (s *Server) memoryOf(ctx context.Context, name string) (*memory.Service, error) {
+// Tenants.Get's.
+func (s *Server) memoryOf(ctx context.Context, name string) (Memory, error) {
 	return s.mems.Get(ctx, name)
 }
 

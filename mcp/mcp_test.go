@@ -50,33 +50,13 @@ func callTool(t *testing.T, cs *sdkmcp.ClientSession, name string, args map[stri
 	return text, structured, res.IsError
 }
 
+// TestMCPTools: the tools over LexSona's memory: what the classifier
+// decides, the evidence recorded, the persona, the rules, and the
+// confirmations' round trip (TestMCPToolArguments checks the tools' own
+// work over a fake).
 func TestMCPTools(t *testing.T) {
 	e := newTestEnv(t, nil)
 	cs := mcpSession(t, e.srv)
-	if info := cs.InitializeResult(); info == nil || info.ServerInfo.Name != Name || info.Instructions == "" {
-		t.Fatalf("initialize: %+v", info)
-	}
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range tools.Tools {
-		names = append(names, tool.Name)
-		if tool.Description == "" || tool.InputSchema == nil {
-			t.Errorf("tool %s has no description or schema", tool.Name)
-		}
-		schema, _ := json.Marshal(tool.InputSchema)
-		if !strings.Contains(string(schema), `"type":"object"`) || !strings.Contains(string(schema), `"additionalProperties":false`) {
-			t.Errorf("tool %s schema: %s", tool.Name, schema)
-		}
-	}
-	slices.Sort(names)
-	want := []string{"add_rule", "classify_correction", "explain_rule", "get_persona", "list_confirmations", "list_learned", "list_rules", "record_correction", "resolve_confirmation", "retract_event", "review_candidate"}
-	if !slices.Equal(names, want) {
-		t.Fatalf("tools %v, want %v", names, want)
-	}
-
 	for _, c := range []struct {
 		name  string
 		tool  string
@@ -94,8 +74,6 @@ func TestMCPTools(t *testing.T) {
 				t.Errorf("error text %q", text)
 			}
 		}},
-		{"classify missing text", "classify_correction", map[string]any{}, true, nil},
-		{"classify unknown argument", "classify_correction", map[string]any{"text": "x", "projekt": "api"}, true, nil},
 		{"record", "record_correction", map[string]any{"text": textAuto, "project": "api", "rule_id": ruleSed}, false, func(t *testing.T, _ string, s map[string]any) {
 			if s["decision"] != "explicit" || s["event_type"] != "reinforcement" {
 				t.Errorf("record: %v", s)
@@ -106,7 +84,6 @@ func TestMCPTools(t *testing.T) {
 				t.Errorf("record: %v", s)
 			}
 		}},
-		{"record bad polarity", "record_correction", map[string]any{"text": "x", "polarity": 2}, true, nil},
 		{"record unknown rule", "record_correction", map[string]any{"text": "x", "rule_id": "tool.unknown"}, true, func(t *testing.T, text string, _ map[string]any) {
 			if !strings.HasPrefix(text, "not_found:") || !strings.Contains(text, "tool.unknown") {
 				t.Errorf("error text %q", text)
@@ -123,14 +100,12 @@ func TestMCPTools(t *testing.T) {
 				t.Errorf("snapshot %v", s)
 			}
 		}},
-		{"persona bad format", "get_persona", map[string]any{"format": "xml"}, true, nil},
 		{"list rules", "list_rules", map[string]any{"category": "tool_preference", "limit": 2}, false, func(t *testing.T, _ string, s map[string]any) {
 			if rs, _ := s["rules"].([]any); len(rs) != 2 || s["next_after"] == nil {
 				t.Errorf("list: %v", s)
 			}
 		}},
 		{"list rules by scope", "list_rules", map[string]any{"project": "api", "context_tags": []string{"go"}}, false, nil},
-		{"list rules bad status", "list_rules", map[string]any{"status": "live"}, true, nil},
 		{"explain", "explain_rule", map[string]any{"rule_id": ruleSed}, false, func(t *testing.T, _ string, s map[string]any) {
 			h, _ := s["history"].([]any)
 			r, _ := s["rule"].(map[string]any)
@@ -140,7 +115,6 @@ func TestMCPTools(t *testing.T) {
 		}},
 		{"explain unknown", "explain_rule", map[string]any{"rule_id": "tool.unknown"}, true, nil},
 		{"explain malformed", "explain_rule", map[string]any{"rule_id": "NOT AN ID"}, true, nil},
-		{"add rule unknown argument", "add_rule", map[string]any{"rule_id": "tool.run-go-vet", "category": "tool_preference", "text": "x", "project": "api"}, true, nil},
 		{"add rule", "add_rule", map[string]any{"rule_id": "tool.run-go-vet", "category": "tool_preference", "text": "Run go vet before saying a Go change is done", "scope": map[string]any{"context_tags": []string{"go"}}}, false, func(t *testing.T, _ string, s map[string]any) {
 			if s["rule_id"] != "tool.run-go-vet" || s["severity"] != "should" || s["status"] != "active-eligible" || s["source"] != "user" {
 				t.Errorf("add_rule: %v", s)
@@ -151,24 +125,18 @@ func TestMCPTools(t *testing.T) {
 				t.Errorf("error text %q", text)
 			}
 		}},
-		{"add rule bad severity", "add_rule", map[string]any{"rule_id": "tool.x", "category": "tool_preference", "text": "x", "severity": "huge"}, true, nil},
 		{"review a non-candidate", "review_candidate", map[string]any{"rule_id": ruleSed, "action": "accept"}, true, func(t *testing.T, text string, _ map[string]any) {
 			if !strings.HasPrefix(text, "conflict: ") || !strings.Contains(text, "not a candidate") {
 				t.Errorf("error text %q", text)
 			}
 		}},
-		{"review bad action", "review_candidate", map[string]any{"rule_id": ruleSed, "action": "maybe"}, true, nil},
 		{"resolve unknown", "resolve_confirmation", map[string]any{"id": 12345, "action": "accept"}, true, nil},
-		{"resolve bad action", "resolve_confirmation", map[string]any{"id": 1, "action": "maybe"}, true, nil},
-		{"resolve bad id", "resolve_confirmation", map[string]any{"id": -1, "action": "reject"}, true, nil},
 		{"learned", "list_learned", map[string]any{"since": "2000-01-01T00:00:00Z"}, false, func(t *testing.T, _ string, s map[string]any) {
 			evs, _ := s["events"].([]any)
 			if len(evs) == 0 || evs[0].(map[string]any)["rule_id"] != ruleSed {
 				t.Errorf("learned: %v", s)
 			}
 		}},
-		{"learned bad since", "list_learned", map[string]any{"since": "soon"}, true, nil},
-		{"retract bad id", "retract_event", map[string]any{"event_id": 0}, true, nil},
 		{"retract unknown", "retract_event", map[string]any{"event_id": 987654}, true, func(t *testing.T, text string, _ map[string]any) {
 			if !strings.HasPrefix(text, "not_found:") {
 				t.Errorf("error text %q", text)
@@ -208,7 +176,7 @@ func TestMCPTools(t *testing.T) {
 	if got := confirmationIDs(t, cs, map[string]any{"status": "all", "limit": 10}); !slices.Equal(got, []any{id}) {
 		t.Errorf("list_confirmations status all: %v, want %v", got, id)
 	}
-	for _, args := range []map[string]any{{"status": "open"}, {"limit": -1}, {"limit": 20000}, {"colour": "red"}} {
+	for _, args := range []map[string]any{{"limit": -1}, {"limit": 20000}} {
 		if text, _, isErr := callTool(t, cs, "list_confirmations", args); !isErr {
 			t.Errorf("list_confirmations %v: no error: %s", args, text)
 		}

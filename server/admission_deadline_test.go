@@ -14,6 +14,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/lexical"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // paceEmbedder wraps a real embedder and takes as long as a model embedding
@@ -57,10 +58,10 @@ func paceBody(n int) string {
 // known before any of its work; a request that fits is served.
 func TestEmbeddingTooLargeRefusedAtOnce(t *testing.T) {
 	var p *paceEmbedder
-	e := newTestEnv(t, func(c *Config) {
+	e, _ := newFakeEnv(t, func(c *Config) {
 		p = &paceEmbedder{Embedder: c.Embedder, perSecond: 40_000}
 		c.Embedder, c.RequestTimeout = p, 4*time.Second
-	})
+	}, &servertest.Memory{}, nil)
 	tooLarge := func(when string, wantEmbedded int64) {
 		t.Helper()
 		before := p.embedded.Load()

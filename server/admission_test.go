@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // holdEmbedder wraps a real embedder and holds every call until released,
@@ -67,10 +68,10 @@ func longTexts(n int) []string {
 // admitted and timing out together. The admitted request is then served.
 func TestEmbeddingFloodAdmittedByTokens(t *testing.T) {
 	var h *holdEmbedder
-	e := newTestEnv(t, func(c *Config) {
+	e, _ := newFakeEnv(t, func(c *Config) {
 		h = &holdEmbedder{Embedder: c.Embedder, gate: make(chan struct{})}
 		c.Embedder = h
-	})
+	}, &servertest.Memory{}, nil)
 	body, _ := json.Marshal(map[string]any{"input": longTexts(512)})
 	const clients = 12
 	results := make(chan response, clients)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 func TestParseAPIKeys(t *testing.T) {
@@ -87,10 +89,15 @@ func withAuth(r request, value string) request {
 	return r
 }
 
+// TestAuthEveryRoute: every /v1 route refuses a request without a valid
+// key (401) and a write with a read key (403), before it reaches the
+// memory; the others are open. The memory is a fake: this is the front
+// end's own check.
 func TestAuthEveryRoute(t *testing.T) {
-	e := newTestEnv(t, func(c *Config) {
+	mem := &servertest.Memory{}
+	e, _ := newFakeEnv(t, func(c *Config) {
 		c.APIKeys = APIKeys{Read: []string{readKey}, Write: []string{writeKey}}
-	})
+	}, mem, nil)
 	var routes []string
 	for r := range e.srv.routes {
 		routes = append(routes, r)
@@ -124,7 +131,11 @@ func TestAuthEveryRoute(t *testing.T) {
 			{"write, lower-case scheme", "bearer " + writeKey, 0},
 		} {
 			t.Run(rt+"/"+c.name, func(t *testing.T) {
+				before := len(mem.Called())
 				r := e.do(withAuth(req, c.auth))
+				if c.want != 0 && len(mem.Called()) != before {
+					t.Errorf("a refused request reached the memory: %v", mem.Called()[before:])
+				}
 				switch {
 				case c.want == 0 && (r.status == 401 || r.status == 403):
 					t.Fatalf("status %d: %s", r.status, r.body)
@@ -158,9 +169,9 @@ func TestAuthEveryRoute(t *testing.T) {
 
 func TestMetricsKey(t *testing.T) {
 	keys := APIKeys{Read: []string{readKey}}
-	open := newTestEnv(t, func(c *Config) { c.APIKeys = keys })
+	open, _ := newFakeEnv(t, func(c *Config) { c.APIKeys = keys }, &servertest.Memory{}, nil)
 	mustStatus(t, open.get("/metrics"), 200)
-	closed := newTestEnv(t, func(c *Config) { c.APIKeys = keys; c.MetricsNeedKey = true })
+	closed, _ := newFakeEnv(t, func(c *Config) { c.APIKeys = keys; c.MetricsNeedKey = true }, &servertest.Memory{}, nil)
 	mustStatus(t, closed.get("/metrics"), 401)
 	mustStatus(t, closed.do(withAuth(get("/metrics"), "Bearer "+readKey)), 200)
 	mustStatus(t, closed.get("/healthz"), 200)

@@ -14,6 +14,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/models/lexical"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // embeddingsBody is a /v1/embeddings body with n texts.
@@ -73,10 +75,9 @@ func TestEmbeddingAdmission(t *testing.T) {
 
 // TestMaxTextsInFlightValidated: a bound below one request's texts is refused.
 func TestMaxTextsInFlightValidated(t *testing.T) {
-	db := MustOpenStore(t)
-	_, err := New(Config{Memory: plainMemory(db), Embedder: MustLexical(t, db), MaxTextsInFlight: 100})
+	_, err := newServer(Config{Embedder: lexical.New(0), MaxTextsInFlight: 100})
 	if engine.ErrorCode(err) != engine.EINVALID {
-		t.Fatalf("New: %v, want EINVALID", err)
+		t.Fatalf("newServer: %v, want EINVALID", err)
 	}
 }
 
@@ -89,29 +90,16 @@ func TestWriteTimeoutPerRoute(t *testing.T) {
 	if want := DefaultRequestTimeout + writeMargin; cfg.WriteTimeout != want {
 		t.Errorf("WriteTimeout = %v, want %v (RequestTimeout + %v)", cfg.WriteTimeout, want, writeMargin)
 	}
-	// A real server: WriteTimeout 300 ms; a route slower than that loses its
-	// connection, one with its own 5 s limit answers.
-	db := MustOpenStore(t)
-	s, err := New(Config{Addr: "127.0.0.1:0", Memory: plainMemory(db), Embedder: MustLexical(t, db), Logger: discardLogger(),
-		WriteTimeout: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A running server: WriteTimeout 300 ms; a route slower than that loses
+	// its connection, one with its own 5 s limit answers.
+	s, _ := newFakeServer(t, func(c *Config) { c.Addr, c.WriteTimeout = "127.0.0.1:0", 300*time.Millisecond }, &servertest.Memory{}, nil)
 	slow := func(c echo.Context) error {
 		time.Sleep(800 * time.Millisecond)
 		return c.String(http.StatusOK, "done")
 	}
 	s.add(http.MethodGet, "/test/slow", slow)
 	s.add(http.MethodGet, "/test/slow-own-limit", slow, withTimeout(5*time.Second))
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { s.Run(ctx) })
-	defer wg.Wait()
-	defer cancel()
-	base := "http://" + s.Addr()
+	base, _ := run(t, s)
 	client := &http.Client{Timeout: 10 * time.Second}
 	if resp, err := client.Get(base + "/test/slow"); err == nil {
 		b, _ := io.ReadAll(resp.Body)
@@ -132,9 +120,15 @@ func TestWriteTimeoutPerRoute(t *testing.T) {
 // TestRuleMetricsCached: the rule counts of /metrics are assessed at most
 // once per TTL, however often it is scraped.
 func TestRuleMetricsCached(t *testing.T) {
-	e := newTestEnv(t, nil)
+	var mu sync.Mutex
+	rules := 5
+	mem := &servertest.Memory{CountRuleStatesFn: func(context.Context, time.Time) (map[string]int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return map[string]int{"active": rules}, nil
+	}}
 	clock := newClock(testNow)
-	rc := &ruleCollector{mem: e.srv.mem, ttl: 10 * time.Second, now: clock.now}
+	rc := &ruleCollector{mem: mem, ttl: 10 * time.Second, now: clock.now}
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(rc)
 	active := func() float64 {
@@ -158,7 +152,9 @@ func TestRuleMetricsCached(t *testing.T) {
 	if rc.assessed != 1 {
 		t.Errorf("6 scrapes within the TTL assessed the rules %d times, want 1", rc.assessed)
 	}
-	mustStatus(t, e.post("/v1/rules", `{"rule_id":"user.metrics-cache","category":"code_style","severity":"should","text":"Use tabs"}`), 201)
+	mu.Lock()
+	rules++ // a rule is added
+	mu.Unlock()
 	if n := active(); n != n0 {
 		t.Errorf("within the TTL the count moved from %v to %v", n0, n)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"maps"
 	"net/http"
 	"slices"
@@ -8,11 +9,23 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
+// TestBrowserRequestsRefused: what a browser page on another site can send
+// (a cross-origin fetch, a form's content type) is refused before it
+// reaches the memory; a same-origin request is recorded.
 func TestBrowserRequestsRefused(t *testing.T) {
-	e := newTestEnv(t, nil)
+	recorded := 0
+	mem := &servertest.Memory{RecordFn: func(context.Context, engine.Correction) (memory.RecordResponse, bool, error) {
+		recorded++
+		return memory.RecordResponse{Decision: "confirm", Score: 0.5, Polarity: engine.Reinforce, PendingID: 1,
+			Candidates: []engine.Candidate{{RuleID: ruleSed, Score: 0.5}}}, false, nil
+	}}
+	e, _ := newFakeEnv(t, nil, mem, nil)
 	body := `{"text":"` + textAuto + `"}`
 	with := func(h map[string]string) request {
 		return request{method: http.MethodPost, path: "/v1/corrections", body: body, header: h}
@@ -29,13 +42,13 @@ func TestBrowserRequestsRefused(t *testing.T) {
 		// httptest requests have Host example.com: a same-origin page is fine.
 		{"same origin", with(map[string]string{"Origin": "http://example.com", "Sec-Fetch-Site": "same-origin"}), "/v1/corrections", 201, "", "", nil},
 	})
-	if n, _ := e.evidence(ruleSed); n != 1 {
-		t.Errorf("%d corrections recorded, want only the same-origin one", n)
+	if recorded != 1 {
+		t.Errorf("%d corrections recorded, want only the same-origin one", recorded)
 	}
 }
 
 func TestHostCheckOnLoopback(t *testing.T) {
-	_, base, _, _ := startServer(t, func(c *Config) { c.AllowedHosts = []string{"LexSona.Internal:8080"} })
+	_, base := startFake(t, func(c *Config) { c.AllowedHosts = []string{"LexSona.Internal:8080"} }, &servertest.Memory{})
 	port := base[strings.LastIndex(base, ":")+1:]
 	for host, want := range map[string]int{
 		"127.0.0.1:" + port: 200, "localhost:" + port: 200, "[::1]:" + port: 200, "lexsona.internal:" + port: 200,

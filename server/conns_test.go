@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // dialHeld opens n connections to addr that send nothing, closed at the
@@ -45,9 +46,9 @@ func send(t *testing.T, addr, method, path string) (*http.Response, string) {
 // request there is refused with 503 and Retry-After instead of waiting.
 func TestProbesPastIdleConnections(t *testing.T) {
 	const maxConns, idle = 32, 35 // 3 past the limit, as 515 are past 512
-	s, _, _, _ := startServer(t, func(c *Config) {
+	s, _ := startFake(t, func(c *Config) {
 		c.MaxConns, c.ReadHeaderTimeout = maxConns, time.Minute
-	})
+	}, &servertest.Memory{})
 	addr := s.Addr()
 	dialHeld(t, addr, idle)
 	for _, probe := range []string{"/healthz", "/readyz"} {
@@ -78,7 +79,7 @@ func TestProbesPastIdleConnections(t *testing.T) {
 // connection that sends nothing loses its place within probeHeaderTimeout;
 // once a held connection closes, API requests are served again.
 func TestMaxConns(t *testing.T) {
-	s, _, _, _ := startServer(t, func(c *Config) { c.MaxConns, c.ProbeConns = 2, 1 })
+	s, _ := startFake(t, func(c *Config) { c.MaxConns, c.ProbeConns = 2, 1 }, &servertest.Memory{})
 	addr := s.Addr()
 	var held []net.Conn
 	for range 2 {
@@ -127,9 +128,9 @@ func TestMaxConns(t *testing.T) {
 // ProbeAddr are answered (GET and HEAD), each on a connection closed after
 // it, to a Host that is not the server's; anything else there is a 404.
 func TestProbeAddrPastHeldConnections(t *testing.T) {
-	s, _, _, _ := startServer(t, func(c *Config) {
+	s, _ := startFake(t, func(c *Config) {
 		c.MaxConns, c.ProbeConns, c.ReadHeaderTimeout, c.ProbeAddr = 4, 1, time.Minute, "127.0.0.1:0"
-	})
+	}, &servertest.Memory{})
 	probeAddr := s.ProbeAddr()
 	if probeAddr == "" || probeAddr == s.Addr() {
 		t.Fatalf("ProbeAddr() = %q beside Addr() %q, want an address of its own", probeAddr, s.Addr())

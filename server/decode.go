@@ -69,16 +69,31 @@ func checkContentType(c echo.Context, want ...string) error {
 // then it runs the struct's validate tags. Every failure is an EINVALID (or ETOOLARGE) error
 // with a message naming what was wrong.
 func (s *Server) decodeJSON(c echo.Context, v any, lenient bool) error {
-	body, err := readBody(c)
+	body, err := jsonBody(c)
 	if err != nil {
 		return err
 	}
-	if len(body) > 0 {
-		if err := checkContentType(c, "application/json"); err != nil {
-			return err
-		}
-	}
 	return s.decodeBytes(body, v, lenient)
+}
+
+// decodeOptionalJSON is decodeJSON (not lenient) for a body that may be
+// left out: without one, v stays as it is.
+func (s *Server) decodeOptionalJSON(c echo.Context, v any) error {
+	body, err := jsonBody(c)
+	if err != nil || len(body) == 0 {
+		return err
+	}
+	return s.decodeBytes(body, v, false)
+}
+
+// jsonBody reads the request body; one that is not empty must be sent as
+// application/json. Errors: readBody's and checkContentType's.
+func jsonBody(c echo.Context) ([]byte, error) {
+	body, err := readBody(c)
+	if err == nil && len(body) > 0 {
+		err = checkContentType(c, "application/json")
+	}
+	return body, err
 }
 
 // decodeBytes is decodeJSON on a byte slice.

@@ -9,12 +9,14 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // TestChunkedBodyOverLimit: a body without Content-Length is cut at the
 // limit while it is read, and answered 413.
 func TestChunkedBodyOverLimit(t *testing.T) {
-	e := newTestEnv(t, func(c *Config) { c.BodyLimit = 1024 })
+	mem := &servertest.Memory{}
+	e, _ := newFakeEnv(t, func(c *Config) { c.BodyLimit = 1024 }, mem, nil)
 	for _, path := range []string{"/v1/classify", "/v1/corrections", "/v1/embeddings"} {
 		body := io.MultiReader(strings.NewReader(`{"text":"`), strings.NewReader(strings.Repeat("a", 4096)), strings.NewReader(`"}`))
 		req := httptest.NewRequest(http.MethodPost, path, body)
@@ -27,6 +29,9 @@ func TestChunkedBodyOverLimit(t *testing.T) {
 		if eb := r.errorBody(t); eb.Code != "too_large" || !strings.Contains(eb.Message, "1024-byte limit") {
 			t.Errorf("%s: %+v", path, eb)
 		}
+	}
+	if len(mem.Called()) != 0 {
+		t.Errorf("bodies over the limit reached the memory: %v", mem.Called())
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
 )
 
@@ -144,7 +143,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	}
 	// A damaged page met by a read turns readiness false (the default
 	// tenant's) or is noted on the tenant's store.
-	if m, ok := c.Get(ctxTenantMem).(*memory.Service); ok {
+	if m, ok := c.Get(ctxTenantMem).(Memory); ok {
 		m.NoteError(err)
 	} else {
 		s.mem.NoteError(err)

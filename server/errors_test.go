@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
+	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 func TestErrorStatusTable(t *testing.T) {
@@ -52,11 +56,22 @@ func TestErrorStatusTable(t *testing.T) {
 	}
 }
 
-// TestInternalErrorsAreLoggedNotShown: a store failure and a panic answer
-// 500 "internal error"; their detail is in the log only.
+// TestInternalErrorsAreLoggedNotShown: a store failure the memory reports
+// and a panic answer 500 "internal error"; their detail is in the log
+// only, and the failure is noted on the memory (its readiness follows).
 func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
 	var logs testenv.SyncBuffer
-	e := newTestEnv(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) })
+	storeErr := fmt.Errorf("store: list rules: %w", errors.New("sql: database is closed"))
+	var noted []error
+	mem := &servertest.Memory{
+		ListRulesFn: func(context.Context, memory.RulesQuery) (memory.RuleList, error) { return memory.RuleList{}, storeErr },
+		GetRuleFn:   func(context.Context, string, time.Time) (engine.RuleView, error) { return engine.RuleView{}, storeErr },
+		PersonaFn: func(context.Context, memory.PersonaRequest) (engine.Snapshot, error) {
+			return engine.Snapshot{}, storeErr
+		},
+		NoteErrorFn: func(err error) { noted = append(noted, err) },
+	}
+	e, _ := newFakeEnv(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) }, mem, nil)
 	e.srv.add(http.MethodGet, "/test/panic", func(echo.Context) error { panic("boom at secret place") })
 	r := e.get("/test/panic")
 	mustStatus(t, r, 500)
@@ -66,7 +81,6 @@ func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
 	if !strings.Contains(logs.String(), "boom at secret place") || !strings.Contains(logs.String(), r.header.Get("X-Request-Id")) {
 		t.Errorf("the panic is not logged with its request id: %s", logs.String())
 	}
-	e.db.Close() // every query now fails inside database/sql
 	for _, path := range []string{"/v1/rules", "/v1/rules/" + ruleSed, "/v1/persona"} {
 		r := e.get(path)
 		if r.status < 500 {
@@ -81,6 +95,10 @@ func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
 	if !strings.Contains(logs.String(), `"err":"store: `) {
 		t.Errorf("the store error is not logged: %s", logs.String())
 	}
+	if n := len(slices.DeleteFunc(noted, func(err error) bool { return !errors.Is(err, storeErr) })); n != 3 {
+		t.Errorf("the store error was noted on the memory %d times, want 3 (once a request)", n)
+	}
+	mem.WritableFn = func(context.Context) error { return storeErr }
 	r = e.get("/readyz")
 	mustStatus(t, r, 503)
 	checkDoc(t, "GET", "/readyz", r)

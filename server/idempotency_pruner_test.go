@@ -31,7 +31,7 @@ func TestPruneOnceDeletesOnlyExpiredKeys(t *testing.T) {
 	mustStatus(t, e.do(withKey("k-ttl", body)), http.StatusCreated)
 
 	clock.add(23 * time.Hour)
-	e.srv.mems.PruneOnce(t.Context(), DefaultIdempotencyTTL)
+	e.srv.mems.(tenantMemories).PruneOnce(t.Context(), DefaultIdempotencyTTL)
 	if r := e.do(withKey("k-ttl", body)); r.status != http.StatusOK {
 		t.Fatalf("within the TTL a retry answered %d, want 200 (replayed)", r.status)
 	}
@@ -40,7 +40,7 @@ func TestPruneOnceDeletesOnlyExpiredKeys(t *testing.T) {
 	}
 
 	clock.add(2 * time.Hour) // 25 h after the key was stored
-	e.srv.mems.PruneOnce(t.Context(), DefaultIdempotencyTTL)
+	e.srv.mems.(tenantMemories).PruneOnce(t.Context(), DefaultIdempotencyTTL)
 	if !strings.Contains(log.String(), "msg=\"pruned idempotency keys\" deleted=1 older_than=24h0m0s") {
 		t.Errorf("no log line for the pruned key:\n%s", log.String())
 	}

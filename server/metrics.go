@@ -11,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -28,7 +27,7 @@ type metrics struct {
 
 // newMetrics builds the metrics; the rule gauges count the rules of mem, the
 // default tenant's memory.
-func newMetrics(mem *memory.Service, emb models.Embedder, b *models.Batcher, a *admission) *metrics {
+func newMetrics(mem Operation, emb models.Embedder, b *models.Batcher, a *admission) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "lexsona_http_request_duration_seconds",
@@ -115,7 +114,7 @@ const rulesMetricTTL = 10 * time.Second
 // provisional, inactive, candidate, archived, dormant, stale_weak), counted
 // by memory.Service.CountRuleStates at most once per ttl.
 type ruleCollector struct {
-	mem *memory.Service
+	mem Operation
 	ttl time.Duration
 	now func() time.Time
 

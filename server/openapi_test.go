@@ -11,12 +11,14 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // openAPI is the parsed document, loaded once.
 var openAPI = sync.OnceValues(func() (map[string]any, error) {
 	var doc map[string]any
-	err := json.Unmarshal(OpenAPI(), &doc)
+	err := json.Unmarshal(openAPIDoc, &doc)
 	return doc, err
 })
 
@@ -113,7 +115,7 @@ func echoToOpenAPI(p string) string {
 }
 
 func TestOpenAPICoversEveryRoute(t *testing.T) {
-	e := newTestEnv(t, nil)
+	e, _ := newFakeEnv(t, nil, &servertest.Memory{}, nil)
 	doc := mustDoc(t)
 	paths := doc["paths"].(map[string]any)
 	seen := map[string]bool{}
@@ -236,7 +238,7 @@ func checkDoc(tb testing.TB, method, route string, r response) {
 }
 
 func TestOpenAPIServed(t *testing.T) {
-	e := newTestEnv(t, nil)
+	e, _ := newFakeEnv(t, nil, &servertest.Memory{}, nil)
 	r := e.get("/openapi.json")
 	mustStatus(t, r, http.StatusOK)
 	var doc map[string]any
@@ -250,7 +252,7 @@ func TestOpenAPIServed(t *testing.T) {
 // accepts every one its operation documents (a valid value of each, all at
 // once), and refuses one it does not document, naming it.
 func TestOpenAPIQueryParameters(t *testing.T) {
-	e := newTestEnv(t, nil)
+	e, _ := newFakeEnv(t, nil, &servertest.Memory{}, nil)
 	values := map[string]string{"environment": "work", "project": "api", "agent_family": "claude",
 		"context_tags": "cli", "category": "tool_preference", "after": ""}
 	for path, item := range mustDoc(t)["paths"].(map[string]any) {

@@ -30,23 +30,21 @@ type CorrectionRequest struct {
 const IdempotencyHeader = "Idempotency-Key"
 
 // correction turns a request body and idempotency key into the correction
-// to record. Errors: EINVALID naming a bad polarity or an "at" that is not
-// an RFC 3339 time, "" included (the rest is memory.Service.Record's to
-// check).
+// to record. Errors: EINVALID naming a polarity given other than 1 or -1
+// (engine.ParseGivenPolarity: the default is asked for by leaving it out)
+// or an "at" that is not an RFC 3339 time, "" included (the rest is
+// memory.Service.Record's to check).
 func correction(req CorrectionRequest, key string) (engine.Correction, error) {
 	c := engine.Correction{
 		UserText: req.Text, RuleID: req.RuleID, Scope: req.Scope,
 		FrameID: req.FrameID, AgentOutput: req.AgentOutput, IdempotencyKey: key,
 	}
 	if req.Polarity != nil {
-		switch *req.Polarity {
-		case 1:
-			c.Polarity = engine.Reinforce
-		case -1:
-			c.Polarity = engine.Counter
-		default:
-			return c, engine.Errorf(engine.EINVALID, "polarity %d: want 1 (reinforcement) or -1 (counterexample)", *req.Polarity)
+		pol, err := engine.ParseGivenPolarity(*req.Polarity)
+		if err != nil {
+			return c, err
 		}
+		c.Polarity = pol
 	}
 	if req.At != nil {
 		t, err := time.Parse(time.RFC3339Nano, *req.At)
@@ -61,7 +59,7 @@ func correction(req CorrectionRequest, key string) (engine.Correction, error) {
 // record records a correction (memory.Service.Record) and counts its
 // decision; the store has committed before it returns, so an answer means
 // durable.
-func (s *Server) record(ctx context.Context, mem *memory.Service, c engine.Correction) (memory.RecordResponse, bool, error) {
+func (s *Server) record(ctx context.Context, mem Corrections, c engine.Correction) (memory.RecordResponse, bool, error) {
 	resp, replayed, err := mem.Record(ctx, c)
 	if err != nil {
 		return resp, false, err
@@ -154,7 +152,7 @@ func parsePendingID(s string) (int64, error) {
 
 // confirm resolves a pending confirmation (memory.Service.Confirm) now,
 // with polarity pol (0: as pending).
-func (s *Server) confirm(ctx context.Context, mem *memory.Service, id int64, action, ruleID string, pol int) (memory.ConfirmResult, error) {
+func (s *Server) confirm(ctx context.Context, mem Corrections, id int64, action, ruleID string, pol int) (memory.ConfirmResult, error) {
 	return mem.Confirm(ctx, id, action, strings.TrimSpace(ruleID), engine.Polarity(pol), time.Time{})
 }
 

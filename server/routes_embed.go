@@ -15,7 +15,6 @@ import (
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 )
 
@@ -27,7 +26,7 @@ type ClassifyRequest struct {
 
 // classifyText classifies a correction without writing anything and counts
 // the decision.
-func (s *Server) classifyText(ctx context.Context, mem *memory.Service, text string, scope engine.Scope) (classifier.Result, error) {
+func (s *Server) classifyText(ctx context.Context, mem Corrections, text string, scope engine.Scope) (classifier.Result, error) {
 	res, err := mem.Classify(ctx, text, scope)
 	if err != nil {
 		return res, err

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -45,7 +44,7 @@ func hookBenchEmbedder(b *testing.B, backend string) models.Embedder {
 	if backend == "lexical" {
 		return MustLexical(b, MustOpenStore(b))
 	}
-	lib := os.Getenv("LEXSONA_ORT_LIB")
+	lib := testenv.ORTLib()
 	if lib == "" {
 		lib = benchOrtLib
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,7 +11,10 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
+	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // hostileProject is a folder a remote caller could name: its .lexsona.yaml
@@ -31,18 +35,42 @@ func hostileProject(t *testing.T, parent, name string) string {
 	return dir
 }
 
-// anchorRule adds a rule of the user's, in force everywhere at once, so that
-// every SessionStart's persona names the scope it was built for.
-func anchorRule(t *testing.T, env *testEnv) {
+// personaScopes is a fake memory whose persona has one rule and records
+// the scope each SessionStart asked it for: the scope the route found.
+func personaScopes() (*servertest.Memory, *[]engine.Scope) {
+	var scopes []engine.Scope
+	return &servertest.Memory{PersonaFn: func(_ context.Context, req memory.PersonaRequest) (engine.Snapshot, error) {
+		scopes = append(scopes, req.Scope)
+		return engine.Snapshot{Scope: req.Scope, Rules: []engine.SnapshotRule{{}}, Prompt: "## the block"}, nil
+	}}, &scopes
+}
+
+// lastScope is the scope the persona was last asked for, in the prompt's
+// notation (environment/project/agent[tags], * for none).
+func lastScope(t *testing.T, scopes []engine.Scope) string {
 	t.Helper()
-	mustStatus(t, env.post("/v1/rules", `{"rule_id":"style.anchor","category":"communication_style","text":"Answer briefly."}`), http.StatusCreated)
+	if len(scopes) == 0 {
+		t.Fatal("the persona was not asked for")
+	}
+	sc := scopes[len(scopes)-1]
+	or := func(s string) string {
+		if s == "" {
+			return "*"
+		}
+		return s
+	}
+	out := or(sc.Environment) + "/" + or(sc.Project) + "/" + or(sc.AgentFamily)
+	if len(sc.ContextTags) > 0 {
+		out += "[" + strings.Join(sc.ContextTags, ",") + "]"
+	}
+	return out
 }
 
 // The hook route never reads the server's files on a remote caller's say-so:
 // the scope comes from the hook URL's query, else from the text of cwd.
 func TestClaudeCodeHookRouteReadsNoServerFiles(t *testing.T) {
-	env := newTestEnv(t, nil)
-	anchorRule(t, env)
+	mem, scopes := personaScopes()
+	env, _ := newFakeEnv(t, nil, mem, nil)
 	ts := httptest.NewServer(env.h)
 	defer ts.Close()
 	dir := hostileProject(t, t.TempDir(), "innocent")
@@ -54,25 +82,26 @@ func TestClaudeCodeHookRouteReadsNoServerFiles(t *testing.T) {
 	for _, tc := range []struct {
 		name, query, cwd, wantScope string
 	}{
-		{"device link", "", dir, "(scope: */innocent/claude)"},
-		{"fifo", "", fifoDir, "(scope: */fifo-project/claude)"},
-		{"query names the scope", "?project=web&context_tags=go,react", dir, "(scope: */web/claude[go,react])"},
-		{"query names the agent", "?agent_family=cursor", dir, "(scope: */innocent/cursor)"},
-		{"no cwd", "", "", "(scope: */*/claude)"},
-		{"windows cwd", "", `C:\Users\ana\Shop App`, "(scope: */shop-app/claude)"},
+		{"device link", "", dir, "*/innocent/claude"},
+		{"fifo", "", fifoDir, "*/fifo-project/claude"},
+		{"query names the scope", "?project=web&context_tags=go,react", dir, "*/web/claude[go,react]"},
+		{"query names the agent", "?agent_family=cursor", dir, "*/innocent/cursor"},
+		{"no cwd", "", "", "*/*/claude"},
+		{"windows cwd", "", `C:\Users\ana\Shop App`, "*/shop-app/claude"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, _, body := postHook(t, ts.URL, tc.query, "", hookEvent(t, tc.cwd, map[string]string{"hook_event_name": "SessionStart", "source": "startup"}))
-			if status != 200 || !strings.Contains(body, tc.wantScope) {
-				t.Fatalf("status %d, body %s; want scope %s", status, body, tc.wantScope)
+			if status != 200 || !strings.Contains(body, "## the block") {
+				t.Fatalf("status %d, body %s; want the persona", status, body)
 			}
-			if strings.Contains(body, "secret-remote") {
-				t.Errorf("the answer discloses the folder's git remote: %s", body)
+			if got := lastScope(t, *scopes); got != tc.wantScope {
+				t.Errorf("scope %s, want %s", got, tc.wantScope)
 			}
 		})
 	}
+	n := len(*scopes)
 	status, _, body := postHook(t, ts.URL, "?projct=web", "", hookEvent(t, dir, map[string]string{"hook_event_name": "SessionStart"}))
-	if status != 400 || !strings.Contains(body, "projct") {
+	if status != 400 || !strings.Contains(body, "projct") || len(*scopes) != n {
 		t.Errorf("a misspelt scope parameter: status %d, body %s", status, body)
 	}
 }
@@ -82,8 +111,8 @@ func TestClaudeCodeHookRouteReadsNoServerFiles(t *testing.T) {
 // links leading out of the root and folders outside it are not read.
 func TestClaudeCodeHookRouteHookRoots(t *testing.T) {
 	root, outside := t.TempDir(), t.TempDir()
-	env := newTestEnv(t, func(c *Config) { c.HookRoots = []string{root} })
-	anchorRule(t, env)
+	mem, scopes := personaScopes()
+	env, _ := newFakeEnv(t, func(c *Config) { c.HookRoots = []string{root} }, mem, nil)
 	ts := httptest.NewServer(env.h)
 	defer ts.Close()
 
@@ -111,18 +140,28 @@ func TestClaudeCodeHookRouteHookRoots(t *testing.T) {
 		name, cwd, want string
 		status          int
 	}{
-		{"inside the root", filepath.Join(inside, "src"), "(scope: work/storefront/claude[javascript])", 200},
-		{"link out of the root", linked, "(scope: */linked/claude)", 200},
-		{"outside the root", outsideProject, "(scope: */elsewhere/claude)", 200},
+		{"inside the root", filepath.Join(inside, "src"), "work/storefront/claude[javascript]", 200},
+		{"link out of the root", linked, "*/linked/claude", 200},
+		{"outside the root", outsideProject, "*/elsewhere/claude", 200},
 		// The link out of the root counts as absent; the files inside the
 		// root (its .git/config, its go.mod) are the project's.
-		{"a device link leads out of the root", hostile, "(scope: */secret-remote/claude[go])", 200},
+		{"a device link leads out of the root", hostile, "*/secret-remote/claude[go]", 200},
 		{"a fifo inside the root is refused", fifo, "is not a regular file", 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			n := len(*scopes)
 			status, _, body := postHook(t, ts.URL, "", "", hookEvent(t, tc.cwd, map[string]string{"hook_event_name": "SessionStart"}))
-			if status != tc.status || !strings.Contains(body, tc.want) || strings.Contains(body, "leaked") {
-				t.Fatalf("status %d, body %s; want %d with %s", status, body, tc.status, tc.want)
+			if status != tc.status || strings.Contains(body, "leaked") {
+				t.Fatalf("status %d, body %s; want %d", status, body, tc.status)
+			}
+			if tc.status != 200 {
+				if !strings.Contains(body, tc.want) || len(*scopes) != n {
+					t.Errorf("body %s, want a refusal with %s before the persona", body, tc.want)
+				}
+				return
+			}
+			if got := lastScope(t, *scopes); got != tc.want {
+				t.Errorf("scope %s, want %s", got, tc.want)
 			}
 		})
 	}
@@ -131,7 +170,8 @@ func TestClaudeCodeHookRouteHookRoots(t *testing.T) {
 // The hook route takes application/json as every other body of the API: a
 // text/plain event is refused and records nothing.
 func TestClaudeCodeHookRouteRefusesTextPlain(t *testing.T) {
-	env := newTestEnv(t, nil)
+	mem := &servertest.Memory{}
+	env, _ := newFakeEnv(t, nil, mem, nil)
 	ts := httptest.NewServer(env.h)
 	defer ts.Close()
 	body := hookEvent(t, t.TempDir(), map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": "CORRECT[tool.no-sed-for-file-editing]: no sed"})
@@ -143,5 +183,8 @@ func TestClaudeCodeHookRouteRefusesTextPlain(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 400 || !strings.Contains(string(data), "Content-Type") {
 		t.Errorf("text/plain: status %d, body %s", resp.StatusCode, data)
+	}
+	if len(mem.Called()) != 0 {
+		t.Errorf("a text/plain event reached the memory: %v", mem.Called())
 	}
 }

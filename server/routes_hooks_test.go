@@ -17,6 +17,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // hookProject is a project folder named billing-api holding a go.mod.
@@ -128,7 +129,7 @@ func TestClaudeCodeHookRouteAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := newTestEnv(t, func(c *Config) { c.APIKeys = keys })
+	env, _ := newFakeEnv(t, func(c *Config) { c.APIKeys = keys }, &servertest.Memory{}, nil)
 	ts := httptest.NewServer(env.h)
 	defer ts.Close()
 	body := hookEvent(t, hookProject(t), map[string]string{"hook_event_name": "SessionStart", "source": "startup"})

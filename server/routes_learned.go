@@ -49,17 +49,8 @@ func (s *Server) handleRetract(c echo.Context) error {
 	if err != nil || id <= 0 {
 		return engine.Errorf(engine.EINVALID, "event id %q: want a positive whole number", clip(c.Param("id")))
 	}
-	body, err := readBody(c)
-	if err != nil {
+	if err := s.decodeOptionalJSON(c, &struct{}{}); err != nil {
 		return err
-	}
-	if len(body) > 0 {
-		if err := checkContentType(c, "application/json"); err != nil {
-			return err
-		}
-		if err := s.decodeBytes(body, &struct{}{}, false); err != nil {
-			return err
-		}
 	}
 	mem, err := s.memOf(c)
 	if err != nil {

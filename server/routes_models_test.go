@@ -4,13 +4,15 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // TestModelsRoute: GET /v1/models lists the one model the server embeds
 // with, as OpenAI clients expect, under the name POST /v1/embeddings takes;
 // GET /v1/models/{model} answers it by any of its names and 404 for others.
 func TestModelsRoute(t *testing.T) {
-	e := newTestEnv(t, nil)
+	e, _ := newFakeEnv(t, nil, &servertest.Memory{}, nil)
 	id := e.emb.Identity()
 	r := e.get("/v1/models")
 	mustStatus(t, r, http.StatusOK)

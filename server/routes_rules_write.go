@@ -40,22 +40,13 @@ type AcceptRequest = memory.AcceptAs
 // still needs. POST /v1/rules/{id}/reject: no body, or an empty JSON object.
 func (s *Server) handleReviewCandidate(accept bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		body, err := readBody(c)
-		if err != nil {
-			return err
-		}
 		var as AcceptRequest
-		if len(body) > 0 {
-			if err := checkContentType(c, "application/json"); err != nil {
-				return err
-			}
-			target := any(&struct{}{})
-			if accept {
-				target = &as
-			}
-			if err := s.decodeBytes(body, target, false); err != nil {
-				return err
-			}
+		target := any(&struct{}{})
+		if accept {
+			target = &as
+		}
+		if err := s.decodeOptionalJSON(c, target); err != nil {
+			return err
 		}
 		mem, err := s.memOf(c)
 		if err != nil {
@@ -78,15 +69,9 @@ func (s *Server) handleReviewCandidate(accept bool) echo.HandlerFunc {
 
 // RulePatch is the body of PATCH /v1/rules/{id}: the definition fields to
 // change (absent fields stay; "topic": "" clears the topic; a scope replaces
-// the whole scope). Evidence is never changed.
-type RulePatch struct {
-	Text     *string       `json:"text"`
-	Category *string       `json:"category"`
-	Severity *string       `json:"severity"`
-	Scope    *engine.Scope `json:"scope"`
-	Topic    *string       `json:"topic"`
-	Status   *string       `json:"status"`
-}
+// the whole scope; "rename_to" moves the rule and its history to a new id),
+// as `lexsona rules edit` takes them. Evidence is never changed.
+type RulePatch = memory.RulePatch
 
 func (s *Server) handlePatchRule(c echo.Context) error {
 	id := c.Param("id")
@@ -104,9 +89,7 @@ func (s *Server) handlePatchRule(c echo.Context) error {
 	if err := s.refuseReceivedRule(c, mem, id); err != nil {
 		return err
 	}
-	v, err := mem.EditRule(c.Request().Context(), id, memory.RulePatch{
-		Text: p.Text, Category: p.Category, Severity: p.Severity, Scope: p.Scope, Topic: p.Topic, Status: p.Status,
-	}, time.Time{})
+	v, err := mem.EditRule(c.Request().Context(), id, p, time.Time{})
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store"
 )
 
 const goVetRule = `{"rule_id":"tool.run-go-vet","category":"tool_preference","text":"Run go vet before saying a Go change is done","scope":{"context_tags":["go"]}}`
@@ -130,12 +129,33 @@ func TestAcceptExceptionOverHTTP(t *testing.T) {
 	}
 }
 
-// ruleCount is the number of rules in the store, in any status.
-func (e *testEnv) ruleCount() int {
-	e.t.Helper()
-	rules, err := e.db.ListRules(e.t.Context(), store.RuleFilter{})
-	if err != nil {
-		e.t.Fatal(err)
+// TestRenameRuleOverHTTP: PATCH rename_to moves a rule and its receipts to
+// a new id, as `lexsona rules edit --rename` does; an id in use is a 409,
+// a malformed one a 400, and neither moves anything.
+func TestRenameRuleOverHTTP(t *testing.T) {
+	e := newTestEnv(t, nil)
+	mustStatus(t, e.post("/v1/rules", goVetRule), http.StatusCreated)
+	patch := func(id, body string) request {
+		return request{method: http.MethodPatch, path: "/v1/rules/" + id, body: body}
 	}
-	return len(rules)
+	one := "/v1/rules/{id}"
+	runCases(t, e, []routeCase{
+		{"id in use", patch("tool.run-go-vet", `{"rename_to":"`+ruleSed+`"}`), one, 409, "conflict", "rule " + ruleSed + " exists", nil},
+		{"malformed id", patch("tool.run-go-vet", `{"rename_to":"Go Vet"}`), one, 400, "invalid", "rule id", nil},
+		{"rename", patch("tool.run-go-vet", `{"rename_to":"tool.go-vet-first"}`), one, 200, "", "", func(t *testing.T, r response) {
+			var v engine.RuleView
+			r.json(t, &v)
+			if v.RuleID != "tool.go-vet-first" || v.Text != "Run go vet before saying a Go change is done" {
+				t.Errorf("renamed: %s", r.body)
+			}
+		}},
+		{"old id", get("/v1/rules/tool.run-go-vet"), one, 404, "not_found", "tool.run-go-vet", nil},
+		{"its receipts moved", get("/v1/rules/tool.go-vet-first/history"), one + "/history", 200, "", "", func(t *testing.T, r response) {
+			var h History
+			r.json(t, &h)
+			if len(h.Events) != 2 || h.Events[0].EventType != engine.EventCreation || h.Events[1].EventType != engine.EventManualOverride {
+				t.Errorf("history after the rename: %s", r.body)
+			}
+		}},
+	})
 }

@@ -77,28 +77,10 @@ func TestClassifyRoute(t *testing.T) {
 		{"explicit", post(rt, `{"text":"CORRECT[tool.use-ripgrep]: grep again"}`), rt, 200, "", "", decision("explicit", "tool.use-ripgrep")},
 		{"explicit unknown rule", post(rt, `{"text":"CORRECT[tool.unknown]: x"}`), rt, 404, "not_found", "tool.unknown", nil},
 		{"explicit malformed id", post(rt, `{"text":"CORRECT[Bad Id]: x"}`), rt, 400, "invalid", "rule id", nil},
-		{"empty body", post(rt, ""), rt, 400, "invalid", "request body is empty", nil},
-		{"malformed JSON", post(rt, `{"text": }`), rt, 400, "invalid", "not valid JSON", nil},
-		{"truncated JSON", post(rt, `{"text": "a`), rt, 400, "invalid", "not valid JSON", nil},
-		{"trailing data", post(rt, `{"text":"a"} {}`), rt, 400, "invalid", "data after the JSON value", nil},
-		{"array body", post(rt, `["a"]`), rt, 400, "invalid", "want a JSON object", nil},
-		{"wrong type", post(rt, `{"text": 5}`), rt, 400, "invalid", `field "text" is a JSON number: want a string`, nil},
-		{"wrong scope type", post(rt, `{"text": "a", "scope": "api"}`), rt, 400, "invalid", `field "scope"`, nil},
-		{"unknown field", post(rt, `{"text": "a", "txet": "b"}`), rt, 400, "invalid", `unknown field "txet"`, nil},
-		{"missing text", post(rt, `{}`), rt, 400, "invalid", `field "text" is required`, nil},
-		{"null text", post(rt, `{"text": null}`), rt, 400, "invalid", `field "text" is null`, nil},
-		{"null in a scope's tags", post(rt, `{"text": "use rg", "scope": {"exclude_tags": [null]}}`), rt, 400, "invalid", `field "scope.exclude_tags[0]" is null`, nil},
 		{"whitespace text", post(rt, `{"text": "  \n\t "}`), rt, 400, "invalid", "correction text is empty", nil},
 		{"no letters", post(rt, `{"text": "?!?!"}`), rt, 400, "invalid", "no letters or digits", nil},
-		{"invalid UTF-8", post(rt, "{\"text\": \"caf\xe9\"}"), rt, 400, "invalid", "not valid UTF-8", nil},
 		{"bad scope value", post(rt, `{"text": "a", "scope": {"project": "my project!"}}`), rt, 400, "invalid", "scope project", nil},
-		{"NaN", post(rt, `{"text": NaN}`), rt, 400, "invalid", "not valid JSON", nil},
 		{"SQL metacharacters", post(rt, `{"text": "'; DROP TABLE persona_rules; --", "scope": {"project": "x"}}`), rt, 200, "", "", nil},
-		{"wrong content type", request{method: "POST", path: rt, body: `{"text":"a"}`, header: map[string]string{"Content-Type": "text/html"}},
-			rt, 400, "invalid", "Content-Type", nil},
-		{"json suffix content type", request{method: "POST", path: rt, body: `{"text":"` + textAuto + `"}`, header: map[string]string{"Content-Type": "application/vnd.api+json; charset=utf-8"}},
-			rt, 200, "", "", nil},
-		{"body over the limit", post(rt, `{"text":"`+strings.Repeat("a", 1<<20)+`"}`), rt, 413, "too_large", "1048576", nil},
 	})
 	// Nothing above wrote anything.
 	if r := e.get("/v1/rules/" + ruleSed); !strings.Contains(string(r.body), `"reinforcements":0`) {
@@ -136,18 +118,7 @@ func TestCorrectionsRoute(t *testing.T) {
 		{"frame and agent output", post(rt, `{"text":"`+textAuto+`","frame_id":"f-1","agent_output":"sed -i s/a/b/ x.go"}`), rt, 201, "", "", nil},
 		{"unknown rule", post(rt, `{"text":"x","rule_id":"tool.unknown"}`), rt, 404, "not_found", "tool.unknown", nil},
 		{"malformed rule id", post(rt, `{"text":"x","rule_id":"Tool Unknown"}`), rt, 400, "invalid", "rule id", nil},
-		{"polarity 0", post(rt, `{"text":"x","polarity":0}`), rt, 400, "invalid", "polarity 0", nil},
-		{"polarity 2", post(rt, `{"text":"x","polarity":2}`), rt, 400, "invalid", "polarity 2", nil},
-		{"polarity 1.5", post(rt, `{"text":"x","polarity":1.5}`), rt, 400, "invalid", `field "polarity"`, nil},
-		{"polarity string", post(rt, `{"text":"x","polarity":"1"}`), rt, 400, "invalid", `field "polarity"`, nil},
-		{"huge polarity", post(rt, `{"text":"x","polarity":1e400}`), rt, 400, "invalid", "polarity", nil},
-		{"bad time", post(rt, `{"text":"x","at":"yesterday"}`), rt, 400, "invalid", "RFC 3339", nil},
-		{"empty time", post(rt, `{"text":"x","at":""}`), rt, 400, "invalid", `field "at" = "" is not an RFC 3339 time`, nil},
-		{"null time", post(rt, `{"text":"x","at":null}`), rt, 400, "invalid", `field "at" is null`, nil},
 		{"long frame id", post(rt, `{"text":"`+textAuto+`","frame_id":"`+strings.Repeat("f", 300)+`"}`), rt, 400, "invalid", "frame id", nil},
-		{"empty text", post(rt, `{"text":""}`), rt, 400, "invalid", "required", nil},
-		{"empty idempotency key", request{method: "POST", path: rt, body: `{"text":"x"}`, header: map[string]string{IdempotencyHeader: " "}},
-			rt, 400, "invalid", "Idempotency-Key header is empty", nil},
 		{"long idempotency key", request{method: "POST", path: rt, body: `{"text":"` + textAuto + `"}`, header: map[string]string{IdempotencyHeader: strings.Repeat("k", 300)}},
 			rt, 400, "invalid", "idempotency key", nil},
 	})
@@ -198,14 +169,7 @@ func TestConfirmationsRoutes(t *testing.T) {
 	runCases(t, e, []routeCase{
 		{"list pending", get(list), list, 200, "", "", count(2)},
 		{"list limit", get(list + "?limit=1"), list, 200, "", "", count(1)},
-		{"list bad status", get(list + "?status=open"), list, 400, "invalid", "status", nil},
-		{"list limit 0", get(list + "?limit=0"), list, 400, "invalid", "limit", nil},
-		{"list limit huge", get(list + "?limit=99999999999999999999"), list, 400, "invalid", "limit", nil},
-		{"bad id", post("/v1/confirmations/abc", `{"action":"accept"}`), one, 400, "invalid", "confirmation id", nil},
-		{"zero id", post("/v1/confirmations/0", `{"action":"accept"}`), one, 400, "invalid", "confirmation id", nil},
 		{"unknown id", post("/v1/confirmations/999999", `{"action":"accept"}`), one, 404, "not_found", "999999", nil},
-		{"missing action", post(p1, `{}`), one, 400, "invalid", `field "action" is required`, nil},
-		{"bad action", post(p1, `{"action":"maybe"}`), one, 400, "invalid", "want one of accept, reject, new", nil},
 		{"reject with rule", post(p1, `{"action":"reject","rule_id":"tool.use-ripgrep"}`), one, 400, "invalid", "only be named when accepting", nil},
 		{"accept unknown rule", post(p1, `{"action":"accept","rule_id":"tool.unknown"}`), one, 404, "not_found", "tool.unknown", nil},
 		{"accept", post(p1, `{"action":"accept"}`), one, 200, "", "", nil},
@@ -214,56 +178,5 @@ func TestConfirmationsRoutes(t *testing.T) {
 		{"list pending after", get(list), list, 200, "", "", count(0)},
 		{"list all", get(list + "?status=all"), list, 200, "", "", count(2)},
 		{"list accepted", get(list + "?status=accepted"), list, 200, "", "", count(1)},
-	})
-}
-
-func TestEmbeddingsRoute(t *testing.T) {
-	e := newTestEnv(t, nil)
-	const rt = "/v1/embeddings"
-	items := func(n int, base64 bool) func(*testing.T, response) {
-		return func(t *testing.T, r response) {
-			var out struct {
-				Object string
-				Data   []struct {
-					Object    string
-					Index     int
-					Embedding any
-				}
-				Model string
-				Usage EmbeddingUsage
-			}
-			r.json(t, &out)
-			if out.Object != "list" || len(out.Data) != n || out.Usage.TotalTokens == 0 || out.Model == "" {
-				t.Fatalf("embeddings: %.300s", r.body)
-			}
-			for i, d := range out.Data {
-				if d.Index != i || d.Object != "embedding" {
-					t.Errorf("item %d: %+v", i, d)
-				}
-				_, isStr := d.Embedding.(string)
-				if isStr != base64 {
-					t.Errorf("item %d: embedding is %T", i, d.Embedding)
-				}
-				if v, ok := d.Embedding.([]any); ok && len(v) != e.emb.Identity().Dims {
-					t.Errorf("item %d: %d dims", i, len(v))
-				}
-			}
-		}
-	}
-	id := e.emb.Identity()
-	runCases(t, e, []routeCase{
-		{"string", post(rt, `{"input":"stop using sed"}`), rt, 200, "", "", items(1, false)},
-		{"array", post(rt, `{"input":["stop using sed","pnpm not npm","use rg"],"model":"`+id.Name+`","user":"u1"}`), rt, 200, "", "", items(3, false)},
-		{"base64", post(rt, `{"input":["a b c"],"encoding_format":"base64"}`), rt, 200, "", "", items(1, true)},
-		{"dimensions", post(rt, fmt.Sprintf(`{"input":"x y","dimensions":%d}`, id.Dims)), rt, 200, "", "", items(1, false)},
-		{"missing input", post(rt, `{"model":"x"}`), rt, 400, "invalid", `"input" is required`, nil},
-		{"empty array", post(rt, `{"input":[]}`), rt, 400, "invalid", "empty array", nil},
-		{"token array", post(rt, `{"input":[1,2,3]}`), rt, 400, "invalid", "token arrays are not supported", nil},
-		{"number", post(rt, `{"input":5}`), rt, 400, "invalid", "string or an array of strings", nil},
-		{"empty text", post(rt, `{"input":["ok",""]}`), rt, 400, "invalid", "input text 1 is empty", nil},
-		{"other model", post(rt, `{"input":"x","model":"text-embedding-3-small"}`), rt, 400, "invalid", "not served here", nil},
-		{"other dimensions", post(rt, `{"input":"x","dimensions":3}`), rt, 400, "invalid", "dimensions", nil},
-		{"bad encoding", post(rt, `{"input":"x","encoding_format":"int8"}`), rt, 400, "invalid", "encoding_format", nil},
-		{"too many", post(rt, `{"input":[`+strings.Repeat(`"a",`, MaxEmbeddingInputs)+`"a"]}`), rt, 413, "too_large", "2048", nil},
 	})
 }

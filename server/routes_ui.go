@@ -34,7 +34,7 @@ func (s *Server) newUI() *ui.UI {
 		s.routeTimeout[p] = s.cfg.SyncTimeout
 	}
 	return ui.New(ui.Config{
-		MemoryFor: s.mems.Get,
+		MemoryFor: func(ctx context.Context, name string) (ui.Memory, error) { return s.mems.Get(ctx, name) },
 		Keys:      uiKeys(s.cfg.APIKeys),
 		OnRegistrySynced: func(ctx context.Context, name, regName string) {
 			if _, err := s.mems.Get(ctx, name); err == nil {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // uiSession is a review page session of a test server: its cookie and form
@@ -62,7 +64,7 @@ func (e *testEnv) upload(t *testing.T, s uiSession, path, yaml string) *httptest
 // metrics and the access log under their page's route, not "unmatched".
 func TestUIRoutesAreLabelled(t *testing.T) {
 	var logs bytes.Buffer
-	e := newTestEnv(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) })
+	e, _ := newFakeEnv(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) }, &servertest.Memory{}, nil)
 	for _, c := range []struct{ path, route string }{
 		{"/", "/ui/"},
 		{"/rules", "/ui/rules"},

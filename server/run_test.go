@@ -14,24 +14,29 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models/lexical"
+	"github.com/lexsona/lexsona/server/servertest"
 	"github.com/lexsona/lexsona/store"
 )
 
-// startServer runs a server on a free loopback port; stop cancels it and
-// returns Run's error and how long the shutdown took.
-func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *store.DB, stop func() (time.Duration, error)) {
+// startFake runs a server over a fake memory (mem, the default tenant's)
+// on a free loopback port, for tests of what the server does with
+// connections; edit adjusts its config.
+func startFake(t *testing.T, edit func(*Config), mem *servertest.Memory) (s *Server, base string) {
 	t.Helper()
-	db = MustOpenStore(t)
-	emb := MustLexical(t, db)
-	cfg := Config{Addr: "127.0.0.1:0", Embedder: emb, Logger: discardLogger()}
-	cfg.Memory = memoryOver(db, testBands(t), &cfg.Now)
-	if edit != nil {
-		edit(&cfg)
-	}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ = newFakeServer(t, func(c *Config) {
+		c.Addr = "127.0.0.1:0"
+		if edit != nil {
+			edit(c)
+		}
+	}, mem, nil)
+	base, _ = run(t, s)
+	return s, base
+}
+
+// run starts s (on a free loopback port) and runs it until the test ends;
+// stop cancels it and returns Run's error and how long the shutdown took.
+func run(t *testing.T, s *Server) (base string, stop func() (time.Duration, error)) {
+	t.Helper()
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +63,7 @@ func startServer(t *testing.T, edit func(*Config)) (s *Server, base string, db *
 		return took, runErr
 	}
 	t.Cleanup(func() { stop() })
-	return s, "http://" + s.Addr(), db, stop
+	return "http://" + s.Addr(), stop
 }
 
 func TestRunServesAndShutsDownDurably(t *testing.T) {

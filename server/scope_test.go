@@ -5,10 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // TestScopeIsolation: with rules scoped to two projects in two environments
@@ -16,11 +14,6 @@ import (
 // why trace of one context never show another project's or environment's rules.
 func TestScopeIsolation(t *testing.T) {
 	e := newTestEnv(t, nil)
-	ctx := t.Context()
-	cfg, err := e.db.Config(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	type scoped struct {
 		id        string
 		env, proj string
@@ -32,11 +25,8 @@ func TestScopeIsolation(t *testing.T) {
 		{"iso.everywhere", "", ""},
 	}
 	for _, r := range rules {
-		rule := engine.NewRule(r.id, "tool_preference", engine.SeverityShould, "rule "+r.id,
-			engine.Scope{Environment: r.env, Project: r.proj}, cfg, testNow.Add(-48*time.Hour))
-		if _, err := storetest.CreateRule(e.db, rule); err != nil {
-			t.Fatal(err)
-		}
+		mustStatus(t, e.post("/v1/rules", fmt.Sprintf(`{"rule_id":%q,"category":"tool_preference","text":"rule %s","scope":{"environment":%q,"project":%q}}`,
+			r.id, r.id, r.env, r.proj)), 201)
 		body := fmt.Sprintf(`{"text":"correction for %s","rule_id":%q,"scope":{"environment":%q,"project":%q}}`, r.id, r.id, r.env, r.proj)
 		for range 10 {
 			mustStatus(t, e.post("/v1/corrections", body), 201)

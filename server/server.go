@@ -47,7 +47,6 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/hooks"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
 )
@@ -201,8 +200,8 @@ type Server struct {
 	bulkEmb models.Embedder // what a registry sync embeds with (one at a time): the batcher or Embedder
 	admit   *admission
 	batcher *models.Batcher
-	mem     *memory.Service  // the default tenant's
-	mems    *tenant.Memories // every tenant's, the named ones opened on first use
+	mem     Memory  // the default tenant's
+	mems    Tenants // every tenant's, the named ones opened on first use
 	keys    *keyring
 
 	metrics   *metrics
@@ -237,6 +236,28 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Memory == nil {
 		return nil, engine.Errorf(engine.EINVALID, "server: Config.Memory is required")
 	}
+	s, err := newServer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	def := cfg.Memory(tenant.Embedders{Classify: s.emb, Bulk: s.bulkEmb})
+	s.serve(def, tenantMemories{tenant.NewMemories(tenant.MemoriesConfig{
+		Default: def, Tenants: s.cfg.Tenants,
+		Model: s.cfg.Embedder, Shared: tenant.Embedders{Classify: s.emb, Bulk: s.bulkEmb}, TenantEmbedder: s.cfg.TenantEmbedder,
+		// A tenant's own embedder is admitted under the same bounds, unbatched.
+		Own: func(own models.Embedder) tenant.Embedders {
+			return tenant.Embedders{Classify: s.admit.over(own), Bulk: own}
+		},
+		Shares: s.cfg.SharedRegistries, OpenTimeout: s.cfg.SyncTimeout, Logger: s.cfg.Logger, Now: s.cfg.Now,
+	})})
+	return s, nil
+}
+
+// newServer checks cfg and builds the server's embedders (its batching
+// queue and admission), without memories: New gives it LexSona's, a test
+// of the front end alone its fakes (see serve). Errors: New's, but for a
+// missing Memory.
+func newServer(cfg Config) (*Server, error) {
 	if cfg.Embedder == nil {
 		return nil, engine.Errorf(engine.EINVALID, "server: Config.Embedder is required")
 	}
@@ -282,19 +303,15 @@ func New(cfg Config) (*Server, error) {
 	s.bulkEmb = s.emb
 	s.admit = newAdmission(s.emb, cfg.MaxTextsInFlight, cfg.RequestTimeout/2, time.Now)
 	s.emb = s.admit
-	s.mem = cfg.Memory(tenant.Embedders{Classify: s.emb, Bulk: s.bulkEmb})
-	s.metrics = newMetrics(s.mem, cfg.Embedder, s.batcher, s.admit)
-	s.mems = tenant.NewMemories(tenant.MemoriesConfig{
-		Default: s.mem, Tenants: cfg.Tenants,
-		Model: cfg.Embedder, Shared: tenant.Embedders{Classify: s.emb, Bulk: s.bulkEmb}, TenantEmbedder: cfg.TenantEmbedder,
-		// A tenant's own embedder is admitted under the same bounds, unbatched.
-		Own: func(own models.Embedder) tenant.Embedders {
-			return tenant.Embedders{Classify: s.admit.over(own), Bulk: own}
-		},
-		Shares: cfg.SharedRegistries, OpenTimeout: cfg.SyncTimeout, Logger: cfg.Logger, Now: cfg.Now,
-	})
-	s.echo = s.newEcho()
 	return s, nil
+}
+
+// serve gives the server the default tenant's memory and every tenant's,
+// and builds its metrics and routes over them.
+func (s *Server) serve(def Memory, mems Tenants) {
+	s.mem, s.mems = def, mems
+	s.metrics = newMetrics(s.mem, s.cfg.Embedder, s.batcher, s.admit)
+	s.echo = s.newEcho()
 }
 
 func setDefaults(c *Config) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // rawRequest writes head (request line and headers, CRLF-separated, without
@@ -43,7 +45,7 @@ func readResponse(t *testing.T, conn net.Conn) (*http.Response, string) {
 // and then stalls gets 408 once the read deadline passes, with a message that
 // shows nothing of the server's internals (no socket addresses).
 func TestSlowBodyTimesOut(t *testing.T) {
-	s, _, _, _ := startServer(t, func(c *Config) { c.ReadTimeout = 300 * time.Millisecond })
+	s, _ := startFake(t, func(c *Config) { c.ReadTimeout = 300 * time.Millisecond }, &servertest.Memory{})
 	addr := s.Addr()
 	for _, path := range []string{"/v1/corrections", "/v1/classify", "/v1/registry/sync"} {
 		t.Run(path, func(t *testing.T) {

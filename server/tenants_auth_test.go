@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
+	"github.com/lexsona/lexsona/models/lexical"
 )
 
 func TestParseAPIKeysTenants(t *testing.T) {
@@ -87,31 +88,35 @@ func TestKeyringTenants(t *testing.T) {
 
 // TestNewTenantConfig: keys of named tenants need tenant stores (and no
 // operator key: the default tenant then has no key, and the review page
-// serves each key its own tenant).
+// serves each key its own tenant). The configuration is checked before
+// any memory is built (newServer, which New runs first).
 func TestNewTenantConfig(t *testing.T) {
 	named, _ := ParseAPIKeys("alice:write:" + aliceKey)
 	withOp, _ := ParseAPIKeys(tenantKeys)
-	db := MustOpenStore(t)
-	emb := MustLexical(t, db)
+	emb := lexical.New(0)
 	for _, c := range []struct {
 		name    string
 		cfg     Config
 		wantErr string
 	}{
 		{"no tenant stores", Config{APIKeys: withOp}, "Config.Tenants is not set"},
+		{"named tenants only, no tenant stores", Config{APIKeys: named}, "Config.Tenants is not set"},
+		{"named tenants only", Config{APIKeys: named, Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil)}}, ""},
 	} {
-		c.cfg.Memory, c.cfg.Embedder, c.cfg.Logger = plainMemory(db), emb, discardLogger()
-		_, err := New(c.cfg)
+		c.cfg.Embedder, c.cfg.Logger = emb, discardLogger()
+		srv, err := newServer(c.cfg)
+		if c.wantErr == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			} else if srv.batcher != nil {
+				srv.batcher.Close()
+			}
+			continue
+		}
 		if err == nil || !strings.Contains(err.Error(), c.wantErr) || engine.ErrorCode(err) != engine.EINVALID {
-			t.Errorf("%s: New = %v, want EINVALID with %q", c.name, err, c.wantErr)
+			t.Errorf("%s: newServer = %v, want EINVALID with %q", c.name, err, c.wantErr)
 		}
 	}
-	srv, err := New(Config{Memory: plainMemory(db), Embedder: emb, Logger: discardLogger(), APIKeys: named,
-		Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil)}})
-	if err != nil {
-		t.Fatalf("keys of named tenants only: %v", err)
-	}
-	srv.Close()
 }
 
 // TestTenantFirstRequestsTogether: many first requests of one tenant at
@@ -135,7 +140,7 @@ func TestTenantFirstRequestsTogether(t *testing.T) {
 			t.Errorf("a first request: %s", b)
 		}
 	}
-	if got := len(e.srv.mems.Opened()); got != 2 {
+	if got := len(e.srv.mems.(tenantMemories).Opened()); got != 2 {
 		t.Errorf("%d tenants open, want the default and alice", got)
 	}
 }

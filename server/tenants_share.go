@@ -7,8 +7,8 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/server/internal/readonly"
 )
 
 // RegistryShare gives tenants a read-only copy of another tenant's
@@ -89,31 +89,32 @@ func checkShares(shares []RegistryShare) error {
 // refuseReceived answers 403 when the request's tenant syncs a registry it
 // receives from another tenant.
 func (s *Server) refuseReceived(c echo.Context, src registry.Source) error {
-	name := src.Name
-	if name == "" {
-		reg, err := registry.ParseWith(src.YAML, registry.ParseOptions{AllowEmpty: true})
-		if err != nil {
-			return nil // the sync reports the problems
-		}
-		name = reg.Name()
-	}
-	if s.mems.Receives(tenantName(c), name) {
-		return &apiError{codeForbidden, "registry " + clip(name) + " is shared with this tenant read-only: only the tenant that owns it may sync it"}
+	if msg := readonly.Sync(src, s.receives(c)); msg != "" {
+		return &apiError{codeForbidden, msg}
 	}
 	return nil
+}
+
+// receives reports whether the request's tenant receives a registry
+// read-only.
+func (s *Server) receives(c echo.Context) readonly.Receives {
+	return func(name string) bool { return s.mems.Receives(tenantName(c), name) }
 }
 
 // refuseReceivedRule answers 403 when the request's tenant edits a rule of
 // a registry it receives from another tenant (its owner's next sync would
 // undo the edit). Any other outcome of the lookup is left to the edit, so
 // that an unknown id answers as it always does.
-func (s *Server) refuseReceivedRule(c echo.Context, mem *memory.Service, id string) error {
+func (s *Server) refuseReceivedRule(c echo.Context, mem Rules, id string) error {
 	if len(s.cfg.SharedRegistries) == 0 {
 		return nil
 	}
 	v, err := mem.GetRule(c.Request().Context(), id, s.cfg.Now())
-	if err == nil && v.Registry != "" && s.mems.Receives(tenantName(c), v.Registry) {
-		return &apiError{codeForbidden, "rule " + id + " belongs to registry " + v.Registry + ", shared with this tenant read-only: only the tenant that owns it may change it"}
+	if err != nil {
+		return nil
+	}
+	if msg := readonly.Rule(v, s.receives(c)); msg != "" {
+		return &apiError{codeForbidden, msg}
 	}
 	return nil
 }

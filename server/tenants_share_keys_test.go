@@ -1,27 +1,19 @@
 package server
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/store"
+	"github.com/lexsona/lexsona/models/lexical"
 )
 
 // TestSharesNeedTenantsWithKeys: a registry share whose owner or receiver
 // has no API key (a misspelt name, or no keys at all) is refused at start,
 // naming the tenant, instead of sharing with a memory nobody can reach.
+// The configuration is checked before any memory is built (newServer,
+// which New runs first).
 func TestSharesNeedTenantsWithKeys(t *testing.T) {
-	base := filepath.Join(t.TempDir(), "lexsona.db")
-	db, err := store.Open(context.Background(), base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	emb := MustLexical(t, db)
 	keys, err := ParseAPIKeys(tenantKeys)
 	if err != nil {
 		t.Fatal(err)
@@ -39,20 +31,19 @@ func TestSharesNeedTenantsWithKeys(t *testing.T) {
 		{"no keys", APIKeys{}, RegistryShare{Owner: "default", Name: "team", To: []string{"alice"}}, "tenant alice has no API key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := New(Config{Memory: plainMemory(db), Embedder: emb, APIKeys: tc.keys, Logger: discardLogger(),
-				Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(base, discardLogger())}, SharedRegistries: []RegistryShare{tc.share}})
+			srv, err := newServer(Config{Embedder: lexical.New(0), APIKeys: tc.keys, Logger: discardLogger(),
+				Tenants: noOpener{}, SharedRegistries: []RegistryShare{tc.share}})
+			if err == nil && srv.batcher != nil {
+				srv.batcher.Close()
+			}
 			if tc.want == "" {
 				if err != nil {
-					t.Fatalf("New: %v", err)
+					t.Fatalf("newServer: %v", err)
 				}
-				srv.Close()
 				return
 			}
-			if err == nil {
-				srv.Close()
-			}
 			if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(engine.ErrorMessage(err), tc.want) {
-				t.Fatalf("New with share %+v: %v; want invalid saying %q", tc.share, err, tc.want)
+				t.Fatalf("newServer with share %+v: %v; want invalid saying %q", tc.share, err, tc.want)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
-// Package servertest holds what tests of LexSona's HTTP API share, whatever
-// front end they test beside it (server, mcp): requests with a key, and the
-// decoding of common answers.
+// Package servertest holds what tests of LexSona's front ends share
+// (server, its review page, mcp): Memory, a fake of the use cases they
+// declare, for the tests of a front end alone; and, for the tests of the
+// whole, requests with a key and the decoding of common answers.
 package servertest
 
 import (

@@ -164,11 +164,6 @@ func confidenceChart(r engine.Rule, events []engine.Event, cfg engine.Config, no
 	ax := newAxis(instants, c.Plot.X0+chartPad, c.Plot.X1-chartPad)
 	c.Stretched = ax.stretched
 	y := func(v float64) float64 { return c.Plot.Y1 - (c.Plot.Y1-c.Plot.Y0)*v }
-	// conf is the confidence at time at of evidence (alpha, beta) whose last
-	// correction was at last: Assess's confidence_final.
-	conf := func(alpha, beta float64, last, at time.Time) float64 {
-		return engine.ConfidenceBase(alpha, beta) * engine.DecayFactor(engine.DaysBetween(last, at), t.TauDays)
-	}
 	var b strings.Builder
 	alpha, beta, last := events[0].Alpha, events[0].Beta, events[0].At
 	pen := func(at time.Time) {
@@ -176,7 +171,7 @@ func confidenceChart(r engine.Rule, events []engine.Event, cfg engine.Config, no
 		if b.Len() == 0 {
 			cmd = "M"
 		}
-		fmt.Fprintf(&b, "%s%.1f %.1f ", cmd, ax.of(at), y(conf(alpha, beta, last, at)))
+		fmt.Fprintf(&b, "%s%.1f %.1f ", cmd, ax.of(at), y(engine.ConfidenceAt(alpha, beta, last, at, t.TauDays)))
 	}
 	for i, e := range events {
 		if i > 0 {
@@ -193,7 +188,7 @@ func confidenceChart(r engine.Rule, events []engine.Event, cfg engine.Config, no
 			last = e.At
 		}
 		pen(e.At)
-		v := conf(alpha, beta, last, e.At)
+		v := engine.ConfidenceAt(alpha, beta, last, e.At, t.TauDays)
 		c.Markers = append(c.Markers, marker{X: ax.of(e.At), Y: y(v), Type: string(e.EventType),
 			Label: fmt.Sprintf("%s %s: %.4f", e.At.UTC().Format("2006-01-02 15:04:05"), e.EventType, v)})
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/server/internal/querycheck"
 )
 
@@ -46,7 +45,7 @@ type reqCtx struct {
 	canWrite bool
 	// mem is the session's tenant's memory (nil on the login form and log
 	// out, and when it cannot be opened).
-	mem *memory.Service
+	mem Memory
 }
 
 func (rc *reqCtx) ctx() context.Context { return rc.r.Context() }

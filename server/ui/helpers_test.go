@@ -1,7 +1,6 @@
 package ui_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -13,14 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/lexsona/lexsona/classifier"
-	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
-	"github.com/lexsona/lexsona/models"
-	"github.com/lexsona/lexsona/models/auto"
-	"github.com/lexsona/lexsona/server"
-	"github.com/lexsona/lexsona/store/storetest"
 )
 
 // Keys of the servers with API keys.
@@ -34,52 +25,12 @@ var testNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-// testOptions are the servers' memories' options: fixed bands, no
-// calibration file from the machine running the tests, the clock at
-// testNow.
-func testOptions(t *testing.T) memory.Options {
-	return memory.Options{
-		Classifier: classifier.Options{Thresholds: &classifier.Thresholds{Auto: 0.6, Confirm: 0.35}, CalibrationDir: t.TempDir()},
-		Now:        func() time.Time { return testNow },
-	}
-}
-
-// env is a real server (the API and the review page) over a temp-dir
-// SQLite store with the lexical embedder and the default pack in force.
+// env is a review page served over HTTP: the whole server over a real
+// memory (newEnv), or the page alone over a fake one (newPage).
 type env struct {
 	t   *testing.T
 	url string
 	ts  *httptest.Server
-}
-
-// newEnv starts a server; keys may be empty (an open server). tls serves
-// over HTTPS.
-func newEnv(t *testing.T, keys server.APIKeys, tls bool) *env {
-	t.Helper()
-	ctx := context.Background()
-	db := storetest.OpenSQLite(t)
-	emb, err := auto.Open(ctx, models.Options{Backend: "lexical", Logger: discard()})
-	if err != nil {
-		t.Fatalf("lexical embedder: %v", err)
-	}
-	t.Cleanup(func() { emb.Close() })
-	if _, _, err := memory.New(db, emb, memory.Options{}).SyncInForce(ctx, memory.SyncOptions{Now: testNow.Add(-24 * time.Hour)}); err != nil {
-		t.Fatalf("registry: %v", err)
-	}
-	srv, err := server.New(server.Config{Memory: tenant.MemoryOver(db, testOptions(t)), Embedder: emb, APIKeys: keys, Logger: discard(),
-		Now: func() time.Time { return testNow },
-	})
-	if err != nil {
-		t.Fatalf("server.New: %v", err)
-	}
-	var ts *httptest.Server
-	if tls {
-		ts = httptest.NewTLSServer(srv.Handler())
-	} else {
-		ts = httptest.NewServer(srv.Handler())
-	}
-	t.Cleanup(ts.Close)
-	return &env{t: t, url: ts.URL, ts: ts}
 }
 
 // browser is a client with a cookie jar that does not follow redirects,

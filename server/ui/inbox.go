@@ -41,7 +41,7 @@ var done = map[string]string{
 }
 
 // loadInbox reads the session's inbox (without RuleIDs).
-func loadInbox(ctx context.Context, mem *memory.Service) (*inboxPage, error) {
+func loadInbox(ctx context.Context, mem Memory) (*inboxPage, error) {
 	pend, err := mem.ListConfirmations(ctx, "", 0)
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func loadInbox(ctx context.Context, mem *memory.Service) (*inboxPage, error) {
 }
 
 // targetIDs lists the rules evidence may go to: not archived, not candidates.
-func targetIDs(ctx context.Context, mem *memory.Service) ([]string, error) {
+func targetIDs(ctx context.Context, mem Rules) ([]string, error) {
 	all, err := mem.ListRules(ctx, memory.RulesQuery{Status: string(engine.StatusActiveEligible)})
 	if err != nil {
 		return nil, err
@@ -96,15 +96,15 @@ func (u *UI) confirm(rc *reqCtx) error {
 		return engine.Errorf(engine.EINVALID, "confirmation id %q is not a positive whole number", rc.r.PathValue("id"))
 	}
 	action := rc.r.PostFormValue("action")
-	var pol engine.Polarity
-	switch v := rc.r.PostFormValue("polarity"); v {
-	case "":
-	case "1":
-		pol = engine.Reinforce
-	case "-1":
-		pol = engine.Counter
-	default:
-		return engine.Errorf(engine.EINVALID, "polarity %q: want 1 (the words support the rule) or -1 (they contradict it)", clipForm(v))
+	var pol engine.Polarity // 0: the confirmation's own
+	if v := rc.r.PostFormValue("polarity"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return engine.Errorf(engine.EINVALID, "polarity %q: want 1 (the words support the rule) or -1 (they contradict it)", clipForm(v))
+		}
+		if pol, err = engine.ParseGivenPolarity(n); err != nil {
+			return err
+		}
 	}
 	if action == memory.ActionReject {
 		pol = 0

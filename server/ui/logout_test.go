@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexsona/lexsona/server"
+	"github.com/lexsona/lexsona/server/servertest"
+	"github.com/lexsona/lexsona/server/ui"
 )
 
 // TestLogoutRevokesTheSession: after logging out, a copy of the session
@@ -14,7 +15,8 @@ import (
 // refused — the page redirects to the login form and a form posted with
 // it is forbidden — while another session of the same key stays open.
 func TestLogoutRevokesTheSession(t *testing.T) {
-	e := newEnv(t, server.APIKeys{Write: []string{writeKey}}, false)
+	var changed []string
+	e := newPage(t, withRules(&servertest.Memory{}, &changed, rule(aRule, "Use ripgrep")), []ui.Key{{Token: writeKey, Write: true}}, false)
 	b, other := e.browserDefault(), e.browserDefault()
 	home := b.login(t, writeKey)
 	other.login(t, writeKey)
@@ -43,5 +45,8 @@ func TestLogoutRevokesTheSession(t *testing.T) {
 	}
 	if p := other.get("/rules"); p.status != http.StatusOK {
 		t.Errorf("another session of the same key after the logout: status %d, want 200", p.status)
+	}
+	if len(changed) != 0 {
+		t.Errorf("the logged-out cookie changed rules: %v", changed)
 	}
 }

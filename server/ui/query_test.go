@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexsona/lexsona/server"
+	"github.com/lexsona/lexsona/server/servertest"
 )
 
 // TestPageQueryIsChecked: the pages check their query strings as the API
@@ -14,7 +14,7 @@ import (
 // so a persona preview never widens to the global scope on ?project=web;
 // or ?projct=web. Queries the page's own forms send are served.
 func TestPageQueryIsChecked(t *testing.T) {
-	b := newEnv(t, server.APIKeys{}, false).browser(http.DefaultClient)
+	b := newPage(t, &servertest.Memory{}, nil, false).browser(http.DefaultClient)
 	for _, tc := range []struct {
 		path string
 		want int

@@ -10,6 +10,7 @@ import (
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/registry"
+	"github.com/lexsona/lexsona/server/internal/readonly"
 )
 
 // source is one origin of rules with its counts by state.
@@ -100,21 +101,13 @@ func uploaded(r *http.Request) (registry.Source, error) {
 	return src, nil
 }
 
-// refuseShared answers 403 when the upload is a registry the session's
+// refuseSharedUpload answers 403 when the upload is a registry the session's
 // tenant receives read-only from another tenant (Config.SharedReadOnly).
 // An upload whose name cannot be read is left to the sync, which reports
 // its problems.
-func (u *UI) refuseShared(rc *reqCtx, up registry.Source) error {
-	name := up.Name
-	if name == "" {
-		reg, err := registry.ParseWith(up.YAML, registry.ParseOptions{AllowEmpty: true})
-		if err != nil {
-			return nil
-		}
-		name = reg.Name()
-	}
-	if u.readOnly(rc.sess.tenant, name) {
-		return &httpError{http.StatusForbidden, "registry " + name + " is shared with this tenant read-only: only the tenant that owns it may sync it"}
+func (u *UI) refuseSharedUpload(rc *reqCtx, up registry.Source) error {
+	if msg := readonly.Sync(up, u.receives(rc)); msg != "" {
+		return &httpError{http.StatusForbidden, msg}
 	}
 	return nil
 }
@@ -127,7 +120,7 @@ func (u *UI) registryPreview(rc *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := u.refuseShared(rc, up); err != nil {
+	if err := u.refuseSharedUpload(rc, up); err != nil {
 		return err
 	}
 	src, rules, err := u.sources(rc)
@@ -159,7 +152,7 @@ func (u *UI) registrySync(rc *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := u.refuseShared(rc, up); err != nil {
+	if err := u.refuseSharedUpload(rc, up); err != nil {
 		return err
 	}
 	reg, sum, err := rc.mem.SyncRegistry(rc.ctx(), up, memory.SyncOptions{})

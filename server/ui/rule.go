@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
+	"github.com/lexsona/lexsona/server/internal/readonly"
 )
 
 // rulePage is one rule: its state, edit form, receipts and chart.
@@ -66,8 +67,8 @@ func (u *UI) editRule(rc *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if u.shared(rc, cur) {
-		return sharedRuleError(cur)
+	if err := u.refuseShared(rc, cur); err != nil {
+		return err
 	}
 	var p memory.RulePatch
 	changed := func(field string, old string) *string {
@@ -109,12 +110,22 @@ func sameScope(a, b engine.Scope) bool {
 // shared reports whether v belongs to a registry the session's tenant
 // receives read-only (Config.SharedReadOnly).
 func (u *UI) shared(rc *reqCtx, v engine.RuleView) bool {
-	return v.Registry != "" && u.readOnly(rc.sess.tenant, v.Registry)
+	return readonly.Rule(v, u.receives(rc)) != ""
 }
 
-func sharedRuleError(v engine.RuleView) error {
-	return &httpError{http.StatusForbidden, "rule " + v.RuleID + " belongs to registry " + v.Registry +
-		", shared with this tenant read-only: only the tenant that owns it may change it"}
+// receives reports whether the session's tenant receives a registry
+// read-only.
+func (u *UI) receives(rc *reqCtx) readonly.Receives {
+	return func(name string) bool { return u.readOnly(rc.sess.tenant, name) }
+}
+
+// refuseShared answers 403 when v belongs to a registry the session's
+// tenant receives read-only.
+func (u *UI) refuseShared(rc *reqCtx, v engine.RuleView) error {
+	if msg := readonly.Rule(v, u.receives(rc)); msg != "" {
+		return &httpError{http.StatusForbidden, msg}
+	}
+	return nil
 }
 
 // refuseSharedRule answers 403 when rule id belongs to a registry the
@@ -122,10 +133,10 @@ func sharedRuleError(v engine.RuleView) error {
 // left to the action, so that an unknown id answers as it always does.
 func (u *UI) refuseSharedRule(rc *reqCtx, id string) error {
 	v, err := rc.mem.GetRule(rc.ctx(), id, time.Time{})
-	if err == nil && u.shared(rc, v) {
-		return sharedRuleError(v)
+	if err != nil {
+		return nil
 	}
-	return nil
+	return u.refuseShared(rc, v)
 }
 
 func (u *UI) archiveRule(rc *reqCtx) error {

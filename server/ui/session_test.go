@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
-	"github.com/lexsona/lexsona/memory"
 )
 
 // TestSessionTenantMustHaveAKey: a session is honoured only for a tenant
@@ -19,7 +18,7 @@ func TestSessionTenantMustHaveAKey(t *testing.T) {
 	var asked []string
 	u := New(Config{
 		Keys: []Key{{Token: "alice-write-0123456789a", Write: true, Tenant: "alice"}, {Token: "op-read-0123456789abcd"}},
-		MemoryFor: func(_ context.Context, name string) (*memory.Service, error) {
+		MemoryFor: func(_ context.Context, name string) (Memory, error) {
 			asked = append(asked, name)
 			return nil, engine.Errorf(engine.EUNAVAILABLE, "no memory in this test")
 		},

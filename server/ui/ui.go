@@ -5,7 +5,8 @@
 // with why each rule is in or out; and the registries in force with a
 // previewed sync.
 //
-// It is a front end over memory.Service only: server-rendered html/template
+// It is a front end over the use cases it declares (Memory, which
+// *memory.Service satisfies) only: server-rendered html/template
 // pages with a small stylesheet and script embedded in the binary, no build
 // step. It is mounted as echo middleware after the server's own (browser
 // guard, limits), so the API's defences apply to it too, and adds its own:
@@ -36,7 +37,6 @@ import (
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
-	"github.com/lexsona/lexsona/memory"
 )
 
 //go:embed templates/*.html
@@ -51,9 +51,9 @@ type Config struct {
 	// tenant), the use-case layer every page reads and writes through; its
 	// errors are shown as the page's (EUNAVAILABLE: 503). When nil, Memory
 	// serves the default tenant and no other.
-	MemoryFor func(ctx context.Context, tenant string) (*memory.Service, error)
+	MemoryFor func(ctx context.Context, tenant string) (Memory, error)
 	// Memory is the default tenant's memory, for a page without MemoryFor.
-	Memory *memory.Service
+	Memory Memory
 	// Keys are the API keys the login form accepts, each of one tenant;
 	// with none the page is open, serves the default tenant, and every
 	// visitor may write.
@@ -90,7 +90,7 @@ const DefaultSessionTTL = 12 * time.Hour
 // UI is the review page. Create it with New and mount Middleware on the
 // server's echo instance.
 type UI struct {
-	memFor   func(ctx context.Context, tenant string) (*memory.Service, error)
+	memFor   func(ctx context.Context, tenant string) (Memory, error)
 	synced   func(ctx context.Context, tenant, name string)
 	readOnly func(tenant, name string) bool
 	log      *slog.Logger
@@ -108,7 +108,7 @@ func New(cfg Config) *UI {
 			panic("ui: Config.MemoryFor or Config.Memory is required")
 		}
 		mem := cfg.Memory
-		cfg.MemoryFor = func(_ context.Context, name string) (*memory.Service, error) {
+		cfg.MemoryFor = func(_ context.Context, name string) (Memory, error) {
 			if name != tenant.Default {
 				return nil, engine.Errorf(engine.EUNAVAILABLE, "tenant %s: this page serves the default tenant only", name)
 			}

@@ -1,20 +1,29 @@
 package ui_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lexsona/lexsona/engine"
+	"github.com/lexsona/lexsona/memory"
 	"github.com/lexsona/lexsona/server"
+	"github.com/lexsona/lexsona/server/servertest"
+	"github.com/lexsona/lexsona/server/ui"
 )
 
 // aRule is a rule of the default pack the tests change.
 const aRule = "tool.use-ripgrep"
 
+// TestEveryResponseHasTheCSP: every page, asset and error the page serves
+// carries the strict policy, and no page has inline script or style.
 func TestEveryResponseHasTheCSP(t *testing.T) {
-	b := newEnv(t, server.APIKeys{}, false).browserDefault()
+	var changed []string
+	b := newPage(t, withRules(&servertest.Memory{}, &changed, rule(aRule, "Use ripgrep")), nil, false).browserDefault()
 	for _, path := range []string{"/", "/rules", "/rules/" + aRule, "/persona", "/registry", "/login", "/ui/assets/ui.css", "/ui/assets/ui.js", "/rules/no.such-rule"} {
 		t.Run(path, func(t *testing.T) {
 			p := b.get(path)
@@ -46,8 +55,11 @@ func TestEveryResponseHasTheCSP(t *testing.T) {
 
 func (e *env) browserDefault() *browser { return e.browser(e.ts.Client()) }
 
+// TestPostWithoutCSRFTokenIsRefused: a form posted without this session's
+// token is refused (403) before it reaches the memory; with it, it does.
 func TestPostWithoutCSRFTokenIsRefused(t *testing.T) {
-	e := newEnv(t, server.APIKeys{}, false)
+	var changed []string
+	e := newPage(t, withRules(&servertest.Memory{}, &changed, rule(aRule, "Use ripgrep")), nil, false)
 	b := e.browserDefault()
 	page := b.get("/rules/" + aRule)
 	if page.status != http.StatusOK {
@@ -77,18 +89,15 @@ func TestPostWithoutCSRFTokenIsRefused(t *testing.T) {
 	if p := fresh.post("/rules/"+aRule+"/archive", url.Values{"csrf": {good}}); p.status != http.StatusForbidden {
 		t.Fatalf("no cookie: status %d, want 403", p.status)
 	}
-	var rule struct{ Status string }
-	b.api(http.MethodGet, "/v1/rules/"+aRule, "", "", &rule)
-	if rule.Status == "archived" {
-		t.Fatal("a refused post archived the rule")
+	if len(changed) != 0 {
+		t.Fatalf("refused posts reached the memory: %v", changed)
 	}
 	// The right token is accepted.
 	if p := b.post("/rules/"+aRule+"/archive", url.Values{"csrf": {good}}); p.status != http.StatusSeeOther {
 		t.Fatalf("with the token: status %d: %.300s", p.status, p.body)
 	}
-	b.api(http.MethodGet, "/v1/rules/"+aRule, "", "", &rule)
-	if rule.Status != "archived" {
-		t.Fatalf("status %q after archiving", rule.Status)
+	if !slices.Equal(changed, []string{"archive " + aRule}) {
+		t.Fatalf("the memory got %v, want the archive of %s", changed, aRule)
 	}
 }
 
@@ -114,8 +123,13 @@ func TestCrossSitePostIsRefused(t *testing.T) {
 	}
 }
 
+// TestReadKeySeesButCannotChange: a session of a read key sees the pages
+// without their forms, and every change it posts is refused (403) before
+// it reaches the memory; a write key's is not.
 func TestReadKeySeesButCannotChange(t *testing.T) {
-	e := newEnv(t, server.APIKeys{Read: []string{readKey}, Write: []string{writeKey}}, false)
+	var changed []string
+	e := newPage(t, withRules(&servertest.Memory{}, &changed, rule(aRule, "Use ripgrep")),
+		[]ui.Key{{Token: readKey}, {Token: writeKey, Write: true}}, false)
 	b := e.browserDefault()
 	if p := b.get("/rules"); p.status != http.StatusSeeOther || !strings.HasPrefix(p.header.Get("Location"), "/login") {
 		t.Fatalf("without a session: %d to %q, want 303 to /login", p.status, p.header.Get("Location"))
@@ -139,10 +153,8 @@ func TestReadKeySeesButCannotChange(t *testing.T) {
 			t.Errorf("POST %s with a read key: status %d, want 403", path, p.status)
 		}
 	}
-	var rule struct{ Status, Text string }
-	b.api(http.MethodGet, "/v1/rules/"+aRule, readKey, "", &rule)
-	if rule.Status == "archived" || rule.Text == "changed" {
-		t.Fatalf("a read session changed the rule: %+v", rule)
+	if len(changed) != 0 {
+		t.Fatalf("a read session changed rules: %v", changed)
 	}
 	// A write key may.
 	w := e.browserDefault()
@@ -151,12 +163,15 @@ func TestReadKeySeesButCannotChange(t *testing.T) {
 	if p := w.post("/rules/"+aRule+"/archive", url.Values{"csrf": {csrf(t, wp)}}); p.status != http.StatusSeeOther {
 		t.Fatalf("archive with a write key: %d %.300s", p.status, p.body)
 	}
+	if !slices.Equal(changed, []string{"archive " + aRule}) {
+		t.Fatalf("the memory got %v, want the write session's archive", changed)
+	}
 }
 
 func TestLoginCookie(t *testing.T) {
 	for _, tls := range []bool{false, true} {
 		t.Run(map[bool]string{false: "http", true: "https"}[tls], func(t *testing.T) {
-			e := newEnv(t, server.APIKeys{Write: []string{writeKey}}, tls)
+			e := newPage(t, &servertest.Memory{}, []ui.Key{{Token: writeKey, Write: true}}, tls)
 			client := e.ts.Client()
 			b := e.browser(client)
 			lp := b.get("/login")
@@ -199,13 +214,16 @@ func TestLoginCookie(t *testing.T) {
 	}
 }
 
+// TestRuleTextIsEscaped: a rule's text, and a query echoed back, are shown
+// escaped on every page.
 func TestRuleTextIsEscaped(t *testing.T) {
-	b := newEnv(t, server.APIKeys{}, false).browserDefault()
 	const evil = `<script>alert("x")</script><img src=x onerror=alert(1)>`
-	body := `{"rule_id":"test.escaped","category":"code_style","text":"never run ` + strings.ReplaceAll(evil, `"`, `\"`) + `"}`
-	if st := b.api(http.MethodPost, "/v1/rules", "", body, nil); st != http.StatusCreated {
-		t.Fatalf("creating the rule: %d", st)
+	var changed []string
+	mem := withRules(&servertest.Memory{}, &changed, rule("test.escaped", "never run "+evil))
+	mem.PersonaFn = func(context.Context, memory.PersonaRequest) (engine.Snapshot, error) {
+		return engine.Snapshot{Prompt: "- never run " + evil}, nil
 	}
+	b := newPage(t, mem, nil, false).browserDefault()
 	for _, path := range []string{"/rules", "/rules/test.escaped", "/rules?q=" + url.QueryEscape(evil), "/persona"} {
 		p := b.get(path)
 		if p.status != http.StatusOK {

@@ -1,3 +1,0 @@
-package server
-
-import _ "github.com/lexsona/lexsona/store/sqlite"
