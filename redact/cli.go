@@ -12,29 +12,31 @@ import (
 // starts at its command's name and reads its flags up to the end of the
 // command (a line break, |, ; or &), so the same flag of another command
 // (docker run -p 8080:80, mkdir -p, git checkout -b) is left alone.
-var cliRules = []extraRule{
-	// Registry and cloud logins, and sshpass: -p VALUE, -pVALUE,
-	// --password VALUE, --password=VALUE, whatever the value.
-	{id: "password", keywords: loginCommands, from: atWord, valid: flagValue,
-		scan: flags(loginCommand, flag{names: []string{"-p", "--password"}, glued: true, spaced: true, equals: true})},
-	// MySQL and MariaDB clients: -pVALUE and --password=VALUE are the
-	// password; -p VALUE is one only when it reads as generated, since
-	// "mysql -p shop" prompts for the password of database shop.
-	{id: "password", keywords: []string{"mysql", "mariadb"}, from: atWord, valid: flagValue,
-		scan: flags(mysqlCommand, flag{names: []string{"-p"}, glued: true}, flag{names: []string{"--password"}, equals: true})},
-	{id: "password", keywords: []string{"mysql", "mariadb"}, from: atWord, valid: generatedFlagValue,
-		scan: flags(mysqlCommand, flag{names: []string{"-p", "--password"}, spaced: true})},
-	// MongoDB tools: -p VALUE, --password VALUE or =VALUE.
-	{id: "password", keywords: []string{"mongo"}, from: atWord, valid: flagValue,
-		scan: flags(mongoCommand, flag{names: []string{"-p", "--password"}, spaced: true, equals: true})},
-	// redis-cli -a VALUE, --pass VALUE.
-	{id: "password", keywords: []string{"redis-cli"}, from: atWord, valid: flagValue,
-		scan: flags(redisCommand, flag{names: []string{"-a", "--pass"}, spaced: true, equals: true})},
-	// curl -u user:PASS, --user user:PASS (the password only).
-	{id: "password", keywords: []string{"curl"}, from: atWord, valid: urlPassword,
-		scan: flags(curlCommand, flag{names: []string{"-u", "--user"}, glued: true, spaced: true, equals: true, afterColon: true})},
-	// curl -b 'name=value; …' (see cookieSpans).
-	{id: "cookie", keywords: []string{"curl"}, from: atWord, scan: curlCookieSpans},
+func cliRules() []extraRule {
+	return []extraRule{
+		// Registry and cloud logins, and sshpass: -p VALUE, -pVALUE,
+		// --password VALUE, --password=VALUE, whatever the value.
+		{id: "password", keywords: loginCommands, from: atWord, valid: flagValue,
+			scan: flags(loginCommand, flag{names: []string{"-p", "--password"}, glued: true, spaced: true, equals: true})},
+		// MySQL and MariaDB clients: -pVALUE and --password=VALUE are the
+		// password; -p VALUE is one only when it reads as generated, since
+		// "mysql -p shop" prompts for the password of database shop.
+		{id: "password", keywords: []string{"mysql", "mariadb"}, from: atWord, valid: flagValue,
+			scan: flags(mysqlCommand, flag{names: []string{"-p"}, glued: true}, flag{names: []string{"--password"}, equals: true})},
+		{id: "password", keywords: []string{"mysql", "mariadb"}, from: atWord, valid: generatedFlagValue,
+			scan: flags(mysqlCommand, flag{names: []string{"-p", "--password"}, spaced: true})},
+		// MongoDB tools: -p VALUE, --password VALUE or =VALUE.
+		{id: "password", keywords: []string{"mongo"}, from: atWord, valid: flagValue,
+			scan: flags(mongoCommand, flag{names: []string{"-p", "--password"}, spaced: true, equals: true})},
+		// redis-cli -a VALUE, --pass VALUE.
+		{id: "password", keywords: []string{"redis-cli"}, from: atWord, valid: flagValue,
+			scan: flags(redisCommand, flag{names: []string{"-a", "--pass"}, spaced: true, equals: true})},
+		// curl -u user:PASS, --user user:PASS (the password only).
+		{id: "password", keywords: []string{"curl"}, from: atWord, valid: urlPassword,
+			scan: flags(curlCommand, flag{names: []string{"-u", "--user"}, glued: true, spaced: true, equals: true, afterColon: true})},
+		// curl -b 'name=value; …' (see cookieSpans).
+		{id: "cookie", keywords: []string{"curl"}, from: atWord, scan: curlCookieSpans},
+	}
 }
 
 // The commands of cliRules, matched at their keyword: the name, and for a

@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"slices"
+	"sync"
 )
 
 // extraRule is a secret shape the gitleaks default rules miss, checked
@@ -63,7 +64,9 @@ const (
 
 // extraRules are every rule of this package beside gitleaks': those below,
 // the command-line flags of cli.go and the web shapes of web.go.
-var extraRules = slices.Concat(assignmentRules, cliRules, webRules)
+// They are built at the first scan: their patterns compile then, not when
+// a process that never redacts starts.
+var extraRules = sync.OnceValue(func() []extraRule { return slices.Concat(assignmentRules(), cliRules(), webRules()) })
 
 // assignmentRules cover what the gitleaks rule set leaves out:
 //   - Azure storage account keys (AccountKey=… in a connection string), which
@@ -92,31 +95,33 @@ var extraRules = slices.Concat(assignmentRules, cliRules, webRules)
 //     generic rule skips one of letters only, and one after a name it
 //     does not know). A secret or key in prose ("the secret is …") needs a
 //     stronger value, since "the secret was base64" describes one.
-var assignmentRules = []extraRule{
-	{id: "azure-storage-account-key", keywords: []string{"accountkey"}, from: atWord,
-		re: regexp.MustCompile(`(?i)^AccountKey[ \t]*=[ \t]*([A-Za-z0-9+/]{86}==)`)},
-	{id: "openai-api-key", keywords: []string{"sk-"}, from: atWord,
-		re: regexp.MustCompile(`^(sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}))`)},
-	{id: "password", keywords: []string{"://"}, valid: urlPassword,
-		re: regexp.MustCompile("(?i)[a-z][a-z0-9+.-]*://[^\\s:/?#\\[\\]@\"'`<>]*:([^\\s/?#\\[\\]\"'`<>]+)@")},
-	{id: "password", keywords: []string{"@tcp(", "@unix("}, valid: urlPassword,
-		re: regexp.MustCompile("(?i)(?:^|[\\s\"'`=])[a-z0-9_.-]+:([^\\s/@\"'`]+)@(?:tcp|unix)\\(")},
-	{id: "bearer-token", keywords: []string{"authorization"}, from: atWord, valid: bearerValue,
-		re: regexp.MustCompile(`(?i)^authorization["'\x60\]]*[ \t]*(?:[:=,]|=>)[ \t]*["'\x60]?(?:bearer|token)[ \t]+([a-z0-9\-._~+/]*[a-z0-9\-_~+/]=*)`)},
-	{id: "basic-auth", keywords: []string{"authorization"}, from: atWord, valid: basicValue,
-		re: regexp.MustCompile(`(?i)^authorization["'\x60\]]*[ \t]*(?:[:=,]|=>)[ \t]*["'\x60]?basic[ \t]+([a-z0-9+/]{6,}={0,2})`)},
-	{id: "lexsona-api-key", keywords: []string{"read:", "write:"}, valid: apiKeyValue,
-		re: regexp.MustCompile(`(?i)(?:^|[^\w:.-])(?:[a-z0-9_]{1,64}:)?(?:read|write):([a-z0-9][a-z0-9_\-.~+/=!@#$%^&*]*[a-z0-9_\-~+/=@#$%^&*])`)},
-	{id: "password", keywords: []string{"pass", "pwd", "secret", "kennwort"}, from: backOver(nameChars), valid: passwordValue,
-		re: regexp.MustCompile(`(?i)^` + passwordNames + assigned), value: true},
-	{id: "password", keywords: []string{"pass", "pwd", "pw", "kennwort"}, from: atWord, valid: passwordValue,
-		re: regexp.MustCompile(`(?i)^(?:password|passwd|passphrase|passcode|passwort|kennwort|pwd|pw)s?` + saidToBe), value: true},
-	{id: "password", keywords: []string{"secret"}, from: atWord, valid: strongValue,
-		re: regexp.MustCompile(`(?i)^secrets?` + saidToBe), value: true},
-	{id: genericKind, keywords: []string{"key", "token", "auth", "credential"}, from: backOver(nameChars), valid: keyValue,
-		re: regexp.MustCompile(`(?i)^(?:` + keyNames + assigned + `|` + keyFlags + `)`), value: true},
-	{id: genericKind, keywords: []string{"key", "token", "auth", "credential"}, from: atWord, valid: strongValue,
-		re: regexp.MustCompile(`(?i)^(?:key|tokens?|auth|credentials?)` + assigned), value: true},
-	{id: genericKind, keywords: []string{"token", "key", "credential", "schlüssel", "zugangsdaten"}, from: atWord, valid: strongValue,
-		re: regexp.MustCompile(`(?i)^(?:tokens?|keys?|credentials?|schlüssel|zugangsdaten)` + saidToBeStrictly), value: true},
+func assignmentRules() []extraRule {
+	return []extraRule{
+		{id: "azure-storage-account-key", keywords: []string{"accountkey"}, from: atWord,
+			re: regexp.MustCompile(`(?i)^AccountKey[ \t]*=[ \t]*([A-Za-z0-9+/]{86}==)`)},
+		{id: "openai-api-key", keywords: []string{"sk-"}, from: atWord,
+			re: regexp.MustCompile(`^(sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}))`)},
+		{id: "password", keywords: []string{"://"}, valid: urlPassword,
+			re: regexp.MustCompile("(?i)[a-z][a-z0-9+.-]*://[^\\s:/?#\\[\\]@\"'`<>]*:([^\\s/?#\\[\\]\"'`<>]+)@")},
+		{id: "password", keywords: []string{"@tcp(", "@unix("}, valid: urlPassword,
+			re: regexp.MustCompile("(?i)(?:^|[\\s\"'`=])[a-z0-9_.-]+:([^\\s/@\"'`]+)@(?:tcp|unix)\\(")},
+		{id: "bearer-token", keywords: []string{"authorization"}, from: atWord, valid: bearerValue,
+			re: regexp.MustCompile(`(?i)^authorization["'\x60\]]*[ \t]*(?:[:=,]|=>)[ \t]*["'\x60]?(?:bearer|token)[ \t]+([a-z0-9\-._~+/]*[a-z0-9\-_~+/]=*)`)},
+		{id: "basic-auth", keywords: []string{"authorization"}, from: atWord, valid: basicValue,
+			re: regexp.MustCompile(`(?i)^authorization["'\x60\]]*[ \t]*(?:[:=,]|=>)[ \t]*["'\x60]?basic[ \t]+([a-z0-9+/]{6,}={0,2})`)},
+		{id: "lexsona-api-key", keywords: []string{"read:", "write:"}, valid: apiKeyValue,
+			re: regexp.MustCompile(`(?i)(?:^|[^\w:.-])(?:[a-z0-9_]{1,64}:)?(?:read|write):([a-z0-9][a-z0-9_\-.~+/=!@#$%^&*]*[a-z0-9_\-~+/=@#$%^&*])`)},
+		{id: "password", keywords: []string{"pass", "pwd", "secret", "kennwort"}, from: backOver(nameChars), valid: passwordValue,
+			re: regexp.MustCompile(`(?i)^` + passwordNames + assigned), value: true},
+		{id: "password", keywords: []string{"pass", "pwd", "pw", "kennwort"}, from: atWord, valid: passwordValue,
+			re: regexp.MustCompile(`(?i)^(?:password|passwd|passphrase|passcode|passwort|kennwort|pwd|pw)s?` + saidToBe), value: true},
+		{id: "password", keywords: []string{"secret"}, from: atWord, valid: strongValue,
+			re: regexp.MustCompile(`(?i)^secrets?` + saidToBe), value: true},
+		{id: genericKind, keywords: []string{"key", "token", "auth", "credential"}, from: backOver(nameChars), valid: keyValue,
+			re: regexp.MustCompile(`(?i)^(?:` + keyNames + assigned + `|` + keyFlags + `)`), value: true},
+		{id: genericKind, keywords: []string{"key", "token", "auth", "credential"}, from: atWord, valid: strongValue,
+			re: regexp.MustCompile(`(?i)^(?:key|tokens?|auth|credentials?)` + assigned), value: true},
+		{id: genericKind, keywords: []string{"token", "key", "credential", "schlüssel", "zugangsdaten"}, from: atWord, valid: strongValue,
+			re: regexp.MustCompile(`(?i)^(?:tokens?|keys?|credentials?|schlüssel|zugangsdaten)` + saidToBeStrictly), value: true},
+	}
 }

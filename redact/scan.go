@@ -20,7 +20,7 @@ const fields = 8
 func findExtra(s string) []span {
 	var out []span
 	lower := asciiLower(s)
-	for _, r := range extraRules {
+	for _, r := range extraRules() {
 		if r.scan != nil {
 			out = append(out, scanRule(s, lower, r)...)
 			continue

@@ -20,16 +20,18 @@ import (
 //   - the values of cookies in a Cookie or Set-Cookie header, a curl
 //     --cookie argument or a document.cookie assignment (see cookieSpans;
 //     curl -b is cli.go's).
-var webRules = []extraRule{
-	{id: "discord-webhook-url", keywords: []string{"discord"},
-		re: regexp.MustCompile(`discord(?:app)?\.com/api/(?:v\d+/)?webhooks/\d{5,30}/([A-Za-z0-9_-]{20,})`)},
-	{id: "slack-webhook-url", keywords: []string{"hooks.slack.com"},
-		re: regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})`)},
-	{id: "azure-ad-client-secret", keywords: []string{"q~"},
-		re: regexp.MustCompile(`(?:^|[^a-zA-Z0-9_~.-])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})`)},
-	{id: "docker-pat", keywords: []string{"dckr_"},
-		re: regexp.MustCompile(`\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})`)},
-	{id: "cookie", keywords: []string{"cookie"}, scan: cookieSpans},
+func webRules() []extraRule {
+	return []extraRule{
+		{id: "discord-webhook-url", keywords: []string{"discord"},
+			re: regexp.MustCompile(`discord(?:app)?\.com/api/(?:v\d+/)?webhooks/\d{5,30}/([A-Za-z0-9_-]{20,})`)},
+		{id: "slack-webhook-url", keywords: []string{"hooks.slack.com"},
+			re: regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})`)},
+		{id: "azure-ad-client-secret", keywords: []string{"q~"},
+			re: regexp.MustCompile(`(?:^|[^a-zA-Z0-9_~.-])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})`)},
+		{id: "docker-pat", keywords: []string{"dckr_"},
+			re: regexp.MustCompile(`\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})`)},
+		{id: "cookie", keywords: []string{"cookie"}, scan: cookieSpans},
+	}
 }
 
 // cookieHeader matches, at a keyword, what precedes a cookie list: a

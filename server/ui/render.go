@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lexsona/lexsona/engine"
@@ -58,15 +59,17 @@ var funcs = template.FuncMap{
 	"sub": func(a, b float64) float64 { return a - b },
 }
 
-// templates holds one template set per page: layout.html and the page.
-var templates = func() map[string]*template.Template {
+// templates holds one template set per page: layout.html and the page,
+// parsed at the first page rendered (a process that serves no page, such as
+// a hook, never parses them).
+var templates = sync.OnceValue(func() map[string]*template.Template {
 	out := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
 		out[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS,
 			"templates/layout.html", "templates/"+name+".html"))
 	}
 	return out
-}()
+})
 
 // view is what the layout renders around a page.
 type view struct {
@@ -101,7 +104,7 @@ func (u *UI) render(rc *reqCtx, status int, name string, data titled) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := templates[name].Execute(&buf, v); err != nil {
+	if err := templates()[name].Execute(&buf, v); err != nil {
 		u.log.Error("review page: template", "page", name, "err", err.Error())
 		http.Error(rc.w, "internal error", http.StatusInternalServerError)
 		return
