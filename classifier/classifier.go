@@ -272,6 +272,8 @@ type Classification struct {
 	evidence evidence
 	near     nearness
 	sides    engine.Sides // the top candidate's
+	stance   *Segment     // the part of the text the stance is read from
+	cues     []float64    // the gate's cues of the text
 	// Proposal is the text and vectors of the candidate rule to propose
 	// (Decide and Capture set it when the classification is Learnable).
 	Proposal *TextVectors
@@ -323,30 +325,41 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		cl.Decision, cl.RuleID, cl.Score, cl.Candidates = DecisionExplicit, named, 1, []engine.Candidate{}
 		return cl, nil
 	}
-	if err := c.score(ctx, &cl, text, cl.Model); err != nil {
+	r, snap, err := c.read(ctx, text)
+	if err != nil {
 		return cl, err
 	}
+	c.decide(snap, &cl, &r, counter)
+	return cl, nil
+}
+
+// decide fills cl from reading r against snapshot s: the candidates and
+// score, the band, the guard, and the polarity (read from the clause that
+// carries the top rule). counter is the caller's own polarity −1.
+func (c *Classifier) decide(s *snapshot, cl *classified, r *Reading, counter bool) {
+	c.score(s, cl, r)
+	cl.cues = r.Cues
+	t := cl.Thresholds
 	cl.Decision = t.Band(cl.Score)
 	if len(cl.Candidates) == 0 { // only possible with a confirm threshold at or below the floor
 		cl.Decision = DecisionNewRule
 	}
-	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, cl.input, cl.Candidates)
+	cl.Decision, cl.Reason = c.guard.applyWords(cl.Decision, r.Words, cl.Candidates)
 	if cl.Reason == "" && len(cl.Candidates) > 0 {
 		cl.Decision, cl.Reason = c.guard.edge(cl.Decision, cl.Candidates[0].RuleID, cl.near)
 	}
 	sided := false
-	stance := cl.input // the stance is read from the clause about the rule
-	if cl.Clause != "" {
-		stance = cl.Clause
-	}
+	stance := cl.stance // the stance is read from the clause about the rule
 	if !counter && !c.polarity.Off && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
-		var term string
-		if cl.Polarity, sided, term = sideStance(stance, cl.sides); sided && cl.Polarity == engine.Counter {
-			cl.Reason = joinReasons(fmt.Sprintf("%s: the text says the opposite of the rule about %q", ReasonContradiction, term), cl.Reason)
+		if st, ok := stance.Sides[cl.Candidates[0].RuleID]; ok {
+			cl.Polarity, sided = st.Polarity, true
+			if st.Polarity == engine.Counter {
+				cl.Reason = joinReasons(fmt.Sprintf("%s: the text says the opposite of the rule about %q", ReasonContradiction, st.Term), cl.Reason)
+			}
 		}
 	}
 	if !counter && !sided && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
-		p := c.polarity.decide(stance, cl.Candidates[0].RuleID, cl.evidence)
+		p := c.polarity.decideRead(stance.Cue, stance.Insists, cl.Candidates[0].RuleID, cl.evidence)
 		cl.Polarity = p.pol
 		if p.unsure && cl.Decision == DecisionAutoMatch {
 			cl.Decision = DecisionConfirm
@@ -363,7 +376,6 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 	default:
 		cl.RuleID = cl.Candidates[0].RuleID
 	}
-	return cl, nil
 }
 
 // joinReasons joins the non-empty reasons with "; ".

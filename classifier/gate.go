@@ -44,6 +44,43 @@ func (c *Classifier) Capture(ctx context.Context, text string, scope engine.Scop
 	return cl, c.propose(ctx, text, &cl, cl.Gate.Passed)
 }
 
+// CaptureReading is Capture for a text already read (Read), or for a
+// Reading kept without its text (eval's derived figures): the same
+// decision and gate verdict, but no candidate rule is named (that needs
+// the text). scope is normalised here. Errors: EINVALID for a bad scope, a
+// reading of another embedder model or a hybrid classifier (which needs
+// the text); the corpus's; a configuration error of the classifier.
+func (c *Classifier) CaptureReading(ctx context.Context, r Reading, scope engine.Scope) (Classification, error) {
+	var cl classified
+	if c.err != nil {
+		return cl, c.err
+	}
+	s, err := engine.ParseScope(scope)
+	if err != nil {
+		return cl, err
+	}
+	cl.scope = s
+	id := c.emb.Identity()
+	cl.Embedder, cl.Model, cl.Polarity = c.emb.Backend(), id.ID(), engine.Reinforce
+	switch {
+	case r.Model != cl.Model:
+		return cl, engine.Errorf(engine.EINVALID, "a reading of model %s, the classifier embeds with %s", r.Model, cl.Model)
+	case c.opts.Lexical != nil:
+		return cl, engine.Errorf(engine.EINVALID, "hybrid scoring reads the text itself, not a kept reading")
+	}
+	if cl.Thresholds, _, err = c.thresholdsFor(id, cl.Model); err != nil {
+		return cl, err
+	}
+	snap := c.current(ctx, cl.Model, "")
+	sn, err := snap.wait()
+	if err != nil {
+		return cl, err
+	}
+	c.decide(sn, &cl, &r, false)
+	cl.Gate, err = c.judge(&cl)
+	return cl, err
+}
+
 // judge is the correction gate's verdict on cl.
 func (c *Classifier) judge(cl *Classification) (*GateResult, error) {
 	if cl.Decision == DecisionExplicit {
@@ -61,7 +98,7 @@ func (c *Classifier) judge(cl *Classification) (*GateResult, error) {
 	if m.Dims > 0 {
 		kind, vec = GateEmbedding, cl.vec.vector()
 	}
-	p := m.Prob(vec, cl.input)
+	p := m.ProbCues(vec, cl.cues)
 	return &GateResult{Prob: p, Threshold: m.Threshold, Passed: m.Passes(p), Gate: kind}, nil
 }
 

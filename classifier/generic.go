@@ -54,8 +54,14 @@ const (
 // to the runner-up becomes confirm with an "ambiguous" reason. Candidates are
 // sorted best first.
 func (g Guard) apply(decision string, text string, cands []engine.Candidate) (string, string) {
+	return g.applyWords(decision, countContentWords(text, g.MinContentWords), cands)
+}
+
+// applyWords is apply for a text of n informative words (counted up to
+// MinContentWords).
+func (g Guard) applyWords(decision string, n int, cands []engine.Candidate) (string, string) {
 	if g.MinContentWords > 0 {
-		if n := countContentWords(text, g.MinContentWords); n < g.MinContentWords {
+		if n < g.MinContentWords {
 			return DecisionNewRule, fmt.Sprintf("%s: the text has %d informative word(s), %d needed to match a rule; it does not say which rule was broken", ReasonGeneric, n, g.MinContentWords)
 		}
 	}

@@ -110,6 +110,11 @@ type polarity struct {
 
 // decide returns the polarity of text against rule ruleID.
 func (p PolarityCheck) decide(text, ruleID string, ev evidence) polarity {
+	return p.decideRead(DetectCue(text), Insists(text), ruleID, ev)
+}
+
+// decideRead is decide for a text whose cue and insistence were read.
+func (p PolarityCheck) decideRead(cue Cue, insists bool, ruleID string, ev evidence) polarity {
 	if p.Off {
 		return polarity{pol: engine.Reinforce}
 	}
@@ -118,7 +123,6 @@ func (p PolarityCheck) decide(text, ruleID string, ev evidence) polarity {
 	if !known {
 		why = "the rule has no contrary phrasings to compare with"
 	}
-	cue := DetectCue(text)
 	if cue.Kind == CueNone && ev.reversal != "" {
 		cue = Cue{Kind: CueReversal, Phrase: ev.reversal}
 	}
@@ -131,7 +135,7 @@ func (p PolarityCheck) decide(text, ruleID string, ev evidence) polarity {
 			ReasonContradiction, ruleID, cue.Kind, cue.Phrase, why)}
 	}
 	unsure := p.UnsureMargin
-	if Insists(text) {
+	if insists {
 		unsure = max(unsure, p.InsistMargin)
 	}
 	switch {

@@ -94,13 +94,18 @@ func (s *Set) For(modelID string, dims int) *Model {
 
 // Prob is the probability that text, whose embedding is vec (unit length;
 // ignored by a cue-only model), is a correction.
-func (m *Model) Prob(vec []float32, text string) float64 {
+func (m *Model) Prob(vec []float32, text string) float64 { return m.ProbCues(vec, Cues(text)) }
+
+// ProbCues is Prob for a text whose cues (Cues) were computed.
+func (m *Model) ProbCues(vec []float32, cues []float64) float64 {
 	z := m.Bias
 	for i := 0; i < m.Dims && i < len(vec); i++ {
 		z += m.Weights[i] * float64(vec[i])
 	}
-	for i, c := range Cues(text) {
-		z += m.Weights[m.Dims+i] * c
+	for i, c := range cues {
+		if m.Dims+i < len(m.Weights) {
+			z += m.Weights[m.Dims+i] * c
+		}
 	}
 	return sigmoid(z)
 }
