@@ -34,11 +34,14 @@ const (
 // only on a text that passed. Errors: Decide's, and EINTERNAL for shipped
 // gate weights that do not fit this build.
 func (c *Classifier) Capture(ctx context.Context, text string, scope engine.Scope) (Classification, error) {
-	cl, err := c.classify(ctx, text, scope, "", false)
+	cl, err := c.classify(ctx, text, scope, "", false, true)
 	if err != nil {
 		return cl, err
 	}
 	if cl.Gate, err = c.judge(&cl); err != nil {
+		return cl, err
+	}
+	if err := c.unsureDirection(&cl); err != nil {
 		return cl, err
 	}
 	return cl, c.propose(ctx, text, &cl, cl.Gate.Passed)
@@ -59,7 +62,7 @@ func (c *Classifier) CaptureReading(ctx context.Context, r Reading, scope engine
 	if err != nil {
 		return cl, err
 	}
-	cl.scope = s
+	cl.scope, cl.capture = s, true
 	id := c.emb.Identity()
 	cl.Embedder, cl.Model, cl.Polarity = c.emb.Backend(), id.ID(), engine.Reinforce
 	switch {
@@ -77,8 +80,10 @@ func (c *Classifier) CaptureReading(ctx context.Context, r Reading, scope engine
 		return cl, err
 	}
 	c.decide(sn, &cl, &r, false)
-	cl.Gate, err = c.judge(&cl)
-	return cl, err
+	if cl.Gate, err = c.judge(&cl); err != nil {
+		return cl, err
+	}
+	return cl, c.unsureDirection(&cl)
 }
 
 // judge is the correction gate's verdict on cl.
@@ -98,7 +103,7 @@ func (c *Classifier) judge(cl *Classification) (*GateResult, error) {
 	if m.Dims > 0 {
 		kind, vec = GateEmbedding, cl.vec.vector()
 	}
-	p := m.ProbCues(vec, cl.cues)
+	p := m.ProbJoint(vec, cl.cues, cl.GateExtras())
 	return &GateResult{Prob: p, Threshold: m.Threshold, Passed: m.Passes(p), Gate: kind}, nil
 }
 
@@ -108,4 +113,13 @@ func (c *Classifier) gates() (*gate.Set, error) {
 		return c.opts.Gates, nil
 	}
 	return gate.Default()
+}
+
+// GateExtras are the classifier's figures a joint gate reads (gate.Extras).
+func (cl *Classification) GateExtras() map[string]float64 {
+	x := map[string]float64{"top_score": cl.best[0], "margin": cl.best[0] - cl.best[1]}
+	if cl.clauseWon {
+		x["clause_won"] = 1
+	}
+	return x
 }

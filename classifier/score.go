@@ -221,7 +221,17 @@ func (c *Classifier) score(s *snapshot, cl *classified, r *Reading) {
 		}
 	}
 	won := c.clauseScores(s, r, scores)
+	for _, v := range scores {
+		if v > cl.best[0] {
+			cl.best[0], cl.best[1] = v, cl.best[0]
+		} else if v > cl.best[1] {
+			cl.best[1] = v
+		}
+	}
 	floor := min(c.opts.MinScore, cl.Thresholds.Confirm)
+	if cl.capture && c.opts.CaptureFloor != nil {
+		floor = *c.opts.CaptureFloor
+	}
 	cl.Candidates = TopK(s.ids, scores, c.opts.K, floor, func(i int) bool { return ScopeApplies(s.dense.scopes[i], cl.scope) })
 	cl.stance = &r.Whole
 	if len(cl.Candidates) > 0 {
@@ -231,7 +241,7 @@ func (c *Classifier) score(s *snapshot, cl *classified, r *Reading) {
 		// The clause that carries the top rule is what its stance is read
 		// from.
 		if k, ok := won[i]; ok {
-			cl.stance = &r.Clauses[k]
+			cl.stance, cl.clauseWon = &r.Clauses[k], true
 			cl.Clause = r.Clauses[k].text
 		}
 		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i), reversal: r.reversal(top)}

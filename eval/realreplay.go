@@ -23,9 +23,8 @@ type RealOptions struct {
 	// when InboxShare is not 0 (negative: no bound).
 	InboxShare float64
 	InboxMin   int
-	// Stance, when set, reads every suggestion's direction again and
-	// counts where it disagrees with the rule-based reading.
-	Stance *StanceModel
+	// Stance replaces the shipped stance model when set.
+	Stance *classifier.StanceModel
 }
 
 // RealCorpus is the real corpus as a replay reads it: labels, derived
@@ -97,7 +96,7 @@ func ReplayReal(ctx context.Context, emb models.Embedder, reg *registry.Registry
 	if err := rc.Check(emb, regYAML); err != nil {
 		return RealReport{}, err
 	}
-	clf, done, err := scratchClassifier(ctx, emb, reg, classifier.Options{Gates: o.Gates})
+	clf, done, err := scratchClassifier(ctx, emb, reg, classifier.Options{Gates: o.Gates, Stance: o.Stance})
 	if err != nil {
 		return RealReport{}, err
 	}
@@ -107,7 +106,6 @@ func ReplayReal(ctx context.Context, emb models.Embedder, reg *registry.Registry
 	if o.InboxShare != 0 {
 		rp.share, rp.min = max(o.InboxShare, 0), o.InboxMin
 	}
-	rp.stance = o.Stance
 	items := rc.items(o.Side)
 	caps, err := rp.run(ctx, items, func(it StreamItem) (DerivedPrompt, error) { return rc.Derived[it.Text], nil })
 	if err != nil {
