@@ -296,7 +296,7 @@ type Classification struct {
 	sides    engine.Sides // the top candidate's
 	stance   *Segment     // the part of the text the stance is read from
 	cues     []float64    // the gate's cues of the text
-	capture bool // a captured prompt: its candidates are above the capture floor
+	capture  bool         // a captured prompt: its candidates are above the capture floor
 	// best are the two best scores of any rule (below the candidate floor
 	// too), and clauseWon says a clause gave the top candidate its score:
 	// what a joint gate reads.
@@ -355,7 +355,7 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		cl.Decision, cl.RuleID, cl.Score, cl.Candidates = DecisionExplicit, named, 1, []engine.Candidate{}
 		return cl, nil
 	}
-	r, snap, err := c.read(ctx, text)
+	r, snap, err := c.read(ctx, text, capture)
 	if err != nil {
 		return cl, err
 	}
@@ -374,7 +374,7 @@ func (c *Classifier) decide(s *snapshot, cl *classified, r *Reading, counter boo
 	if len(cl.Candidates) == 0 { // only possible with a confirm threshold at or below the floor
 		cl.Decision = DecisionNewRule
 	}
-	cl.Decision, cl.Reason = c.guard.applyWords(cl.Decision, r.Words, cl.Candidates)
+	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, r.Words, cl.Candidates)
 	if cl.Reason == "" && len(cl.Candidates) > 0 {
 		cl.Decision, cl.Reason = c.guard.edge(cl.Decision, cl.Candidates[0].RuleID, cl.near)
 	}
@@ -389,7 +389,7 @@ func (c *Classifier) decide(s *snapshot, cl *classified, r *Reading, counter boo
 		}
 	}
 	if !counter && !sided && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
-		p := c.polarity.decideRead(stance.Cue, stance.Insists, cl.Candidates[0].RuleID, cl.evidence)
+		p := c.polarity.decide(stance.Cue, stance.Insists, cl.Candidates[0].RuleID, cl.evidence)
 		cl.Polarity = p.pol
 		if p.unsure && cl.Decision == DecisionAutoMatch {
 			cl.Decision = DecisionConfirm

@@ -108,13 +108,9 @@ type polarity struct {
 	reason string // "" for a reinforcement
 }
 
-// decide returns the polarity of text against rule ruleID.
-func (p PolarityCheck) decide(text, ruleID string, ev evidence) polarity {
-	return p.decideRead(DetectCue(text), Insists(text), ruleID, ev)
-}
-
-// decideRead is decide for a text whose cue and insistence were read.
-func (p PolarityCheck) decideRead(cue Cue, insists bool, ruleID string, ev evidence) polarity {
+// decide returns the polarity against rule ruleID of a text whose cue
+// (DetectCue) and insistence (Insists) were read.
+func (p PolarityCheck) decide(cue Cue, insists bool, ruleID string, ev evidence) polarity {
 	if p.Off {
 		return polarity{pol: engine.Reinforce}
 	}

@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"context"
+	"strings"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/gate"
@@ -83,12 +84,22 @@ func (c *Classifier) Read(ctx context.Context, text string) (Reading, error) {
 	if c.err != nil {
 		return Reading{}, c.err
 	}
-	r, _, err := c.read(ctx, text)
+	r, _, err := c.read(ctx, text, true)
+	if r.Vector == nil {
+		r.Vector = r.q.vector()
+	}
+	for k := range r.Clauses {
+		if r.Clauses[k].Vector == nil {
+			r.Clauses[k].Vector = r.Clauses[k].q.vector()
+		}
+	}
 	return r, err
 }
 
-// read is Read, returning the snapshot it read against.
-func (c *Classifier) read(ctx context.Context, text string) (Reading, *snapshot, error) {
+// read is Read, returning the snapshot it read against; the gate's cues
+// are read only for a captured prompt (capture), and the vectors of a
+// sparse embedder are left sparse (in the queries).
+func (c *Classifier) read(ctx context.Context, text string, capture bool) (Reading, *snapshot, error) {
 	r := Reading{Model: c.emb.Identity().ID()}
 	raw := engine.CutAtRune(text, c.opts.MaxEmbedBytes)
 	r.input = embedInput(text, c.opts.MaxEmbedBytes)
@@ -117,21 +128,22 @@ func (c *Classifier) read(ctx context.Context, text string) (Reading, *snapshot,
 	if err != nil {
 		return r, nil, err
 	}
-	r.Vector = r.q.vector()
+	r.Vector = r.q.dense
 	r.Words = countContentWords(r.input, c.guard.MinContentWords)
-	r.Cues = gate.Cues(raw)
+	if capture {
+		r.Cues = gate.Cues(raw)
+	}
 	r.Whole = c.segment(s, r.input)
 	for k, cl := range clauses {
 		seg := c.segment(s, cl)
-		seg.text, seg.q, seg.Vector = cl, cqs[k], cqs[k].vector()
+		seg.text, seg.q, seg.Vector = cl, cqs[k], cqs[k].dense
 		r.Clauses = append(r.Clauses, seg)
 	}
 	if !c.polarity.Off {
-		r.reversalFor = map[string]string{}
+		r.reversalFor = s.prefs.reversedRules(r.input)
 		for _, id := range s.ids {
-			if p := s.prefs.reversed(r.input, id); p != "" {
+			if r.reversalFor[id] != "" {
 				r.Reversed = append(r.Reversed, id)
-				r.reversalFor[id] = p
 			}
 		}
 	}
@@ -153,9 +165,10 @@ func (c *Classifier) segment(s *snapshot, text string) Segment {
 			}
 		}
 	}
-	if !c.polarity.Off {
+	if !c.polarity.Off && len(s.sides) > 0 {
+		cls := clauses(strings.ToLower(text))
 		for id, sd := range s.sides {
-			if pol, ok, term := sideStance(text, sd); ok {
+			if pol, ok, term := sideStanceOf(cls, sd); ok {
 				if seg.Sides == nil {
 					seg.Sides = map[string]SideStance{}
 				}

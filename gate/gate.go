@@ -38,7 +38,7 @@ type Model struct {
 	Cues    []string  `json:"cues"`
 	// Extra names the classifier's figures a joint gate reads (Extras).
 	Extra []string `json:"extra,omitempty"`
-	Bias    float64   `json:"bias"`
+	Bias  float64  `json:"bias"`
 	// Threshold is the probability from which a text is a correction.
 	Threshold float64 `json:"threshold"`
 	// Trained says what the model was trained on.

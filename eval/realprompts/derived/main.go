@@ -12,6 +12,11 @@
 // train and held-out sides (eval.RealSplitOf). The same texts, model and
 // registry always give the same files.
 //
+// With -replay test (or train) it reads the derived figures instead (no
+// texts needed) and prints what the hook's capture decision makes of that
+// side's repositories (eval.ReplayReal): what `go test ./eval -run
+// TestRealPromptsHeldOut -v` checks.
+//
 // With -calibrate it reads the derived figures instead (no texts needed)
 // and prints what eval.CalibrateReal chooses on the train repositories and
 // measures on the held-out ones; -write then also writes the gate kept
@@ -41,6 +46,7 @@ func main() {
 	modelDir := flag.String("model-dir", ".cache/models/all-MiniLM-L6-v2", "the real all-MiniLM-L6-v2")
 	ortLib := flag.String("ort-lib", ".cache/ort/libonnxruntime.so.1", "the ONNX Runtime library")
 	calibrate := flag.Bool("calibrate", false, "calibrate on the train repositories from the derived figures, and measure the held-out ones")
+	replay := flag.String("replay", "", "replay one side (test or train) of the corpus from the derived figures")
 	write := flag.Bool("write", false, "with -calibrate: write the gate kept to gate/weights.json and the stance model to classifier/stance.json")
 	flag.Parse()
 	ctx := context.Background()
@@ -48,9 +54,12 @@ func main() {
 	emb, err := auto.Open(ctx, models.Options{Backend: "ort", ModelDir: *modelDir, OrtLib: *ortLib})
 	if err == nil {
 		defer emb.Close()
-		if *calibrate {
+		switch {
+		case *replay != "":
+			err = runReplay(ctx, emb, *corpus, *replay)
+		case *calibrate:
 			err = runCalibrate(ctx, emb, *corpus, *write)
-		} else {
+		default:
 			err = run(ctx, emb, *corpus, *out)
 		}
 	}
@@ -77,6 +86,22 @@ func run(ctx context.Context, emb models.Embedder, corpus, out string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "derived: %d prompts in %s\n", meta.Prompts, out)
+	return nil
+}
+
+func runReplay(ctx context.Context, emb models.Embedder, corpus, side string) error {
+	if side != eval.RealTest && side != eval.RealTrain {
+		return fmt.Errorf("-replay %q: want test or train", side)
+	}
+	rc, err := eval.LoadRealCorpus(corpus)
+	if err != nil {
+		return err
+	}
+	rep, err := eval.ReplayReal(ctx, emb, registry.Default(), registry.DefaultYAML(), rc, eval.RealOptions{Side: side})
+	if err != nil {
+		return err
+	}
+	eval.WriteRealText(os.Stdout, rep)
 	return nil
 }
 
