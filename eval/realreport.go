@@ -188,6 +188,9 @@ func WriteRealText(w io.Writer, rep RealReport) {
 			fmt.Fprintf(w, "  %-42s %3d (%d)\n", m, n, rep.MissesForeign[m])
 		}
 	}
+	if rep.StanceDisagree > 0 {
+		fmt.Fprintf(w, "Suggestions whose direction is marked unsure (the learned stance reads it the other way): %d\n", rep.StanceDisagree)
+	}
 	if rep.Explicit > 0 {
 		fmt.Fprintf(w, "Prompts in an explicit form (recorded as said, not judged here): %d\n", rep.Explicit)
 	}

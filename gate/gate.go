@@ -9,10 +9,13 @@
 //
 // A gate is a logistic model over the prompt's sentence embedding (of the
 // model it was trained for) and a few cue features of its wording (Cues);
-// a cue-only model serves embedders it was not trained for. The shipped
-// weights (weights.json) are trained by `lexsona eval gate --train` on the
-// dev split of eval/testdata/stream; see eval/README.md for how the
-// threshold was chosen and what it measures on the held-out split.
+// a cue-only model serves embedders it was not trained for; a joint gate
+// also reads figures of the classifier's (Extras). The shipped weights
+// (weights.json) are trained by `lexsona eval gate --write` on the dev
+// split of eval/testdata/stream; the MiniLM gate's threshold was then chosen
+// on the real corpus's train repositories (`go run ./eval/realprompts/derived
+// -calibrate -write`); see eval/README.md for both and what they measure on
+// the held-out sides.
 package gate
 
 import (
