@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -71,15 +73,17 @@ type derivedLine struct {
 	Cues     []float64    `json:"cues,omitempty"`
 	Whole    *derivedSeg  `json:"whole,omitempty"`
 	Clauses  []derivedSeg `json:"clauses,omitempty"`
-	Reversed []string     `json:"reversed,omitempty"`
+	Reversed []int        `json:"reversed,omitempty"`
 }
 
-// derivedSeg is one segment (the whole prose or a clause).
+// derivedSeg is one segment (the whole prose or a clause). Rules are named
+// by their index in DerivedMeta.Rules (map keys in decimal), vocabulary
+// scores kept in units of 1e-4.
 type derivedSeg struct {
 	Vec       string             `json:"v"`
 	Scale     float64            `json:"s"`
 	Addressed bool               `json:"a,omitempty"`
-	Terms     map[string]float64 `json:"t,omitempty"`
+	Terms     map[string]int     `json:"t,omitempty"`
 	Cue       int                `json:"c,omitempty"`
 	Insists   bool               `json:"i,omitempty"`
 	Sides     map[string]int     `json:"sd,omitempty"`
@@ -126,45 +130,89 @@ func dequantize(s string, scale float64) ([]float32, error) {
 	return v, nil
 }
 
-// encodeDerived is the line of p.
-func encodeDerived(p DerivedPrompt) derivedLine {
+// ruleTable numbers the rules the derived figures name.
+type ruleTable struct {
+	ids []string
+	at  map[string]int
+}
+
+func newRuleTable(ids []string) *ruleTable {
+	t := &ruleTable{ids: ids, at: map[string]int{}}
+	for i, id := range ids {
+		t.at[id] = i
+	}
+	return t
+}
+
+// rulesOf are the rules ps name, in order.
+func rulesOf(ps []DerivedPrompt) []string {
+	set := map[string]bool{}
+	for _, p := range ps {
+		r := p.Reading
+		for _, id := range r.Reversed {
+			set[id] = true
+		}
+		for _, seg := range append([]classifier.Segment{r.Whole}, r.Clauses...) {
+			for id := range seg.Terms {
+				set[id] = true
+			}
+			for id := range seg.Sides {
+				set[id] = true
+			}
+		}
+	}
+	ids := make([]string, 0, len(set))
+	for id := range set {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// encodeDerived is the line of p, its rules numbered by t.
+func encodeDerived(p DerivedPrompt, t *ruleTable) derivedLine {
 	l := derivedLine{SHA256: p.SHA256, Route: p.Route, English: p.English}
 	if p.Route != RouteProse {
 		return l
 	}
 	r := p.Reading
-	l.Words, l.Reversed = r.Words, r.Reversed
+	l.Words = r.Words
+	for _, id := range r.Reversed {
+		l.Reversed = append(l.Reversed, t.at[id])
+	}
 	for _, c := range r.Cues {
 		l.Cues = append(l.Cues, round4(c))
 	}
-	w := encodeSeg(r.Whole, r.Vector)
+	w := encodeSeg(r.Whole, r.Vector, t)
 	l.Whole = &w
 	for _, c := range r.Clauses {
-		l.Clauses = append(l.Clauses, encodeSeg(c, c.Vector))
+		l.Clauses = append(l.Clauses, encodeSeg(c, c.Vector, t))
 	}
 	return l
 }
 
-func encodeSeg(s classifier.Segment, vec []float32) derivedSeg {
+func encodeSeg(s classifier.Segment, vec []float32, t *ruleTable) derivedSeg {
 	d := derivedSeg{Addressed: s.Addressed, Cue: int(s.Cue.Kind), Insists: s.Insists}
 	d.Vec, d.Scale = quantize(vec)
 	for id, v := range s.Terms {
 		if d.Terms == nil {
-			d.Terms = map[string]float64{}
+			d.Terms = map[string]int{}
 		}
-		d.Terms[id] = round4(v)
+		d.Terms[strconv.Itoa(t.at[id])] = int(math.Round(v * 1e4))
 	}
 	for id, st := range s.Sides {
 		if d.Sides == nil {
 			d.Sides = map[string]int{}
 		}
-		d.Sides[id] = int(st.Polarity)
+		d.Sides[strconv.Itoa(t.at[id])] = int(st.Polarity)
 	}
 	return d
 }
 
-// decodeDerived is the prompt of line l, read for embedder model model.
-func decodeDerived(l derivedLine, model string) (DerivedPrompt, error) {
+// decodeDerived is the prompt of line l, read for embedder model model,
+// its rules named by t. Errors: a vector that does not decode, a rule
+// number t does not have.
+func decodeDerived(l derivedLine, model string, t *ruleTable) (DerivedPrompt, error) {
 	p := DerivedPrompt{SHA256: l.SHA256, Route: l.Route, English: l.English}
 	if l.Route != RouteProse {
 		return p, nil
@@ -172,13 +220,20 @@ func decodeDerived(l derivedLine, model string) (DerivedPrompt, error) {
 	if l.Whole == nil {
 		return p, fmt.Errorf("prompt %s: no figures of its prose", l.SHA256)
 	}
-	r := classifier.Reading{Model: model, Words: l.Words, Cues: l.Cues, Reversed: l.Reversed}
+	r := classifier.Reading{Model: model, Words: l.Words, Cues: l.Cues}
+	for _, i := range l.Reversed {
+		id, err := t.id(i)
+		if err != nil {
+			return p, fmt.Errorf("prompt %s: %w", l.SHA256, err)
+		}
+		r.Reversed = append(r.Reversed, id)
+	}
 	var err error
-	if r.Whole, r.Vector, err = decodeSeg(*l.Whole); err != nil {
+	if r.Whole, r.Vector, err = decodeSeg(*l.Whole, t); err != nil {
 		return p, fmt.Errorf("prompt %s: %w", l.SHA256, err)
 	}
 	for _, c := range l.Clauses {
-		seg, vec, err := decodeSeg(c)
+		seg, vec, err := decodeSeg(c, t)
 		if err != nil {
 			return p, fmt.Errorf("prompt %s: %w", l.SHA256, err)
 		}
@@ -189,17 +244,48 @@ func decodeDerived(l derivedLine, model string) (DerivedPrompt, error) {
 	return p, nil
 }
 
-func decodeSeg(d derivedSeg) (classifier.Segment, []float32, error) {
+// id is the rule numbered key.
+func (t *ruleTable) id(i int) (string, error) {
+	if i < 0 || i >= len(t.ids) {
+		return "", fmt.Errorf("rule number %d: the table has %d", i, len(t.ids))
+	}
+	return t.ids[i], nil
+}
+
+func decodeSeg(d derivedSeg, t *ruleTable) (classifier.Segment, []float32, error) {
 	vec, err := dequantize(d.Vec, d.Scale)
 	if err != nil {
 		return classifier.Segment{}, nil, err
 	}
-	s := classifier.Segment{Addressed: d.Addressed, Cue: classifier.Cue{Kind: classifier.CueKind(d.Cue)}, Insists: d.Insists, Terms: d.Terms}
-	for id, pol := range d.Sides {
+	s := classifier.Segment{Addressed: d.Addressed, Cue: classifier.Cue{Kind: classifier.CueKind(d.Cue)}, Insists: d.Insists}
+	for k, v := range d.Terms {
+		id, err := t.key(k)
+		if err != nil {
+			return s, nil, err
+		}
+		if s.Terms == nil {
+			s.Terms = map[string]float64{}
+		}
+		s.Terms[id] = float64(v) / 1e4
+	}
+	for k, pol := range d.Sides {
+		id, err := t.key(k)
+		if err != nil {
+			return s, nil, err
+		}
 		if s.Sides == nil {
 			s.Sides = map[string]classifier.SideStance{}
 		}
 		s.Sides[id] = classifier.SideStance{Polarity: engine.Polarity(pol)}
 	}
 	return s, vec, nil
+}
+
+// key is the rule a map key numbers.
+func (t *ruleTable) key(k string) (string, error) {
+	i, err := strconv.Atoi(k)
+	if err != nil {
+		return "", fmt.Errorf("rule number %q: %w", k, err)
+	}
+	return t.id(i)
 }

@@ -52,7 +52,7 @@ func TestDerivedFilesRoundTrip(t *testing.T) {
 		{SHA256: "0a", Route: RouteIgnored, English: 1},
 	}
 	dir := t.TempDir()
-	meta := DerivedMeta{Format: DerivedFormat, Model: "m@1", Registry: "r", Prompts: 2, Shards: derivedShards}
+	meta := DerivedMeta{Format: DerivedFormat, Model: "m@1", Registry: "r", Prompts: 2, Shards: derivedShards, Rules: rulesOf(ps)}
 	if err := WriteDerived(dir, meta, ps); err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +60,8 @@ func TestDerivedFilesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gotMeta != meta || len(got) != 2 {
-		t.Fatalf("meta %+v, %d prompts", gotMeta, len(got))
+	if d := cmp.Diff(meta, gotMeta); d != "" || len(got) != 2 {
+		t.Fatalf("meta (-want +got):\n%s\n%d prompts", d, len(got))
 	}
 	if d := cmp.Diff(ps[1], got["0a"], cmpopts.IgnoreUnexported(classifier.Reading{}, classifier.Segment{})); d != "" {
 		t.Errorf("ignored prompt (-want +got):\n%s", d)

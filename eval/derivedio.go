@@ -20,17 +20,19 @@ import (
 )
 
 // DerivedFormat is the version of the derived figures' format.
-const DerivedFormat = 1
+const DerivedFormat = 2
 
 // DerivedMeta is meta.json of the derived figures: the embedder model and
 // the registry (SHA-256 of its YAML) they were read with, the format, how
-// many prompts and shards.
+// many prompts and shards, and the rules they name.
 type DerivedMeta struct {
 	Format   int    `json:"format"`
 	Model    string `json:"model"`
 	Registry string `json:"registry_sha256"`
 	Prompts  int    `json:"prompts"`
 	Shards   int    `json:"shards"`
+	// Rules are the rules the figures name, by number.
+	Rules []string `json:"rules"`
 }
 
 // derivedShards is how many shard files hold the figures (by the first
@@ -74,7 +76,7 @@ func DeriveRealPrompts(ctx context.Context, emb models.Embedder, reg *registry.R
 			fmt.Fprintf(progress, "derived %d/%d prompts\n", i+1, len(items))
 		}
 	}
-	meta.Prompts = len(out)
+	meta.Prompts, meta.Rules = len(out), rulesOf(out)
 	return meta, out, nil
 }
 
@@ -125,8 +127,9 @@ func WriteDerived(dir string, meta DerivedMeta, ps []DerivedPrompt) error {
 	ps = slices.Clone(ps)
 	sort.Slice(ps, func(i, j int) bool { return ps[i].SHA256 < ps[j].SHA256 })
 	shards := make([]bytes.Buffer, derivedShards)
+	t := newRuleTable(meta.Rules)
 	for _, p := range ps {
-		data, err := json.Marshal(encodeDerived(p))
+		data, err := json.Marshal(encodeDerived(p, t))
 		if err != nil {
 			return err
 		}
@@ -162,13 +165,14 @@ func ReadDerived(dir string) (DerivedMeta, map[string]DerivedPrompt, error) {
 		return meta, nil, fmt.Errorf("%s: derived figures of format %d, this build reads %d: run the generator again", dir, meta.Format, DerivedFormat)
 	}
 	out := map[string]DerivedPrompt{}
+	t := newRuleTable(meta.Rules)
 	for i := 0; i < meta.Shards; i++ {
 		if err := eachJSONLine(filepath.Join(dir, shardName(i)), func(line []byte) error {
 			var l derivedLine
 			if err := json.Unmarshal(line, &l); err != nil {
 				return err
 			}
-			p, err := decodeDerived(l, meta.Model)
+			p, err := decodeDerived(l, meta.Model, t)
 			if err != nil {
 				return err
 			}

@@ -107,13 +107,19 @@ func checkReplayAgrees(t *testing.T, emb models.Embedder, reg *registry.Registry
 		t.Fatal(err)
 	}
 	defer done()
-	kept := map[string]DerivedPrompt{}
+	var ps []DerivedPrompt
 	for _, it := range items {
 		p, err := derive(ctx, clf, it.ID, it.Text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if kept[it.ID], err = decodeDerived(encodeDerived(p), emb.Identity().ID()); err != nil {
+		ps = append(ps, p)
+	}
+	tab := newRuleTable(rulesOf(ps))
+	kept := map[string]DerivedPrompt{}
+	for _, p := range ps {
+		var err error
+		if kept[p.SHA256], err = decodeDerived(encodeDerived(p, tab), emb.Identity().ID(), tab); err != nil {
 			t.Fatal(err)
 		}
 	}
