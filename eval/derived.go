@@ -80,13 +80,13 @@ type derivedLine struct {
 // by their index in DerivedMeta.Rules (map keys in decimal), vocabulary
 // scores kept in units of 1e-4.
 type derivedSeg struct {
-	Vec       string             `json:"v"`
-	Scale     float64            `json:"s"`
-	Addressed bool               `json:"a,omitempty"`
-	Terms     map[string]int     `json:"t,omitempty"`
-	Cue       int                `json:"c,omitempty"`
-	Insists   bool               `json:"i,omitempty"`
-	Sides     map[string]int     `json:"sd,omitempty"`
+	Vec       string         `json:"v"`
+	Scale     float64        `json:"s"`
+	Addressed bool           `json:"a,omitempty"`
+	Terms     map[string]int `json:"t,omitempty"`
+	Cue       int            `json:"c,omitempty"`
+	Insists   bool           `json:"i,omitempty"`
+	Sides     map[string]int `json:"sd,omitempty"`
 }
 
 // round4 rounds to 4 decimals (the figures kept are no finer).
