@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
@@ -195,8 +196,13 @@ func CalibrateReal(ctx context.Context, emb models.Embedder, reg *registry.Regis
 	return cal, nil
 }
 
+// withThreshold is m at threshold t, chosen on the train repositories.
 func withThreshold(m gate.Model, t float64) gate.Model {
 	m.Threshold = t
+	const how = "; its threshold chosen on the real corpus's train repositories (eval.CalibrateReal)"
+	if !strings.HasSuffix(m.Trained, how) {
+		m.Trained += how
+	}
 	return m
 }
 
@@ -331,8 +337,12 @@ func WriteRealCalibrationText(w io.Writer, cal RealCalibration) {
 	fmt.Fprintf(w, "Chosen on the train repositories (ordinary suggestions ≤ %.1f%%), measured on the held-out ones:\n", 100*RealInboxCap)
 	fmt.Fprintf(w, "  %-8s %5s %6s %9s %6s  %-28s %-28s\n", "gate", "floor", "pass", "threshold", "share", "train: ordinary inbox, right", "held out: ordinary inbox, right")
 	for _, s := range cal.Settings {
-		fmt.Fprintf(w, "  %-8s %5.2f %5.0f%% %9.3f %5.0f%%  %3d/%-4d %5.2f%%  %2d/%-2d %5.1f%%  %3d/%-4d %5.2f%%  %2d/%-2d %5.1f%%\n",
-			s.Gate, s.Floor, 100*s.PassTarget, s.Threshold, 100*s.Share,
+		pass := fmt.Sprintf("%5.0f%%", 100*s.PassTarget)
+		if s.PassTarget < 0 {
+			pass = "   own"
+		}
+		fmt.Fprintf(w, "  %-8s %5.2f %s %9.3f %5.0f%%  %3d/%-4d %5.2f%%  %2d/%-2d %5.1f%%  %3d/%-4d %5.2f%%  %2d/%-2d %5.1f%%\n",
+			s.Gate, s.Floor, pass, s.Threshold, 100*s.Share,
 			s.Train.OrdinaryInbox, s.Train.Ordinary, 100*ratio(s.Train.OrdinaryInbox, s.Train.Ordinary), s.Train.RightFirst, s.Train.Fit, 100*ratio(s.Train.RightFirst, s.Train.Fit),
 			s.Test.OrdinaryInbox, s.Test.Ordinary, 100*ratio(s.Test.OrdinaryInbox, s.Test.Ordinary), s.Test.RightFirst, s.Test.Fit, 100*ratio(s.Test.RightFirst, s.Test.Fit))
 	}
