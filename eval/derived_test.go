@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -134,5 +135,39 @@ func TestIntervalsDeterministic(t *testing.T) {
 	if !(a.OrdinaryInbox.Low <= a.OrdinaryInbox.Value && a.OrdinaryInbox.Value <= a.OrdinaryInbox.High) ||
 		!(a.RightRuleOrInbox.Low <= a.RightRuleOrInbox.Value && a.RightRuleOrInbox.Value <= a.RightRuleOrInbox.High) {
 		t.Errorf("intervals do not hold their figures: %+v", a)
+	}
+}
+
+// A label the derived figures do not cover, or a repository not in the
+// split, is an error naming the generator; a corpus that is complete loads.
+func TestLoadRealCorpusComplete(t *testing.T) {
+	dir := t.TempDir()
+	der := filepath.Join(dir, "derived")
+	ps := []DerivedPrompt{{SHA256: "aa", Route: RouteIgnored, English: 1}}
+	if err := WriteDerived(der, DerivedMeta{Format: DerivedFormat, Model: "m@1", Registry: "r", Prompts: 1, Shards: derivedShards}, ps); err != nil {
+		t.Fatal(err)
+	}
+	labels := []RealLabel{{Repo: "o/a", SHA256: "aa", Label: "ordinary"}}
+	if err := WriteRealSplit(der, labels); err != nil {
+		t.Fatal(err)
+	}
+	write := func(lines ...string) {
+		var b []byte
+		for _, l := range lines {
+			b = append(b, l+"\n"...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "labels.jsonl"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"repo":"o/a","sha256":"aa","label":"ordinary"}`)
+	if _, err := LoadRealCorpus(dir); err != nil {
+		t.Fatalf("complete corpus: %v", err)
+	}
+	for _, line := range []string{`{"repo":"o/a","sha256":"bb","label":"ordinary"}`, `{"repo":"o/new","sha256":"aa","label":"ordinary"}`} {
+		write(line)
+		if _, err := LoadRealCorpus(dir); err == nil || !strings.Contains(err.Error(), "go run ./eval/realprompts/derived") {
+			t.Errorf("%s: err %v, want one naming the generator", line, err)
+		}
 	}
 }
