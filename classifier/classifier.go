@@ -83,7 +83,22 @@ type Options struct {
 	// Gates are the correction gates Capture applies; nil means the shipped
 	// ones (gate.Default).
 	Gates *gate.Set
+	// CaptureFloor is the candidate floor of a captured prompt (Capture,
+	// CaptureReading): the rules scoring above it are its suggestion's
+	// candidates, nearest first, whatever its band. nil means
+	// DefaultCaptureFloor; it must be in [-1, 1].
+	CaptureFloor *float64
+	// Stance is the learned stance model a captured prompt's direction is
+	// checked with (Result.DirectionUnsure); nil means the shipped one
+	// (DefaultStance).
+	Stance *StanceModel
 }
+
+// DefaultCaptureFloor is the candidate floor of a captured prompt: 0.30,
+// the MiniLM confirm threshold, which the replay of the real corpus's train
+// repositories kept (eval.CalibrateReal: lower floors put more ordinary
+// prompts in the inbox than right rules first).
+const DefaultCaptureFloor = 0.30
 
 // Classifier classifies corrections against one corpus with one embedder.
 // It decides and writes nothing: the use-case layer records what it decided.
@@ -153,6 +168,8 @@ func New(corpus Corpus, emb models.Embedder, opts Options) *Classifier {
 		c.err = engine.Errorf(engine.EINVALID, "hybrid scoring (lexical weight %v) needs a lexical embedder", w)
 	case !(c.termW >= 0 && c.termW <= 1):
 		c.err = engine.Errorf(engine.EINVALID, "term weight %v: want a number in [0, 1]", c.termW)
+	case opts.CaptureFloor != nil && !(*opts.CaptureFloor >= -1 && *opts.CaptureFloor <= 1):
+		c.err = engine.Errorf(engine.EINVALID, "capture floor %v: want a number in [-1, 1]", *opts.CaptureFloor)
 	case opts.Thresholds != nil:
 		c.err = opts.Thresholds.Validate()
 	}
@@ -196,6 +213,11 @@ type Result struct {
 	Clause string `json:"clause,omitempty"`
 	// Gate is the correction gate's verdict (Capture only).
 	Gate *GateResult `json:"gate,omitempty"`
+	// DirectionUnsure says the learned stance model reads the text's
+	// direction about RuleID (or its top candidate) the other way from
+	// Polarity (Capture only): the suggestion should ask rather than
+	// choose.
+	DirectionUnsure bool `json:"direction_unsure,omitempty"`
 }
 
 // Thresholds returns the bands in force for the embedder's current model and
@@ -235,7 +257,7 @@ func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Sco
 	if err != nil {
 		return Result{}, err
 	}
-	cl, err := c.classify(ctx, text, s, "", false)
+	cl, err := c.classify(ctx, text, s, "", false, false)
 	if err != nil {
 		return cl.Result, err
 	}
@@ -251,7 +273,7 @@ func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Sco
 // from it (Learnable), Proposal holds the candidate rule's text and vectors.
 // Errors: Classify's but those of the text and scope.
 func (c *Classifier) Decide(ctx context.Context, text string, scope engine.Scope, ruleID string, counter bool) (Classification, error) {
-	cl, err := c.classify(ctx, text, scope, ruleID, counter)
+	cl, err := c.classify(ctx, text, scope, ruleID, counter, false)
 	if err != nil {
 		return cl, err
 	}
@@ -272,6 +294,14 @@ type Classification struct {
 	evidence evidence
 	near     nearness
 	sides    engine.Sides // the top candidate's
+	stance   *Segment     // the part of the text the stance is read from
+	cues     []float64    // the gate's cues of the text
+	capture  bool         // a captured prompt: its candidates are above the capture floor
+	// best are the two best scores of any rule (below the candidate floor
+	// too), and clauseWon says a clause gave the top candidate its score:
+	// what a joint gate reads.
+	best      [2]float64
+	clauseWon bool
 	// Proposal is the text and vectors of the candidate rule to propose
 	// (Decide and Capture set it when the classification is Learnable).
 	Proposal *TextVectors
@@ -284,9 +314,11 @@ type classified = Classification
 // set, is the rule the caller names (explicit); a CORRECT[...] naming
 // another rule is then EINVALID.
 // counter is the caller's own polarity −1: the correction is a
-// counterexample, whatever its wording, so the polarity check is skipped.
-func (c *Classifier) classify(ctx context.Context, text string, scope engine.Scope, ruleID string, counter bool) (classified, error) {
+// counterexample, whatever its wording, so the polarity check is skipped;
+// capture says the text is a captured prompt (see Options.CaptureFloor).
+func (c *Classifier) classify(ctx context.Context, text string, scope engine.Scope, ruleID string, counter, capture bool) (classified, error) {
 	var cl classified
+	cl.capture = capture
 	if c.err != nil {
 		return cl, c.err
 	}
@@ -323,30 +355,41 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		cl.Decision, cl.RuleID, cl.Score, cl.Candidates = DecisionExplicit, named, 1, []engine.Candidate{}
 		return cl, nil
 	}
-	if err := c.score(ctx, &cl, text, cl.Model); err != nil {
+	r, snap, err := c.read(ctx, text, capture)
+	if err != nil {
 		return cl, err
 	}
+	c.decide(snap, &cl, &r, counter)
+	return cl, nil
+}
+
+// decide fills cl from reading r against snapshot s: the candidates and
+// score, the band, the guard, and the polarity (read from the clause that
+// carries the top rule). counter is the caller's own polarity −1.
+func (c *Classifier) decide(s *snapshot, cl *classified, r *Reading, counter bool) {
+	c.score(s, cl, r)
+	cl.cues = r.Cues
+	t := cl.Thresholds
 	cl.Decision = t.Band(cl.Score)
 	if len(cl.Candidates) == 0 { // only possible with a confirm threshold at or below the floor
 		cl.Decision = DecisionNewRule
 	}
-	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, cl.input, cl.Candidates)
+	cl.Decision, cl.Reason = c.guard.apply(cl.Decision, r.Words, cl.Candidates)
 	if cl.Reason == "" && len(cl.Candidates) > 0 {
 		cl.Decision, cl.Reason = c.guard.edge(cl.Decision, cl.Candidates[0].RuleID, cl.near)
 	}
 	sided := false
-	stance := cl.input // the stance is read from the clause about the rule
-	if cl.Clause != "" {
-		stance = cl.Clause
-	}
+	stance := cl.stance // the stance is read from the clause about the rule
 	if !counter && !c.polarity.Off && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
-		var term string
-		if cl.Polarity, sided, term = sideStance(stance, cl.sides); sided && cl.Polarity == engine.Counter {
-			cl.Reason = joinReasons(fmt.Sprintf("%s: the text says the opposite of the rule about %q", ReasonContradiction, term), cl.Reason)
+		if st, ok := stance.Sides[cl.Candidates[0].RuleID]; ok {
+			cl.Polarity, sided = st.Polarity, true
+			if st.Polarity == engine.Counter {
+				cl.Reason = joinReasons(fmt.Sprintf("%s: the text says the opposite of the rule about %q", ReasonContradiction, st.Term), cl.Reason)
+			}
 		}
 	}
 	if !counter && !sided && (cl.Decision == DecisionAutoMatch || cl.Decision == DecisionConfirm) {
-		p := c.polarity.decide(stance, cl.Candidates[0].RuleID, cl.evidence)
+		p := c.polarity.decide(stance.Cue, stance.Insists, cl.Candidates[0].RuleID, cl.evidence)
 		cl.Polarity = p.pol
 		if p.unsure && cl.Decision == DecisionAutoMatch {
 			cl.Decision = DecisionConfirm
@@ -363,7 +406,6 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 	default:
 		cl.RuleID = cl.Candidates[0].RuleID
 	}
-	return cl, nil
 }
 
 // joinReasons joins the non-empty reasons with "; ".

@@ -32,8 +32,8 @@ func Clauses(text string) []string {
 	for _, line := range strings.Split(text, "\n") {
 		for _, sent := range strings.Split(clauseBreak.ReplaceAllString(line, "$1\n"), "\n") {
 			for _, part := range strings.Split(aside.ReplaceAllString(sent, "\n$1 "), "\n") {
-				if part = strings.TrimSpace(part); len(strings.Fields(part)) >= 3 {
-					out = append(out, part)
+				if words := strings.Fields(part); len(words) >= 3 {
+					out = append(out, strings.Join(words, " "))
 				}
 			}
 		}
@@ -48,30 +48,25 @@ func Clauses(text string) []string {
 }
 
 // clauseScores raises each rule's score in scores to its best over the
-// clauses of cl.input (scored as the whole text is: dense similarity to
+// clauses of reading r (scored as the whole text is: dense similarity to
 // its affirming and contrary texts, mixed with the term score), and
 // returns, by rule position, the clause that beat the whole text for it.
-// A dense embedder embeds the clauses in one call. Hybrid scoring scores
-// the whole text only.
-func (c *Classifier) clauseScores(ctx context.Context, s *snapshot, cl *classified, scores []float64) (map[int]string, error) {
-	clauses := Clauses(cl.input)
-	if len(clauses) == 0 || c.opts.Lexical != nil {
-		return nil, nil
+func (c *Classifier) clauseScores(s *snapshot, r *Reading, scores []float64) map[int]int {
+	if len(r.Clauses) == 0 {
+		return nil
 	}
-	qs, err := c.embedClauses(ctx, clauses)
-	if err != nil {
-		return nil, err
-	}
-	won := map[int]string{}
+	won := map[int]int{}
 	term := make([]float64, len(scores))
-	for k, q := range qs {
+	for k := range r.Clauses {
+		seg := &r.Clauses[k]
+		q := seg.query()
 		affirm := s.dense.ruleScoresQuery(q, nil)
 		contrary := s.contra.ruleScoresQuery(q, nil)
 		if s.terms != nil {
-			s.terms.scores(clauses[k], term)
+			seg.terms(s, term)
 		}
 		boost := 0.0
-		if Addressed(clauses[k]) {
+		if seg.Addressed {
 			boost = AddressedBoost
 		}
 		for i := range scores {
@@ -84,16 +79,19 @@ func (c *Classifier) clauseScores(ctx context.Context, s *snapshot, cl *classifi
 			}
 			if sc > scores[i] {
 				scores[i] = sc
-				won[i] = clauses[k]
+				won[i] = k
 			}
 		}
 	}
-	return won, nil
+	return won
 }
 
 // embedClauses embeds the clauses as queries: in one call for a dense
 // embedder, one by one for a sparse one.
 func (c *Classifier) embedClauses(ctx context.Context, clauses []string) ([]query, error) {
+	if len(clauses) == 0 {
+		return nil, nil
+	}
 	qs := make([]query, len(clauses))
 	if _, sparse := models.SparseOf(c.emb); sparse {
 		for k, text := range clauses {

@@ -34,14 +34,56 @@ const (
 // only on a text that passed. Errors: Decide's, and EINTERNAL for shipped
 // gate weights that do not fit this build.
 func (c *Classifier) Capture(ctx context.Context, text string, scope engine.Scope) (Classification, error) {
-	cl, err := c.classify(ctx, text, scope, "", false)
+	cl, err := c.classify(ctx, text, scope, "", false, true)
 	if err != nil {
 		return cl, err
 	}
 	if cl.Gate, err = c.judge(&cl); err != nil {
 		return cl, err
 	}
+	if err := c.unsureDirection(&cl); err != nil {
+		return cl, err
+	}
 	return cl, c.propose(ctx, text, &cl, cl.Gate.Passed)
+}
+
+// CaptureReading is Capture for a text already read (Read), or for a
+// Reading kept without its text (eval's derived figures): the same
+// decision and gate verdict, but no candidate rule is named (that needs
+// the text). scope is normalised here. Errors: EINVALID for a bad scope, a
+// reading of another embedder model or a hybrid classifier (which needs
+// the text); the corpus's; a configuration error of the classifier.
+func (c *Classifier) CaptureReading(ctx context.Context, r Reading, scope engine.Scope) (Classification, error) {
+	var cl classified
+	if c.err != nil {
+		return cl, c.err
+	}
+	s, err := engine.ParseScope(scope)
+	if err != nil {
+		return cl, err
+	}
+	cl.scope, cl.capture = s, true
+	id := c.emb.Identity()
+	cl.Embedder, cl.Model, cl.Polarity = c.emb.Backend(), id.ID(), engine.Reinforce
+	switch {
+	case r.Model != cl.Model:
+		return cl, engine.Errorf(engine.EINVALID, "a reading of model %s, the classifier embeds with %s", r.Model, cl.Model)
+	case c.opts.Lexical != nil:
+		return cl, engine.Errorf(engine.EINVALID, "hybrid scoring reads the text itself, not a kept reading")
+	}
+	if cl.Thresholds, _, err = c.thresholdsFor(id, cl.Model); err != nil {
+		return cl, err
+	}
+	snap := c.current(ctx, cl.Model, "")
+	sn, err := snap.wait()
+	if err != nil {
+		return cl, err
+	}
+	c.decide(sn, &cl, &r, false)
+	if cl.Gate, err = c.judge(&cl); err != nil {
+		return cl, err
+	}
+	return cl, c.unsureDirection(&cl)
 }
 
 // judge is the correction gate's verdict on cl.
@@ -61,7 +103,7 @@ func (c *Classifier) judge(cl *Classification) (*GateResult, error) {
 	if m.Dims > 0 {
 		kind, vec = GateEmbedding, cl.vec.vector()
 	}
-	p := m.Prob(vec, cl.input)
+	p := m.ProbJoint(vec, cl.cues, cl.GateExtras())
 	return &GateResult{Prob: p, Threshold: m.Threshold, Passed: m.Passes(p), Gate: kind}, nil
 }
 
@@ -71,4 +113,13 @@ func (c *Classifier) gates() (*gate.Set, error) {
 		return c.opts.Gates, nil
 	}
 	return gate.Default()
+}
+
+// GateExtras are the classifier's figures a joint gate reads (gate.Extras).
+func (cl *Classification) GateExtras() map[string]float64 {
+	x := map[string]float64{"top_score": cl.best[0], "margin": cl.best[0] - cl.best[1]}
+	if cl.clauseWon {
+		x["clause_won"] = 1
+	}
+	return x
 }

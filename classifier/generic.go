@@ -53,9 +53,12 @@ const (
 // can say the correction did not name what was wrong; an auto_match too close
 // to the runner-up becomes confirm with an "ambiguous" reason. Candidates are
 // sorted best first.
-func (g Guard) apply(decision string, text string, cands []engine.Candidate) (string, string) {
+//
+// n is the text's count of informative words (countContentWords, up to
+// MinContentWords).
+func (g Guard) apply(decision string, n int, cands []engine.Candidate) (string, string) {
 	if g.MinContentWords > 0 {
-		if n := countContentWords(text, g.MinContentWords); n < g.MinContentWords {
+		if n < g.MinContentWords {
 			return DecisionNewRule, fmt.Sprintf("%s: the text has %d informative word(s), %d needed to match a rule; it does not say which rule was broken", ReasonGeneric, n, g.MinContentWords)
 		}
 	}

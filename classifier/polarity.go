@@ -108,8 +108,9 @@ type polarity struct {
 	reason string // "" for a reinforcement
 }
 
-// decide returns the polarity of text against rule ruleID.
-func (p PolarityCheck) decide(text, ruleID string, ev evidence) polarity {
+// decide returns the polarity against rule ruleID of a text whose cue
+// (DetectCue) and insistence (Insists) were read.
+func (p PolarityCheck) decide(cue Cue, insists bool, ruleID string, ev evidence) polarity {
 	if p.Off {
 		return polarity{pol: engine.Reinforce}
 	}
@@ -118,7 +119,6 @@ func (p PolarityCheck) decide(text, ruleID string, ev evidence) polarity {
 	if !known {
 		why = "the rule has no contrary phrasings to compare with"
 	}
-	cue := DetectCue(text)
 	if cue.Kind == CueNone && ev.reversal != "" {
 		cue = Cue{Kind: CueReversal, Phrase: ev.reversal}
 	}
@@ -131,7 +131,7 @@ func (p PolarityCheck) decide(text, ruleID string, ev evidence) polarity {
 			ReasonContradiction, ruleID, cue.Kind, cue.Phrase, why)}
 	}
 	unsure := p.UnsureMargin
-	if Insists(text) {
+	if insists {
 		unsure = max(unsure, p.InsistMargin)
 	}
 	switch {

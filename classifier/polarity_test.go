@@ -62,7 +62,7 @@ func TestPolarityDecide(t *testing.T) {
 		{"cue, no contrary phrasings", "forget what I said", none, unsure, "the rule has no contrary phrasings to compare with"},
 		{"no cue, no contrary phrasings", "pnpm please", none, reinforce, ""},
 	} {
-		got := DefaultPolarityCheck().decide(tt.text, "tool.x", tt.ev)
+		got := DefaultPolarityCheck().decide(DetectCue(tt.text), Insists(tt.text), "tool.x", tt.ev)
 		kind := reinforce
 		switch {
 		case got.pol == engine.Counter && got.unsure:
@@ -79,7 +79,7 @@ func TestPolarityDecide(t *testing.T) {
 			t.Errorf("%s: reason %q does not start with %q", tt.name, got.reason, ReasonContradiction)
 		}
 	}
-	off := PolarityCheck{Off: true}.decide("npm is fine here", "tool.x", at(0.9))
+	off := PolarityCheck{Off: true}.decide(DetectCue("npm is fine here"), Insists("npm is fine here"), "tool.x", at(0.9))
 	if off.pol != engine.Reinforce || off.unsure || off.reason != "" {
 		t.Errorf("Off: %+v, want a plain reinforcement", off)
 	}

@@ -94,21 +94,34 @@ func wordSet(text string) map[string]bool {
 // reversed returns the words of text that carry a preference stated the
 // other way round by one of rule id's texts ("" when there is none).
 func (p preferences) reversed(text, id string) string {
-	rules := p[id]
-	if len(rules) == 0 {
-		return ""
+	return p.reversedRules(text)[id]
+}
+
+// reversedRules returns, by rule, the words of text that carry a
+// preference stated the other way round by one of the rule's texts (rules
+// with none left out); text is read once.
+func (p preferences) reversedRules(text string) map[string]string {
+	if len(p) == 0 {
+		return nil
 	}
 	text = apostrophes.Replace(text)
 	t, ok := splitPreference(text, textPreference, clauseEnd, notStated)
 	if !ok || badVerdict.MatchString(text) {
-		return ""
+		return nil
 	}
-	for _, r := range rules {
-		if shares(t.prefer, r.reject) && shares(t.reject, r.prefer) && !shares(t.prefer, r.prefer) && !shares(t.reject, r.reject) {
-			return strings.ToLower(textPreference.FindString(text))
+	var out map[string]string
+	for id, rules := range p {
+		for _, r := range rules {
+			if shares(t.prefer, r.reject) && shares(t.reject, r.prefer) && !shares(t.prefer, r.prefer) && !shares(t.reject, r.reject) {
+				if out == nil {
+					out = map[string]string{}
+				}
+				out[id] = strings.ToLower(textPreference.FindString(text))
+				break
+			}
 		}
 	}
-	return ""
+	return out
 }
 
 // shares reports whether a and b have a word in common.

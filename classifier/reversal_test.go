@@ -118,16 +118,16 @@ func TestClassifyReversal(t *testing.T) {
 func TestPolarityReversal(t *testing.T) {
 	p := DefaultPolarityCheck()
 	ev := evidence{affirm: 0.6, contrary: 0.55, lean: 0.1, reversal: "rather than"}
-	got := p.decide("keep it commented rather than deleted", "code.x", ev)
+	got := p.decide(DetectCue("keep it commented rather than deleted"), Insists("keep it commented rather than deleted"), "code.x", ev)
 	if got.pol != -1 || got.unsure || got.reason == "" {
 		t.Errorf("reversal, evidence combining to 0.05: %+v, want a sure contradiction", got)
 	}
 	ev.lean = -0.3
-	if got := p.decide("keep it commented rather than deleted", "code.x", ev); got.pol != -1 || !got.unsure {
+	if got := p.decide(DetectCue("keep it commented rather than deleted"), Insists("keep it commented rather than deleted"), "code.x", ev); got.pol != -1 || !got.unsure {
 		t.Errorf("reversal, evidence combining to -0.35: %+v, want an unsure contradiction", got)
 	}
 	ev.reversal = ""
-	if got := p.decide("keep it commented rather than deleted", "code.x", ev); got.pol != 1 {
+	if got := p.decide(DetectCue("keep it commented rather than deleted"), Insists("keep it commented rather than deleted"), "code.x", ev); got.pol != 1 {
 		t.Errorf("no reversal, insisting wording, evidence combining to -0.35: %+v, want a reinforcement", got)
 	}
 }

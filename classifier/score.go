@@ -192,27 +192,12 @@ func toRows(es []Vector, affirm bool) []Row {
 	return rows
 }
 
-// score embeds cl's text (and, for hybrid scoring, embeds it lexically) —
-// sparsely when the embedder can, see embedQuery — while the index is found
-// or rebuilt (see current), then fills cl's candidates and score.
-func (c *Classifier) score(ctx context.Context, cl *classified, text, model string) error {
-	cl.input = embedInput(text, c.opts.MaxEmbedBytes)
-	if c.opts.Lexical != nil {
-		cl.lexID = c.opts.Lexical.Identity().ID()
-	}
-	snap := c.current(ctx, model, cl.lexID)
-	var err error
-	if cl.vec, err = embedQuery(ctx, c.emb, cl.input); err != nil {
-		return err
-	}
-	if c.opts.Lexical != nil {
-		if cl.lexVec, err = embedQuery(ctx, c.opts.Lexical, engine.CutAtRune(cl.input, DefaultLexicalMaxEmbedBytes)); err != nil {
-			return err
-		}
-	}
-	s, err := snap.wait()
-	if err != nil {
-		return err
+// score fills cl's candidates, score, top clause, evidence, sides and
+// nearness from reading r against snapshot s.
+func (c *Classifier) score(s *snapshot, cl *classified, r *Reading) {
+	cl.input, cl.vec, cl.lexVec, cl.lexID = r.input, r.q, r.lexQ, r.lexModel
+	if cl.vec.dense == nil && cl.vec.sparse.Dims == 0 {
+		cl.vec = query{dense: r.Vector}
 	}
 	affirm, contrary := s.ruleScores(cl, 1-c.opts.LexicalWeight)
 	// A rule's similarity is the better of the two: a text that contradicts
@@ -226,35 +211,45 @@ func (c *Classifier) score(ctx context.Context, cl *classified, text, model stri
 	}
 	if s.terms != nil {
 		term := make([]float64, len(scores))
-		s.terms.scores(cl.input, term)
+		r.Whole.terms(s, term)
 		boost := 0.0
-		if Addressed(cl.input) {
+		if r.Whole.Addressed {
 			boost = AddressedBoost
 		}
 		for i := range scores {
 			scores[i] = min(1, (1-c.termW)*scores[i]+c.termW*term[i]+boost)
 		}
 	}
-	won, err := c.clauseScores(ctx, s, cl, scores)
-	if err != nil {
-		return err
+	won := c.clauseScores(s, r, scores)
+	for _, v := range scores {
+		if v > cl.best[0] {
+			cl.best[0], cl.best[1] = v, cl.best[0]
+		} else if v > cl.best[1] {
+			cl.best[1] = v
+		}
 	}
 	floor := min(c.opts.MinScore, cl.Thresholds.Confirm)
+	if cl.capture && c.opts.CaptureFloor != nil {
+		floor = *c.opts.CaptureFloor
+	}
 	cl.Candidates = TopK(s.ids, scores, c.opts.K, floor, func(i int) bool { return ScopeApplies(s.dense.scopes[i], cl.scope) })
+	cl.stance = &r.Whole
 	if len(cl.Candidates) > 0 {
 		cl.Score = cl.Candidates[0].Score
 		top := cl.Candidates[0].RuleID
 		i := s.dense.pos[top]
 		// The clause that carries the top rule is what its stance is read
 		// from.
-		cl.Clause = won[i]
-		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i), reversal: s.prefs.reversed(cl.input, top)}
+		if k, ok := won[i]; ok {
+			cl.stance, cl.clauseWon = &r.Clauses[k], true
+			cl.Clause = r.Clauses[k].text
+		}
+		cl.evidence = evidence{affirm: affirm[i], contrary: contrary[i], lean: s.lean.lean(cl.vec.vector(), i), reversal: r.reversal(top)}
 		cl.sides = s.sides[top]
 		if c.guard.NeighbourMargin > 0 && cl.Thresholds.Band(cl.Score) == DecisionAutoMatch {
 			cl.near = s.near.near(cl.vec.dense, top, cl.scope)
 		}
 	}
-	return nil
 }
 
 // ruleScores returns each rule's best score (in ids order) over its

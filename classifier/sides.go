@@ -73,8 +73,14 @@ var (
 // when the text mentions no term with a stance, or says both ("use pnpm,
 // npm is fine too" is left to the other evidence). why names the term read.
 func sideStance(text string, s engine.Sides) (pol engine.Polarity, decided bool, why string) {
+	return sideStanceOf(clauses(strings.ToLower(text)), s)
+}
+
+// sideStanceOf is sideStance over the clauses of the lower-cased text
+// (clauses), split once for every rule.
+func sideStanceOf(cls []string, s engine.Sides) (pol engine.Polarity, decided bool, why string) {
 	var support, contradict string
-	for _, clause := range clauses(strings.ToLower(text)) {
+	for _, clause := range cls {
 		mentions := mentionsIn(clause, s)
 		for _, side := range []struct {
 			terms     []string

@@ -102,7 +102,7 @@ func (d *Dataset) HasSplits() bool { return len(d.Items) > 0 && d.Items[0].Split
 
 // LoadDataset reads and validates the JSONL dataset at path against reg (nil:
 // the default pack). Errors: EINVALID when the file cannot be read or is not a
-// valid dataset (a *DatasetError listing every problem with its line);
+// valid dataset (a *engine.ValidationError listing every problem with its line);
 // ETOOLARGE when it is larger than MaxDatasetSize.
 func LoadDataset(path string, reg *registry.Registry) (*Dataset, error) {
 	f, err := os.Open(path)
@@ -138,7 +138,7 @@ type rawItem struct {
 // opposite of a rule) → expected that rule and acceptable exactly [expected].
 // Every rule id must exist in reg.
 // "split" ("dev" or "test") is optional but then on every line; "note" is a
-// free comment; any other key is a problem. Errors: a *DatasetError (code
+// free comment; any other key is a problem. Errors: a *engine.ValidationError (code
 // EINVALID) listing every problem; ETOOLARGE over MaxDatasetSize.
 func ParseDataset(r io.Reader, name string, reg *registry.Registry) (*Dataset, error) {
 	if reg == nil {
@@ -152,7 +152,7 @@ func ParseDataset(r io.Reader, name string, reg *registry.Registry) (*Dataset, e
 		return nil, engine.Errorf(engine.ETOOLARGE, "dataset %s is larger than %d bytes", name, MaxDatasetSize)
 	}
 	d := &Dataset{Name: name}
-	var ps problems
+	ps := engine.Problems{Max: maxProblems, Listed: maxListed}
 	seen := map[string]int{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineSize)
@@ -168,73 +168,73 @@ func ParseDataset(r io.Reader, name string, reg *registry.Registry) (*Dataset, e
 			continue
 		}
 		if first, dup := seen[it.ID]; dup {
-			ps.add(line, "id %q is already used on line %d", it.ID, first)
+			ps.Add(line, 0, "id %q is already used on line %d", it.ID, first)
 			continue
 		}
 		seen[it.ID] = line
 		d.Items = append(d.Items, it)
 	}
 	if err := sc.Err(); err != nil {
-		ps.add(line+1, "cannot read the line: %v (a line is at most %d bytes)", err, MaxLineSize)
+		ps.Add(line+1, 0, "cannot read the line: %v (a line is at most %d bytes)", err, MaxLineSize)
 	}
 	if len(d.Items) == 0 && ps.Len() == 0 {
-		ps.add(0, "the dataset has no items")
+		ps.Add(0, 0, "the dataset has no items")
 	}
 	checkSplits(d.Items, &ps)
-	if err := ps.err(name); err != nil {
+	if err := ps.Err(name); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
 // parseLine decodes and validates one non-blank line, recording problems.
-func parseLine(text string, line int, reg *registry.Registry, ps *problems) (Item, bool) {
+func parseLine(text string, line int, reg *registry.Registry, ps *engine.Problems) (Item, bool) {
 	var raw rawItem
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
-		ps.add(line, "not a valid item: %v", err)
+		ps.Add(line, 0, "not a valid item: %v", err)
 		return Item{}, false
 	}
 	if dec.More() {
-		ps.add(line, "more than one JSON value on the line: one item per line")
+		ps.Add(line, 0, "more than one JSON value on the line: one item per line")
 		return Item{}, false
 	}
 	n := ps.Len()
 	it := Item{Line: line, Note: raw.Note}
 	switch {
 	case raw.ID == nil || strings.TrimSpace(*raw.ID) == "":
-		ps.add(line, `"id" is missing or empty`)
+		ps.Add(line, 0, `"id" is missing or empty`)
 	case len(*raw.ID) > maxIDLength || strings.IndexFunc(*raw.ID, unicode.IsSpace) >= 0:
-		ps.add(line, "id %q: want at most %d characters and no white space", *raw.ID, maxIDLength)
+		ps.Add(line, 0, "id %q: want at most %d characters and no white space", *raw.ID, maxIDLength)
 	default:
 		it.ID = *raw.ID
 	}
 	switch {
 	case raw.Text == nil:
-		ps.add(line, `"text" is missing`)
+		ps.Add(line, 0, `"text" is missing`)
 	case engine.ValidateText("text", *raw.Text, engine.MaxUserTextLength) != nil:
-		ps.add(line, "%s", engine.ErrorMessage(engine.ValidateText("text", *raw.Text, engine.MaxUserTextLength)))
+		ps.Add(line, 0, "%s", engine.ErrorMessage(engine.ValidateText("text", *raw.Text, engine.MaxUserTextLength)))
 	case strings.IndexFunc(*raw.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0:
-		ps.add(line, "text %q has no letter or digit: the classifier refuses it", *raw.Text)
+		ps.Add(line, 0, "text %q has no letter or digit: the classifier refuses it", *raw.Text)
 	default:
 		it.Text = *raw.Text
 	}
 	if raw.Split != nil {
 		if s := *raw.Split; s != SplitDev && s != SplitTest {
-			ps.add(line, "split %q: want %q or %q", s, SplitDev, SplitTest)
+			ps.Add(line, 0, "split %q: want %q or %q", s, SplitDev, SplitTest)
 		} else {
 			it.Split = s
 		}
 	}
 	expected, isNull, ok := decodeExpected(raw.Expected, line, ps)
 	if raw.Acceptable == nil {
-		ps.add(line, `"acceptable" is missing (use [] for a new item)`)
+		ps.Add(line, 0, `"acceptable" is missing (use [] for a new item)`)
 	} else {
 		it.Acceptable = *raw.Acceptable
 	}
 	if raw.Kind == nil {
-		ps.add(line, `"kind" is missing: want %s`, kindList)
+		ps.Add(line, 0, `"kind" is missing: want %s`, kindList)
 	} else {
 		it.Kind = *raw.Kind
 	}
@@ -244,12 +244,12 @@ func parseLine(text string, line int, reg *registry.Registry, ps *problems) (Ite
 	it.Expected = expected
 	for _, id := range it.Acceptable {
 		if _, _, known := reg.Lookup(id); !known {
-			ps.add(line, "rule %q is not in registry %s", id, reg.Name())
+			ps.Add(line, 0, "rule %q is not in registry %s", id, reg.Name())
 		}
 	}
 	if it.Expected != "" && !slices.Contains(it.Acceptable, it.Expected) {
 		if _, _, known := reg.Lookup(it.Expected); !known {
-			ps.add(line, "rule %q is not in registry %s", it.Expected, reg.Name())
+			ps.Add(line, 0, "rule %q is not in registry %s", it.Expected, reg.Name())
 		}
 	}
 	return it, ps.Len() == n
@@ -257,47 +257,47 @@ func parseLine(text string, line int, reg *registry.Registry, ps *problems) (Ite
 
 // decodeExpected reads "expected": a rule id or null. ok is false after a
 // problem was recorded.
-func decodeExpected(raw json.RawMessage, line int, ps *problems) (id string, isNull, ok bool) {
+func decodeExpected(raw json.RawMessage, line int, ps *engine.Problems) (id string, isNull, ok bool) {
 	if raw == nil {
-		ps.add(line, `"expected" is missing (use null for a new item)`)
+		ps.Add(line, 0, `"expected" is missing (use null for a new item)`)
 		return "", false, false
 	}
 	if string(raw) == "null" {
 		return "", true, true
 	}
 	if err := json.Unmarshal(raw, &id); err != nil || id == "" {
-		ps.add(line, `"expected" is %s: want a rule id or null`, raw)
+		ps.Add(line, 0, `"expected" is %s: want a rule id or null`, raw)
 		return "", false, false
 	}
 	return id, false, true
 }
 
 // checkLabels checks that kind, expected and acceptable agree.
-func checkLabels(kind, expected string, isNull bool, acceptable []string, line int, ps *problems) {
+func checkLabels(kind, expected string, isNull bool, acceptable []string, line int, ps *engine.Problems) {
 	for i, id := range acceptable {
 		if slices.Contains(acceptable[:i], id) {
-			ps.add(line, "acceptable lists %q twice", id)
+			ps.Add(line, 0, "acceptable lists %q twice", id)
 		}
 	}
 	switch kind {
 	case KindMatch:
 		if isNull || len(acceptable) != 1 || acceptable[0] != expected {
-			ps.add(line, "a match item has a rule id in expected and acceptable = [expected], got expected %s and acceptable %q", show(expected, isNull), acceptable)
+			ps.Add(line, 0, "a match item has a rule id in expected and acceptable = [expected], got expected %s and acceptable %q", show(expected, isNull), acceptable)
 		}
 	case KindNew:
 		if !isNull || len(acceptable) != 0 {
-			ps.add(line, "a new item has expected null and acceptable [], got expected %s and acceptable %q", show(expected, isNull), acceptable)
+			ps.Add(line, 0, "a new item has expected null and acceptable [], got expected %s and acceptable %q", show(expected, isNull), acceptable)
 		}
 	case KindAmbiguous:
 		if isNull || len(acceptable) < 2 || acceptable[0] != expected {
-			ps.add(line, "an ambiguous item lists at least two rules in acceptable with expected first, got expected %s and acceptable %q", show(expected, isNull), acceptable)
+			ps.Add(line, 0, "an ambiguous item lists at least two rules in acceptable with expected first, got expected %s and acceptable %q", show(expected, isNull), acceptable)
 		}
 	case KindContradiction:
 		if isNull || len(acceptable) != 1 || acceptable[0] != expected {
-			ps.add(line, "a contradiction item has the rule it contradicts in expected and acceptable = [expected], got expected %s and acceptable %q", show(expected, isNull), acceptable)
+			ps.Add(line, 0, "a contradiction item has the rule it contradicts in expected and acceptable = [expected], got expected %s and acceptable %q", show(expected, isNull), acceptable)
 		}
 	default:
-		ps.add(line, "kind %q: want %s", kind, kindList)
+		ps.Add(line, 0, "kind %q: want %s", kind, kindList)
 	}
 }
 
@@ -312,7 +312,7 @@ func show(expected string, isNull bool) string {
 }
 
 // checkSplits refuses a dataset where some items have a split and others not.
-func checkSplits(items []Item, ps *problems) {
+func checkSplits(items []Item, ps *engine.Problems) {
 	with := 0
 	for _, it := range items {
 		if it.Split != "" {
@@ -324,7 +324,7 @@ func checkSplits(items []Item, ps *problems) {
 	}
 	for _, it := range items {
 		if it.Split == "" {
-			ps.add(it.Line, "no split, but %d other items have one: give every item a split or none", with)
+			ps.Add(it.Line, 0, "no split, but %d other items have one: give every item a split or none", with)
 		}
 	}
 }

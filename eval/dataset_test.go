@@ -205,8 +205,8 @@ func TestParseDatasetProblems(t *testing.T) {
 			if err == nil {
 				t.Fatalf("ParseDataset accepted %q", tc.lines)
 			}
-			if engine.ErrorCode(err) != engine.EINVALID || len(Problems(err)) == 0 {
-				t.Errorf("error %v: code %s, %d problems; want EINVALID with problems", err, engine.ErrorCode(err), len(Problems(err)))
+			if engine.ErrorCode(err) != engine.EINVALID || len(engine.ProblemsOf(err)) == 0 {
+				t.Errorf("error %v: code %s, %d problems; want EINVALID with problems", err, engine.ErrorCode(err), len(engine.ProblemsOf(err)))
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
@@ -247,7 +247,7 @@ func TestLoadDatasetErrors(t *testing.T) {
 	}
 	long := `{"id":"x","text":"` + strings.Repeat("a", MaxLineSize) + `","expected":null,"kind":"new","acceptable":[]}`
 	_, err = ParseDataset(strings.NewReader(long), "long", nil)
-	var de *DatasetError
+	var de *engine.ValidationError
 	if !errors.As(err, &de) || !strings.Contains(err.Error(), "long:1: cannot read the line") {
 		t.Errorf("over-long line: %v", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"sort"
 
 	"github.com/lexsona/lexsona/classifier"
-	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/gate"
 	"github.com/lexsona/lexsona/models"
 )
@@ -20,16 +19,20 @@ const GateFolds = 5
 // through, out of fold: the threshold is the lowest that keeps to it.
 const MaxOrdinaryPass = 0.02
 
-// EmbedStream embeds each item's text as the classifier would see it after
-// a hook cleaned it (engine.CleanText, classifier.EmbedInput), in batches.
+// EmbedStream embeds each item's text as the classifier sees it when a
+// hook captured it (capturedProse: cleaned, its prose only, redacted;
+// classifier.EmbedInput), in batches.
 func EmbedStream(ctx context.Context, emb models.Embedder, items []StreamItem, progress io.Writer) ([][]float32, error) {
 	out := make([][]float32, 0, len(items))
 	const batch = 32
 	for i := 0; i < len(items); i += batch {
 		var texts []string
 		for _, it := range items[i:min(i+batch, len(items))] {
-			clean, _ := engine.CleanText(it.Text)
-			texts = append(texts, classifier.EmbedInput(clean))
+			prose, _ := capturedProse(it.Text)
+			if prose == "" {
+				prose = it.Text // never judged by the gate; embedded so that every item has a vector
+			}
+			texts = append(texts, classifier.EmbedInput(prose))
 		}
 		vs, err := emb.Embed(ctx, texts)
 		if err != nil {
@@ -59,8 +62,10 @@ type GateFit struct {
 func FitGate(items []StreamItem, vecs [][]float32, modelID string, dims int, trained string) GateFit {
 	ex := make([]gate.Example, len(items))
 	for i, it := range items {
-		clean, _ := engine.CleanText(it.Text)
-		ex[i] = gate.Example{Text: clean, Label: it.IsCorrection()}
+		// The cues are read from the prose with its lines, as the
+		// classifier reads them when it serves (classifier.Reading.Cues).
+		prose, _ := capturedProse(it.Text)
+		ex[i] = gate.Example{Text: prose, Label: it.IsCorrection()}
 		if dims > 0 {
 			ex[i].Vec = vecs[i]
 		}

@@ -143,7 +143,11 @@ const logisticL2 = 1e-6
 // fitLogistic fits P(y=1|x) = σ(w·x) by Newton's method (iteratively
 // reweighted least squares) on rows x whose first column is the constant 1;
 // the slopes carry a logisticL2 ridge penalty. No rows give zero weights.
-func fitLogistic(x [][]float64, y []float64) []float64 {
+func fitLogistic(x [][]float64, y []float64) []float64 { return fitLogisticL2(x, y, logisticL2) }
+
+// fitLogisticL2 is fitLogistic with ridge penalty l2 (per row) on the
+// slopes.
+func fitLogisticL2(x [][]float64, y []float64, l2 float64) []float64 {
 	if len(x) == 0 {
 		return []float64{0, 0}
 	}
@@ -169,8 +173,8 @@ func fitLogistic(x [][]float64, y []float64) []float64 {
 			}
 		}
 		for j := 1; j < d; j++ {
-			g[j] += logisticL2 * float64(len(x)) * w[j]
-			h[j][j] += logisticL2 * float64(len(x))
+			g[j] += l2 * float64(len(x)) * w[j]
+			h[j][j] += l2 * float64(len(x))
 		}
 		h[0][0] += 1e-9
 		step := solve(h, g)

@@ -37,11 +37,39 @@ type realText struct {
 
 // LoadRealStream reads dir's labels.jsonl and the texts rebuild.py wrote to
 // dir/.texts/texts.jsonl, and returns the prompts whose text is there and
-// matches its hash, as a stream: one writer per repository, one session
-// per transcript file, in turn order. missing counts the labels without a
-// text. Errors: a file that cannot be read, a line that is not JSON, or no
-// text at all (run rebuild.py first).
+// matches its hash, as a stream (realItem). missing counts the labels
+// without a text. Errors: a file that cannot be read, a line that is not
+// JSON, or no text at all (run rebuild.py first).
 func LoadRealStream(dir string) (items []StreamItem, missing int, err error) {
+	ps, missing, err := loadRealTexts(dir)
+	for _, p := range ps {
+		it := realItem(p.label)
+		it.Text = p.text
+		items = append(items, it)
+	}
+	return items, missing, err
+}
+
+// realItem is label l as an item of a stream (without its text): one
+// writer per repository, one session per transcript file.
+func realItem(l RealLabel) StreamItem {
+	it := StreamItem{ID: fmt.Sprintf("%s:%s@%.8s#%d", l.Repo, l.Path, l.Commit, l.Turn), Session: l.Repo + ":" + l.Path,
+		Kind: StreamOrdinary, Writer: strings.ReplaceAll(l.Repo, "/", "+"), Split: "real"}
+	if l.Label == StreamCorrection {
+		it.Kind, it.Rule, it.Stance = StreamCorrection, l.Rule, l.Stance
+	}
+	return it
+}
+
+// realPrompt is a label with its text.
+type realPrompt struct {
+	label     RealLabel
+	sha, text string
+}
+
+// loadRealTexts is LoadRealStream's reading: the labels in file order with
+// their texts, those without one counted in missing.
+func loadRealTexts(dir string) (ps []realPrompt, missing int, err error) {
 	texts := map[string]string{}
 	if err := eachJSONLine(filepath.Join(dir, ".texts", "texts.jsonl"), func(line []byte) error {
 		var t realText
@@ -55,28 +83,37 @@ func LoadRealStream(dir string) (items []StreamItem, missing int, err error) {
 	}); err != nil {
 		return nil, 0, fmt.Errorf("the real prompts' texts (python3 %s/rebuild.py rebuilds them): %w", dir, err)
 	}
-	err = eachJSONLine(filepath.Join(dir, "labels.jsonl"), func(line []byte) error {
+	labels, err := LoadRealLabels(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, l := range labels {
+		text, ok := texts[l.SHA256]
+		if !ok {
+			missing++
+			continue
+		}
+		ps = append(ps, realPrompt{label: l, sha: l.SHA256, text: text})
+	}
+	if len(ps) == 0 {
+		err = fmt.Errorf("no real prompt has its text in %s/.texts: run python3 %s/rebuild.py", dir, dir)
+	}
+	return ps, missing, err
+}
+
+// LoadRealLabels reads dir/labels.jsonl. Errors: a file that cannot be
+// read, a line that is not JSON.
+func LoadRealLabels(dir string) ([]RealLabel, error) {
+	var out []RealLabel
+	err := eachJSONLine(filepath.Join(dir, "labels.jsonl"), func(line []byte) error {
 		var l RealLabel
 		if err := json.Unmarshal(line, &l); err != nil {
 			return err
 		}
-		text, ok := texts[l.SHA256]
-		if !ok {
-			missing++
-			return nil
-		}
-		it := StreamItem{ID: fmt.Sprintf("%s:%s@%.8s#%d", l.Repo, l.Path, l.Commit, l.Turn), Session: l.Repo + ":" + l.Path,
-			Text: text, Kind: StreamOrdinary, Writer: strings.ReplaceAll(l.Repo, "/", "+"), Split: "real"}
-		if l.Label == StreamCorrection {
-			it.Kind, it.Rule, it.Stance = StreamCorrection, l.Rule, l.Stance
-		}
-		items = append(items, it)
+		out = append(out, l)
 		return nil
 	})
-	if err == nil && len(items) == 0 {
-		err = fmt.Errorf("no real prompt has its text in %s/.texts: run python3 %s/rebuild.py", dir, dir)
-	}
-	return items, missing, err
+	return out, err
 }
 
 func eachJSONLine(path string, fn func([]byte) error) error {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/models/auto"
@@ -29,6 +31,10 @@ type streamFigures struct {
 // figure got worse than the recorded one (by more than one prompt's share):
 // a regression check, not a timed test. With LEXSONA_WRITE_STREAM_FIGURES=1
 // it records the figures measured instead.
+//
+// It also replays the same prompts from their readings kept as the real
+// corpus's derived figures are (quantised, without their text) and checks
+// each becomes what the hook's capture made of it.
 func TestStreamRealModelHoldsItsFigures(t *testing.T) {
 	dir := testenv.RealModelDir(t)
 	ctx := context.Background()
@@ -46,6 +52,7 @@ func TestStreamRealModelHoldsItsFigures(t *testing.T) {
 	var out bytes.Buffer
 	WriteStreamText(&out, rep)
 	t.Log("\n" + out.String())
+	checkReplayAgrees(t, emb, reg, test, rep)
 	got := streamFigures{rep.OrdinaryReinforced, rep.OrdinaryInbox, rep.RightRuleOrInbox, rep.AgreementsCountered, rep.ContradictionsReinf}
 	const file = "testdata/stream_figures.json"
 	if os.Getenv("LEXSONA_WRITE_STREAM_FIGURES") == "1" {
@@ -86,5 +93,56 @@ func TestStreamRealModelHoldsItsFigures(t *testing.T) {
 	}
 	if got.AgreementsCountered > want.AgreementsCountered || got.ContradictionsReinf > want.ContradictionsReinf+one(contradictions) {
 		t.Errorf("agreements countered %d, contradictions reinforced %.4f: recorded %d, %.4f", got.AgreementsCountered, got.ContradictionsReinf, want.AgreementsCountered, want.ContradictionsReinf)
+	}
+}
+
+// checkReplayAgrees replays items from their kept readings and compares
+// each outcome with rep's, from the hook's capture: the replay of the real
+// corpus measures what the hook does only if they agree.
+func checkReplayAgrees(t *testing.T, emb models.Embedder, reg *registry.Registry, items []StreamItem, rep StreamReport) {
+	t.Helper()
+	ctx := context.Background()
+	clf, done, err := scratchClassifier(ctx, emb, reg, classifier.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	var ps []DerivedPrompt
+	for _, it := range items {
+		p, err := derive(ctx, clf, it.ID, it.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	tab := newRuleTable(rulesOf(ps))
+	kept := map[string]DerivedPrompt{}
+	for _, p := range ps {
+		var err error
+		if kept[p.SHA256], err = decodeDerived(encodeDerived(p, tab), emb.Identity().ID(), tab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	caps, err := newReplayer(clf, engine.DefaultConfig()).run(ctx, items, func(it StreamItem) (DerivedPrompt, error) { return kept[it.ID], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sr StreamReport
+	cases := map[string]*StreamCase{}
+	for _, k := range []string{CaseOrdinary, CaseRule, CaseAgreement, CaseContradiction, CaseNoRule} {
+		cases[k] = &StreamCase{Kind: k, Outcomes: map[string]int{}}
+	}
+	differ := 0
+	for i, it := range items {
+		if got, want := sr.count(cases, it, caps[i]), rep.outcomes[it.ID]; got != want {
+			differ++
+			t.Logf("%s: replayed %q, captured %q", it.ID, got, want)
+		}
+	}
+	t.Logf("replay from kept readings: %d of %d prompts differ from the hook's capture", differ, len(items))
+	// Quantised vectors move scores by about 1e-3: a prompt on the edge of
+	// the gate or of a budget may go the other way, no more than 1 in 200.
+	if differ*200 > len(items) {
+		t.Errorf("%d of %d prompts replayed otherwise than captured", differ, len(items))
 	}
 }

@@ -65,6 +65,8 @@ type StreamReport struct {
 	RightRuleOrInbox    float64 `json:"right_rule_or_inbox"`
 	AgreementsCountered int     `json:"agreements_countered"`
 	ContradictionsReinf float64 `json:"contradictions_reinforced"`
+	// outcomes is what became of each prompt, by item id.
+	outcomes map[string]string
 }
 
 // Kinds of StreamCase.
@@ -81,7 +83,7 @@ const (
 // has a store of their own holding reg embedded by emb, and their sessions'
 // prompts arrive in order, with the session's scope and id.
 func RunStream(ctx context.Context, emb models.Embedder, reg *registry.Registry, items []StreamItem, split string, progress io.Writer) (StreamReport, error) {
-	rep := StreamReport{Split: split, Prompts: len(items), Polarity: map[string]map[string]int{}}
+	rep := StreamReport{Split: split, Prompts: len(items), Polarity: map[string]map[string]int{}, outcomes: map[string]string{}}
 	cases := map[string]*StreamCase{}
 	for _, k := range []string{CaseOrdinary, CaseRule, CaseAgreement, CaseContradiction, CaseNoRule} {
 		cases[k] = &StreamCase{Kind: k, Outcomes: map[string]int{}}
@@ -120,7 +122,7 @@ func RunStream(ctx context.Context, emb models.Embedder, reg *registry.Registry,
 				mem.Close()
 				return rep, fmt.Errorf("%s: %w", it.ID, err)
 			}
-			rep.count(cases, it, res)
+			rep.outcomes[it.ID] = rep.count(cases, it, capturedOf(res))
 		}
 		mem.Close()
 		if progress != nil {
@@ -149,12 +151,47 @@ func caseOf(it StreamItem) string {
 	return CaseRule
 }
 
-// count adds what Capture did with it.
-func (rep *StreamReport) count(cases map[string]*StreamCase, it StreamItem, res memory.CaptureResponse) {
+// captured is what the hook's capture made of one prompt, as the stream
+// counts it: whether the gate passed it, what was written (a recording, a
+// suggestion, a stated rule, nothing) and the classifier's candidates,
+// polarity and recorded event.
+type captured struct {
+	passed     bool
+	action     string // a memory.Capture… action
+	ruleID     string
+	event      engine.EventType
+	candidates []engine.Candidate
+	polarity   engine.Polarity
+	// judged says the gate read the prompt and dropped why a prompt it
+	// passed became nothing: dropNoRule, dropBudget (replays only).
+	judged  bool
+	dropped string
+}
+
+// Why a prompt past the gate became nothing.
+const (
+	dropNoRule = "no rule and nothing to learn"
+	dropBudget = "inbox budget"
+)
+
+// capturedOf is what memory.Service.Capture's response res says.
+func capturedOf(res memory.CaptureResponse) captured {
+	c := captured{passed: res.Gate != nil && res.Gate.Passed, action: res.Action}
+	if res.RecordResponse != nil {
+		c.candidates, c.polarity = res.Candidates, res.Polarity
+	}
+	if res.Action == memory.CaptureRecorded {
+		c.ruleID, c.event = res.RuleID, res.EventType
+	}
+	return c
+}
+
+// count adds what the capture did with it and returns its outcome.
+func (rep *StreamReport) count(cases map[string]*StreamCase, it StreamItem, res captured) string {
 	k := caseOf(it)
 	c := cases[k]
 	c.Total++
-	passed := res.Gate != nil && res.Gate.Passed
+	passed := res.passed
 	if it.IsCorrection() {
 		rep.GatePass.Corrections++
 		if passed {
@@ -167,16 +204,16 @@ func (rep *StreamReport) count(cases map[string]*StreamCase, it StreamItem, res 
 		}
 	}
 	out := OutLeftAlone
-	switch res.Action {
+	switch res.action {
 	case memory.CaptureRecorded:
-		counter := res.EventType == engine.EventCounterexample
+		counter := res.event == engine.EventCounterexample
 		switch {
 		case k == CaseOrdinary && counter:
 			out = OutCounter
 		case k == CaseOrdinary:
 			out = OutReinforcement
 			rep.NotesOrdinary++
-		case res.RuleID != it.RuleID():
+		case res.ruleID != it.RuleID():
 			out = OutWrongRule
 		case counter == it.Contradicts():
 			out = OutRight
@@ -186,7 +223,7 @@ func (rep *StreamReport) count(cases map[string]*StreamCase, it StreamItem, res 
 		if k == CaseOrdinary && counter {
 			rep.NotesOrdinary++
 		}
-		if it.RuleID() != "" && res.RuleID == it.RuleID() {
+		if it.RuleID() != "" && res.ruleID == it.RuleID() {
 			said := StanceSupport
 			if k == CaseAgreement {
 				said = FormAgreement
@@ -196,18 +233,19 @@ func (rep *StreamReport) count(cases map[string]*StreamCase, it StreamItem, res 
 			if rep.Polarity[said] == nil {
 				rep.Polarity[said] = map[string]int{}
 			}
-			rep.Polarity[said][string(res.EventType)]++
+			rep.Polarity[said][string(res.event)]++
 		}
 	case memory.CapturePending:
 		out = OutPending
-		if it.RuleID() != "" && len(res.Candidates) > 0 && res.Candidates[0].RuleID == it.RuleID() &&
-			(res.Polarity == engine.Counter) == it.Contradicts() {
+		if it.RuleID() != "" && len(res.candidates) > 0 && res.candidates[0].RuleID == it.RuleID() &&
+			(res.polarity == engine.Counter) == it.Contradicts() {
 			out = OutPendingRight
 		}
 	case memory.CaptureStated:
 		out = OutProposed
 	}
 	c.Outcomes[out]++
+	return out
 }
 
 // figures computes the shares the targets are about.

@@ -56,3 +56,24 @@ func TestTrainSeparates(t *testing.T) {
 		}
 	}
 }
+
+// A joint gate reads the classifier's figures by name after the cues, and
+// a gate naming a figure this build does not have is refused.
+func TestJointGate(t *testing.T) {
+	nc := len(CueNames())
+	w := make([]float64, nc+1)
+	w[nc] = 4 // top_score
+	m := Model{Weights: w, Cues: CueNames(), Extra: []string{"top_score"}, Threshold: 0.5}
+	cues := make([]float64, nc)
+	low, high := m.ProbJoint(nil, cues, map[string]float64{"top_score": 0}), m.ProbJoint(nil, cues, map[string]float64{"top_score": 1})
+	if !(low == 0.5 && high > 0.98) {
+		t.Errorf("P at top score 0 = %v, at 1 = %v", low, high)
+	}
+	if err := (&Set{Models: []Model{m}}).Check(); err != nil {
+		t.Errorf("a joint gate of this build: %v", err)
+	}
+	m.Extra = []string{"unknown"}
+	if err := (&Set{Models: []Model{m}}).Check(); err == nil {
+		t.Errorf("a gate with an unknown extra passed the check")
+	}
+}

@@ -3,10 +3,14 @@ package gate
 import "math"
 
 // Example is one labelled prompt for Train: its embedding (unit length, or
-// nil for a cue-only model), its text and whether it is a correction.
+// nil for a cue-only model), its text or its cues (Cues; when set, the
+// text is not read), the classifier's figures of TrainOptions.Extra (a
+// joint gate) and whether it is a correction.
 type Example struct {
 	Vec   []float32
 	Text  string
+	Cues  []float64
+	Extra []float64
 	Label bool
 }
 
@@ -20,6 +24,9 @@ type TrainOptions struct {
 	Rate    float64
 	// PositiveWeight weighs the corrections' loss (1: as many as they are).
 	PositiveWeight float64
+	// Extra names the classifier's figures of a joint gate (Extras), given
+	// by each Example's Extra in this order.
+	Extra []string
 }
 
 // DefaultTrainOptions are the options the shipped gates were trained with.
@@ -33,14 +40,19 @@ func DefaultTrainOptions(modelID string, dims int) TrainOptions {
 // 0.5 for the caller to choose.
 func Train(examples []Example, o TrainOptions) Model {
 	nc := len(cues)
-	n := o.Dims + nc
+	n := o.Dims + nc + len(o.Extra)
 	xs := make([][]float64, len(examples))
 	for i, e := range examples {
 		x := make([]float64, n)
 		for j := 0; j < o.Dims && j < len(e.Vec); j++ {
 			x[j] = float64(e.Vec[j])
 		}
-		copy(x[o.Dims:], Cues(e.Text))
+		c := e.Cues
+		if c == nil {
+			c = Cues(e.Text)
+		}
+		copy(x[o.Dims:o.Dims+nc], c)
+		copy(x[o.Dims+nc:], e.Extra)
 		xs[i] = x
 	}
 	w := make([]float64, n+1) // the last is the bias
@@ -78,7 +90,7 @@ func Train(examples []Example, o TrainOptions) Model {
 			w[j] -= o.Rate * (m[j] / c1) / (math.Sqrt(v[j]/c2) + eps)
 		}
 	}
-	return Model{ModelID: o.ModelID, Dims: o.Dims, Weights: w[:n], Cues: CueNames(), Bias: w[n], Threshold: 0.5}
+	return Model{ModelID: o.ModelID, Dims: o.Dims, Weights: w[:n], Cues: CueNames(), Extra: o.Extra, Bias: w[n], Threshold: 0.5}
 }
 
 func weightOf(e Example, o TrainOptions) float64 {
