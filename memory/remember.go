@@ -3,28 +3,15 @@ package memory
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strings"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
 )
 
-// rememberPrefix is the explicit form of a standing instruction in a
-// prompt: "remember:" (or "lexsona remember:"), any case, at its start.
-var rememberPrefix = regexp.MustCompile(`(?i)^\s*(lexsona\s+)?remember\s*:\s*`)
-
-// parseRemember returns the instruction of a "remember: …" prompt, trimmed
-// to its first line, and whether text is one.
-func parseRemember(text string) (string, bool) {
-	loc := rememberPrefix.FindStringIndex(text)
-	if loc == nil {
-		return "", false
-	}
-	body, _, _ := strings.Cut(text[loc[1]:], "\n")
-	return strings.TrimSpace(body), true
-}
+// parseRemember returns the instruction of a "remember: …" prompt and
+// whether text is one (classifier.ParseRemember).
+func parseRemember(text string) (string, bool) { return classifier.ParseRemember(text) }
 
 // remember acts on "remember: <body>", an explicit act of the user: body
 // is recorded on the rule it matches in the automatic band, which is then

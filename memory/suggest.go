@@ -2,7 +2,6 @@ package memory
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
@@ -35,38 +34,42 @@ func suggest(tx *store.Tx, c engine.Correction, cl *classifier.Classification, r
 	if err != nil {
 		return err
 	}
-	var session []engine.Pending
+	var captured []engine.Pending
+	var sugs []classifier.Suggestion
 	for _, p := range open {
-		if sameSuggestion(p, c, cl.Polarity, cands) {
-			resp.PendingID, resp.Merged = p.ID, true
-			return tx.SeePending(p.ID, prob, c.At)
-		}
-		if p.Gate != nil && c.FrameID != "" && p.FrameID == c.FrameID {
-			session = append(session, p)
+		if p.Gate != nil {
+			captured, sugs = append(captured, p), append(sugs, suggestionOf(p))
 		}
 	}
 	cfg, err := tx.Config()
 	if err != nil {
 		return err
 	}
-	if budget, ok, err := sessionBudget(tx, cfg, c.FrameID); err != nil {
-		return err
-	} else if ok && len(session) >= budget {
-		least := session[0]
-		for _, p := range session[1:] {
-			if *p.Gate < *least.Gate {
-				least = p
-			}
-		}
-		if prob <= *least.Gate {
-			resp.Reason = classifier.JoinReasons(resp.Reason, fmt.Sprintf(
-				"inbox budget: this session has %d open suggestions at least as likely (inbox.share, inbox.session_min)", len(session)))
-			return nil
-		}
-		if err := tx.ResolvePending(least.ID, engine.PendingRejected, "", c.At); err != nil {
+	n := 0
+	if c.FrameID != "" && cfg.InboxShare > 0 {
+		if n, err = tx.CountCaptures(c.FrameID); err != nil {
 			return err
 		}
-		resp.Replaced = least.ID
+	}
+	budget, bounded := classifier.InboxBudget(cfg.InboxShare, cfg.InboxSessionMin, n+1, c.FrameID)
+	s := classifier.Suggestion{Project: c.Scope.Project, Polarity: cl.Polarity, Text: c.UserText, Prob: prob, Frame: c.FrameID}
+	if len(cands) > 0 {
+		s.TopRule = cands[0].RuleID
+	}
+	a := classifier.Admit(sugs, s, budget, bounded)
+	switch {
+	case a.Merge >= 0:
+		resp.PendingID, resp.Merged = captured[a.Merge].ID, true
+		return tx.SeePending(captured[a.Merge].ID, prob, c.At)
+	case !a.Admitted:
+		resp.Reason = classifier.JoinReasons(resp.Reason, fmt.Sprintf(
+			"inbox budget: this session has %d open suggestions at least as likely (inbox.share, inbox.session_min)", budget))
+		return nil
+	case a.Replace >= 0:
+		if err := tx.ResolvePending(captured[a.Replace].ID, engine.PendingRejected, "", c.At); err != nil {
+			return err
+		}
+		resp.Replaced = captured[a.Replace].ID
 	}
 	id, err := tx.CreatePending(engine.Pending{Text: c.UserText, Scope: c.Scope, Polarity: cl.Polarity, FrameID: c.FrameID,
 		AgentOutput: c.AgentOutput, Candidates: cands, Model: cl.Model, CreatedAt: c.At, Gate: &prob})
@@ -77,33 +80,12 @@ func suggest(tx *store.Tx, c engine.Correction, cl *classifier.Classification, r
 	return nil
 }
 
-// sameSuggestion reports whether open suggestion p stands for the captured
-// correction c: a captured one (p.Gate set) of the same project and
-// direction, about the same top rule — or, with no rule, of the same text.
-func sameSuggestion(p engine.Pending, c engine.Correction, pol engine.Polarity, cands []engine.Candidate) bool {
-	if p.Gate == nil || p.Scope.Project != c.Scope.Project || p.Polarity != pol {
-		return false
+// suggestionOf is open captured suggestion p as the inbox decision reads
+// it (classifier.Admit).
+func suggestionOf(p engine.Pending) classifier.Suggestion {
+	s := classifier.Suggestion{Project: p.Scope.Project, Polarity: p.Polarity, Text: p.Text, Prob: *p.Gate, Frame: p.FrameID}
+	if len(p.Candidates) > 0 {
+		s.TopRule = p.Candidates[0].RuleID
 	}
-	switch {
-	case len(cands) == 0 && len(p.Candidates) == 0:
-		return p.Text == c.UserText
-	case len(cands) == 0 || len(p.Candidates) == 0:
-		return false
-	}
-	return p.Candidates[0].RuleID == cands[0].RuleID
-}
-
-// sessionBudget is how many open suggestions session frame may have: the
-// config's inbox.share of its prompts (this one and those in the capture
-// log), and at least inbox.session_min; ok is false when there is no bound
-// (inbox.share 0, or a prompt of no session).
-func sessionBudget(tx *store.Tx, cfg engine.Config, frame string) (budget int, ok bool, err error) {
-	if cfg.InboxShare <= 0 || frame == "" {
-		return 0, false, nil
-	}
-	n, err := tx.CountCaptures(frame)
-	if err != nil {
-		return 0, false, err
-	}
-	return int(max(float64(cfg.InboxSessionMin), math.Floor(cfg.InboxShare*float64(n+1)))), true, nil
+	return s
 }
