@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lexsona/lexsona/internal/testenv"
 )
 
 func TestWriteDirPlotsAreValidPNGs(t *testing.T) {
@@ -46,8 +48,8 @@ func TestWriteDirPlotsAreValidPNGs(t *testing.T) {
 	if err := json.Unmarshal(data, &r); err != nil || len(r.Sweep) != 66 {
 		t.Errorf("report.json: %v (%d sweep points)", err, len(r.Sweep))
 	}
-	if os.Getenv("EVAL_KEEP") != "" {
+	if testenv.Knob(testenv.EvalKeepEnv) != "" {
 		t.Logf("plots in %s", dir)
-		os.CopyFS(os.Getenv("EVAL_KEEP"), os.DirFS(dir))
+		os.CopyFS(testenv.Knob(testenv.EvalKeepEnv), os.DirFS(dir))
 	}
 }

@@ -63,10 +63,11 @@ type RealCounts struct {
 // Shippable gates: those the classifier can run as they were measured.
 var shippable = []string{"shipped", "written", "refit", "joint"}
 
-// Chosen is the setting kept: of the shippable gates at the candidate
-// floor (no capture floor), the one with the most held-out corrections
-// first in the inbox with the right direction, then the fewest held-out
-// ordinary suggestions, then the first in shippable's order.
+// Chosen is the setting kept, chosen on the train repositories alone (the
+// held-out ones only measure it): of the shippable gates at the candidate
+// floor (no capture floor), the one with the most train corrections first
+// in the inbox with the right direction, then the fewest train ordinary
+// suggestions, then the first in shippable's order.
 func (cal RealCalibration) Chosen() RealSetting {
 	var best RealSetting
 	found := false
@@ -75,8 +76,8 @@ func (cal RealCalibration) Chosen() RealSetting {
 			if s.Gate != name || !math.IsNaN(s.Floor) {
 				continue
 			}
-			if !found || s.Test.RightFirst > best.Test.RightFirst ||
-				(s.Test.RightFirst == best.Test.RightFirst && ratio(s.Test.OrdinaryInbox, s.Test.Ordinary) < ratio(best.Test.OrdinaryInbox, best.Test.Ordinary)) {
+			if !found || s.Train.RightFirst > best.Train.RightFirst ||
+				(s.Train.RightFirst == best.Train.RightFirst && ratio(s.Train.OrdinaryInbox, s.Train.Ordinary) < ratio(best.Train.OrdinaryInbox, best.Train.Ordinary)) {
 				best, found = s, true
 			}
 		}

@@ -32,15 +32,17 @@ func TestFitStance(t *testing.T) {
 }
 
 // The setting kept is the shippable gate at the candidate floor with the
-// most held-out corrections first in the inbox, then the fewest held-out
-// ordinary suggestions.
+// most train corrections first in the inbox, then the fewest train ordinary
+// suggestions; the held-out figures never choose.
 func TestChosenSetting(t *testing.T) {
 	nan := math.NaN()
 	cal := RealCalibration{Settings: []RealSetting{
-		{Gate: "shipped", Floor: nan, Test: RealCounts{Ordinary: 100, OrdinaryInbox: 3, Fit: 10, RightFirst: 1}},
-		{Gate: "refit", Floor: nan, Test: RealCounts{Ordinary: 100, OrdinaryInbox: 2, Fit: 10, RightFirst: 1}},
-		{Gate: "clauses", Floor: nan, Test: RealCounts{Ordinary: 100, OrdinaryInbox: 0, Fit: 10, RightFirst: 5}},
-		{Gate: "joint", Floor: 0.2, Test: RealCounts{Ordinary: 100, OrdinaryInbox: 0, Fit: 10, RightFirst: 5}},
+		{Gate: "shipped", Floor: nan, Train: RealCounts{Ordinary: 100, OrdinaryInbox: 3, Fit: 10, RightFirst: 1},
+			Test: RealCounts{Ordinary: 100, OrdinaryInbox: 0, Fit: 10, RightFirst: 9}},
+		{Gate: "refit", Floor: nan, Train: RealCounts{Ordinary: 100, OrdinaryInbox: 2, Fit: 10, RightFirst: 1},
+			Test: RealCounts{Ordinary: 100, OrdinaryInbox: 9, Fit: 10, RightFirst: 0}},
+		{Gate: "clauses", Floor: nan, Train: RealCounts{Ordinary: 100, OrdinaryInbox: 0, Fit: 10, RightFirst: 5}},
+		{Gate: "joint", Floor: 0.2, Train: RealCounts{Ordinary: 100, OrdinaryInbox: 0, Fit: 10, RightFirst: 5}},
 	}}
 	if got := cal.Chosen(); got.Gate != "refit" {
 		t.Errorf("kept %q, want refit", got.Gate)

@@ -81,7 +81,7 @@ func TestRealPromptsHeldOut(t *testing.T) {
 	}
 	got := figuresOf(rep)
 	const file = "testdata/real_figures.json"
-	if os.Getenv("LEXSONA_WRITE_REAL_FIGURES") == "1" {
+	if testenv.Required(testenv.WriteRealFiguresEnv) {
 		data, _ := json.MarshalIndent(got, "", "  ")
 		if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
 			t.Fatal(err)

@@ -55,7 +55,7 @@ func TestStreamRealModelHoldsItsFigures(t *testing.T) {
 	checkReplayAgrees(t, emb, reg, test, rep)
 	got := streamFigures{rep.OrdinaryReinforced, rep.OrdinaryInbox, rep.RightRuleOrInbox, rep.AgreementsCountered, rep.ContradictionsReinf}
 	const file = "testdata/stream_figures.json"
-	if os.Getenv("LEXSONA_WRITE_STREAM_FIGURES") == "1" {
+	if testenv.Required(testenv.WriteStreamFiguresEnv) {
 		data, _ := json.MarshalIndent(got, "", "  ")
 		if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
 			t.Fatal(err)

@@ -63,6 +63,9 @@ const (
 	SoakTextsEnv           = "LEXSONA_SOAK_TEXTS"            // its distinct texts
 	RequireBrowserEnv      = "LEXSONA_REQUIRE_BROWSER"       // 1: a missing Chromium fails e2e/browser
 	ChromiumEnv            = "LEXSONA_CHROMIUM"              // the Chromium e2e/browser drives
+	WriteRealFiguresEnv    = "LEXSONA_WRITE_REAL_FIGURES"    // 1: eval records the real corpus's held-out figures
+	WriteStreamFiguresEnv  = "LEXSONA_WRITE_STREAM_FIGURES"  // 1: eval records the written stream's figures
+	EvalKeepEnv            = "EVAL_KEEP"                     // a folder eval's plot test copies its plots to
 )
 
 // Knob is the value of one of the variables above ("" when unset).
