@@ -82,3 +82,39 @@ func TestEvalCLIRealModel(t *testing.T) {
 		}
 	}
 }
+
+// eval stream --real replays the real corpus's held-out repositories from
+// their derived figures, no text needed, and says what the eval package's
+// golden figures say.
+func TestEvalStreamRealFromDerived(t *testing.T) {
+	model := testenv.RealModelDir(t)
+	root := testenv.RepoRoot(t)
+	var want struct {
+		OrdinaryInbox float64 `json:"ordinary_inbox"`
+		Ordinary      float64 `json:"ordinary"`
+		RightFirst    float64 `json:"right_first"`
+		Fit           float64 `json:"fit"`
+	}
+	data, err := os.ReadFile(filepath.Join(root, "eval", "testdata", "real_figures.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t)
+	m := c.mustJSON("eval", "stream", "--real", filepath.Join(root, "eval", "realprompts"), "--embedder", "ort", "--model-dir", model)
+	st, _ := m["stream"].(map[string]any)
+	if m["side"] != "test" || st == nil {
+		t.Fatalf("eval stream --real --json: side %v, stream %v", m["side"], st)
+	}
+	if got := st["ordinary_inbox"]; got != want.OrdinaryInbox/want.Ordinary {
+		t.Errorf("ordinary in the inbox %v, the eval package's figures say %v", got, want.OrdinaryInbox/want.Ordinary)
+	}
+	if got := st["right_rule_or_inbox"]; got != want.RightFirst/want.Fit {
+		t.Errorf("right rule first %v, the eval package's figures say %v", got, want.RightFirst/want.Fit)
+	}
+	if code, _, errs := c.run("eval", "stream", "--real", root, "--side", "both"); code != 2 || !strings.Contains(errs, "--side") {
+		t.Errorf("--side both: exit %d, stderr %q", code, errs)
+	}
+}

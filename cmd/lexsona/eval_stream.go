@@ -11,9 +11,10 @@ import (
 )
 
 func newEvalStreamCmd(a *app) *cobra.Command {
-	var split, real string
+	var split, real, side string
+	var texts bool
 	c := &cobra.Command{
-		Use:   "stream [--split test|dev | --real DIR] [--embedder E]",
+		Use:   "stream [--split test|dev | --real DIR [--side test|train] [--texts]] [--embedder E]",
 		Short: "Send the built-in prompt stream through the hook's capture and count what it learned",
 		Long: `Sends every prompt of one split of the built-in prompt stream
 (eval/testdata/stream) through the same capture the Claude Code hook runs
@@ -22,14 +23,37 @@ throw-away store per writer, sessions in order with their scope, and prints
 per kind of prompt how many were recorded on the right rule, on a wrong
 rule, as reinforcements or counterexamples, put in the inbox or left alone;
 the gate's precision and recall; and the polarity of what was recorded.
-With --real DIR (eval/realprompts) it sends the real prompts whose texts
-rebuild.py fetched into DIR/.texts instead, one writer per repository.`,
+With --real DIR (eval/realprompts) it replays the real corpus's held-out
+repositories (--side train: the calibration's) from their derived figures
+(DIR/derived: what the capture decision reads of each prompt, no text),
+with 95% intervals over repositories, per repository, and where the
+corrections it missed went; it needs the real model the figures were made
+with. With --texts it sends the real prompts whose texts rebuild.py fetched
+into DIR/.texts instead, one writer per repository.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if split != "test" && split != "dev" {
 				return usagef("--split %q: want test or dev", split)
 			}
+			if side != eval.RealTest && side != eval.RealTrain {
+				return usagef("--side %q: want test or train", side)
+			}
 			ctx := cmd.Context()
 			reg := registry.Default()
+			if real != "" && !texts {
+				rc, err := eval.LoadRealCorpus(real)
+				if err != nil {
+					return err
+				}
+				emb, err := a.openEmbedder(ctx)
+				if err != nil {
+					return err
+				}
+				rep, err := eval.ReplayReal(ctx, emb, reg, registry.DefaultYAML(), rc, eval.RealOptions{Side: side})
+				if err != nil {
+					return err
+				}
+				return a.output(rep, func(w io.Writer) { eval.WriteRealText(w, rep) })
+			}
 			items, err := shippedStream(reg)
 			if err != nil {
 				return err
@@ -54,7 +78,9 @@ rebuild.py fetched into DIR/.texts instead, one writer per repository.`,
 		},
 	}
 	c.Flags().StringVar(&split, "split", "test", "the split to send: test (held out) or dev")
-	c.Flags().StringVar(&real, "real", "", "send the real-prompt corpus in `DIR` (eval/realprompts, texts rebuilt into DIR/.texts)")
+	c.Flags().StringVar(&real, "real", "", "replay the real-prompt corpus in `DIR` (eval/realprompts) from its derived figures")
+	c.Flags().StringVar(&side, "side", eval.RealTest, "with --real: the repositories to replay, test (held out) or train")
+	c.Flags().BoolVar(&texts, "texts", false, "with --real: send the texts rebuilt into DIR/.texts through the whole capture instead of the derived figures")
 	return c
 }
 
