@@ -145,7 +145,8 @@ func TestHookLoopLosesNothing(t *testing.T) {
 // UserPromptSubmit is timed as a user meets it, the previous prompt's
 // drainer done (waited for outside the timing), and back to back
 // (UserPromptSubmitBackToBack), each hook sharing the machine with the
-// drainers of the prompts before it.
+// drainers of the prompts before it. PreToolUseEnforcing is PreToolUse
+// once a must rule with a check is in force for the project.
 func BenchmarkHookProcess(b *testing.B) {
 	bin := MustBuildBinary(b)
 	dir := b.TempDir()
@@ -166,8 +167,19 @@ func BenchmarkHookProcess(b *testing.B) {
 		{"PreToolUse", event("PreToolUse", `,"tool_name":"Bash","tool_input":{"command":"ls -la"}`)},
 		{"UserPromptSubmit", ""},
 		{"UserPromptSubmitBackToBack", ""},
+		{"PreToolUseEnforcing", event("PreToolUse", `,"tool_name":"Bash","tool_input":{"command":"ls -la"}`)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
+			if bc.name == "PreToolUseEnforcing" {
+				// A must rule with a check in force: the hook reads the
+				// registries in force too.
+				rec := exec.Command(bin, "record", "--detect", proj, "--idempotency-key", "bench-enforce",
+					"CORRECT[tool.no-sed-for-file-editing]: never edit files with sed -i")
+				rec.Env = env
+				if out, err := rec.CombinedOutput(); err != nil {
+					b.Fatalf("record: %v\n%s", err, out)
+				}
+			}
 			var took []time.Duration
 			for i := 0; b.Loop(); i++ {
 				ev := bc.event
