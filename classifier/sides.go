@@ -82,24 +82,18 @@ func sideStanceOf(cls []string, s engine.Sides) (pol engine.Polarity, decided bo
 	var support, contradict string
 	for _, clause := range cls {
 		mentions := mentionsIn(clause, s)
-		for _, side := range []struct {
-			terms     []string
-			preferred bool
-		}{{s.Prefer, true}, {s.Avoid, false}} {
-			for _, term := range side.terms {
-				for _, at := range termAt(clause, term) {
-					if insideLonger(mentions, at, at+len(term)) {
-						continue // "editor" in "stream editor": the longer term speaks
-					}
-					st := stanceAt(clause, lastMentionBefore(mentions, at), at, at+len(term))
-					switch {
-					case st == stanceNone:
-					case (st == stanceAffirm) == side.preferred:
-						support = term
-					default:
-						contradict = term
-					}
-				}
+		for _, m := range mentions {
+			if insideLonger(mentions, m.start, m.end) {
+				continue // "editor" in "stream editor": the longer term speaks
+			}
+			term := clause[m.start:m.end]
+			st := stanceAt(clause, lastMentionBefore(mentions, m.start), m.start, m.end)
+			switch {
+			case st == stanceNone:
+			case (st == stanceAffirm) == m.preferred:
+				support = term
+			default:
+				contradict = term
 			}
 		}
 	}
@@ -150,16 +144,20 @@ func termAt(clause, term string) []int {
 
 func wordByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
 
-// mention is where a side term stands in a clause: [start, end).
-type mention struct{ start, end int }
+// mention is where a side term stands in a clause, [start, end), and
+// whether it is a preferred term (else an avoided one).
+type mention struct {
+	start, end int
+	preferred  bool
+}
 
 // mentionsIn returns every side term's places in clause.
 func mentionsIn(clause string, s engine.Sides) []mention {
 	var out []mention
-	for _, terms := range [][]string{s.Prefer, s.Avoid} {
+	for k, terms := range [][]string{s.Prefer, s.Avoid} {
 		for _, term := range terms {
 			for _, at := range termAt(clause, term) {
-				out = append(out, mention{at, at + len(term)})
+				out = append(out, mention{at, at + len(term), k == 0})
 			}
 		}
 	}
@@ -189,6 +187,9 @@ func lastMentionBefore(ms []mention, at int) int {
 	return from
 }
 
+// rejectSet is rejectBefore ready for countPhrases.
+var rejectSet = newPhraseSet(rejectBefore)
+
 // userDoes are words that make the user the one acting in a clause ("I'll
 // commit myself"): what the user will do says nothing about what the agent
 // may do, so such a clause gives no stance.
@@ -205,7 +206,7 @@ func stanceAt(clause string, from, start, end int) stance {
 		return stanceNone
 	}
 	before := strings.Fields(clause[from:start])
-	rejects := countPhrases(" "+strings.Join(before, " ")+" ", rejectBefore)
+	rejects := countPhrases(" "+strings.Join(before, " ")+" ", rejectSet)
 	if len(before) > 3 {
 		before = before[len(before)-3:]
 	}
@@ -225,19 +226,32 @@ func stanceAt(clause string, from, start, end int) stance {
 // countPhrases counts the whole-word occurrences of phrases in window
 // (spaces around), a longer phrase hiding the shorter ones inside it ("no
 // need" is one, not also "no").
-func countPhrases(window string, phrases []string) int {
+func countPhrases(window string, phrases phraseSet) int {
 	n := 0
-	for _, p := range phrases {
-		n += strings.Count(window, " "+p+" ")
+	for i, p := range phrases.padded {
+		n += strings.Count(window, p) * (1 - phrases.hides[i])
 	}
-	for _, p := range phrases {
+	return n
+}
+
+// phraseSet is a list of phrases ready for counting: each padded with a
+// space on both sides, and how many of the others it holds as whole words.
+type phraseSet struct {
+	padded []string
+	hides  []int
+}
+
+func newPhraseSet(phrases []string) phraseSet {
+	s := phraseSet{padded: make([]string, len(phrases)), hides: make([]int, len(phrases))}
+	for i, p := range phrases {
+		s.padded[i] = " " + p + " "
 		for _, q := range phrases {
 			if p != q && strings.Contains(" "+p+" ", " "+q+" ") {
-				n -= strings.Count(window, " "+p+" ")
+				s.hides[i]++
 			}
 		}
 	}
-	return n
+	return s
 }
 
 // hasPhrase reports whether window (spaces around) holds one of phrases as
