@@ -91,12 +91,6 @@ func wordSet(text string) map[string]bool {
 	return m
 }
 
-// reversed returns the words of text that carry a preference stated the
-// other way round by one of rule id's texts ("" when there is none).
-func (p preferences) reversed(text, id string) string {
-	return p.reversedRules(text)[id]
-}
-
 // reversedRules returns, by rule, the words of text that carry a
 // preference stated the other way round by one of the rule's texts (rules
 // with none left out); text is read once.

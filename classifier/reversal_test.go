@@ -131,3 +131,9 @@ func TestPolarityReversal(t *testing.T) {
 		t.Errorf("no reversal, insisting wording, evidence combining to -0.35: %+v, want a reinforcement", got)
 	}
 }
+
+// reversed returns the words of text that carry a preference stated the
+// other way round by one of rule id's texts ("" when there is none).
+func (p preferences) reversed(text, id string) string {
+	return p.reversedRules(text)[id]
+}

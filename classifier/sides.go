@@ -67,15 +67,6 @@ var (
 		"isn't ok", "is broken", "is not what", "again", "are wrong", "are bad", "are banned", "are not allowed", "away", "out of", "is not needed", "isn't needed", "not needed", "is unnecessary"}
 )
 
-// sideStance reads what text says about a rule with sides s: a preferred
-// term affirmed or an avoided one rejected supports the rule; a preferred
-// term rejected or an avoided one affirmed contradicts it. decided is false
-// when the text mentions no term with a stance, or says both ("use pnpm,
-// npm is fine too" is left to the other evidence). why names the term read.
-func sideStance(text string, s engine.Sides) (pol engine.Polarity, decided bool, why string) {
-	return sideStanceOf(clauses(strings.ToLower(text)), s)
-}
-
 // sideStanceOf is sideStance over the clauses of the lower-cased text
 // (clauses), split once for every rule.
 func sideStanceOf(cls []string, s engine.Sides) (pol engine.Polarity, decided bool, why string) {

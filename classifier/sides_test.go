@@ -1,6 +1,7 @@
 package classifier
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
@@ -46,4 +47,13 @@ func TestSideStance(t *testing.T) {
 			t.Errorf("%q: %+d decided=%v (%s), want %+d", tc.text, pol, decided, why, tc.want)
 		}
 	}
+}
+
+// sideStance reads what text says about a rule with sides s: a preferred
+// term affirmed or an avoided one rejected supports the rule; a preferred
+// term rejected or an avoided one affirmed contradicts it. decided is false
+// when the text mentions no term with a stance, or says both ("use pnpm,
+// npm is fine too" is left to the other evidence). why names the term read.
+func sideStance(text string, s engine.Sides) (pol engine.Polarity, decided bool, why string) {
+	return sideStanceOf(clauses(strings.ToLower(text)), s)
 }

@@ -117,3 +117,10 @@ func TestTenantsOf(t *testing.T) {
 		t.Errorf("TenantsOf a kind without tenants: %v, want EINVALID", err)
 	}
 }
+
+// Drivers returns the names of the registered drivers, sorted.
+func Drivers() []string {
+	kindsMu.RLock()
+	defer kindsMu.RUnlock()
+	return sortedNames(kinds)
+}

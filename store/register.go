@@ -85,13 +85,6 @@ func Register(k Kind) {
 	kinds[k.Name] = k
 }
 
-// Drivers returns the names of the registered drivers, sorted.
-func Drivers() []string {
-	kindsMu.RLock()
-	defer kindsMu.RUnlock()
-	return sortedNames(kinds)
-}
-
 // urlScheme matches a URL's scheme (two characters at least, so that a
 // Windows drive letter is not one).
 var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]+)://`)
