@@ -66,7 +66,7 @@ func NewIndex(dims int, ids []string, rows []Row, scopes map[string]engine.Scope
 	}
 	byRule := make([][]int, 0, len(ids))
 	for r, row := range rows {
-		if dims <= 0 || len(row.Vector) != dims || !finite(row.Vector) {
+		if dims <= 0 || engine.CheckVector(row.Vector, dims) != nil {
 			continue
 		}
 		i := add(row.RuleID)
@@ -104,15 +104,6 @@ func NewIndex(dims int, ids []string, rows []Row, scopes map[string]engine.Scope
 		ix.mat = nil
 	}
 	return ix
-}
-
-func finite(v []float32) bool {
-	for _, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // Dims is the vector length; Rows the number of stored vectors; Rules the

@@ -3,6 +3,7 @@ package classifier
 import (
 	"math"
 
+	"github.com/lexsona/lexsona/engine"
 	"github.com/viterin/vek/vek32"
 )
 
@@ -39,7 +40,7 @@ func newLeanModel(dims int, ids []string, affirm, contrary []Row) *leanModel {
 	}
 	usable := func(r Row) (int, bool) {
 		i, ok := pos[r.RuleID]
-		return i, ok && len(r.Vector) == dims && finite(r.Vector)
+		return i, ok && engine.CheckVector(r.Vector, dims) == nil
 	}
 	na, nc := make([]int, len(ids)), make([]int, len(ids))
 	for _, kind := range []struct {

@@ -17,7 +17,7 @@ type decoder struct {
 	derived    bool   // source was derived from the file name
 	unnamed    bool   // neither a file nor a name was given: the YAML must have name:
 	allowEmpty bool
-	ps         problems
+	ps         engine.Problems // bounded by MaxProblems, maxListed of them spelt out
 }
 
 var (
@@ -29,13 +29,13 @@ var (
 // only for ETOOLARGE; problems are recorded in d.
 func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 	if root.Kind != yaml.MappingNode {
-		d.ps.add(root.Line, root.Column, "the registry must be a mapping with version and rules, got %s", kindName(root))
+		d.ps.Add(root.Line, root.Column, "the registry must be a mapping with version and rules, got %s", kindName(root))
 		return nil, nil
 	}
 	f := d.fields(root, "the registry", topKeys)
 	reg := &Registry{file: d.name}
 	if v, ok := f.get("version"); !ok {
-		d.ps.add(root.Line, root.Column, "missing version: want version: %d", CurrentVersion)
+		d.ps.Add(root.Line, root.Column, "missing version: want version: %d", CurrentVersion)
 	} else if reg.version, ok = d.version(v.val); !ok {
 		return nil, nil // another version's rules mean something else: stop here
 	}
@@ -43,10 +43,10 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 	rules, ok := f.get("rules")
 	switch {
 	case !ok:
-		d.ps.add(root.Line, root.Column, "missing rules: want a list of rules")
+		d.ps.Add(root.Line, root.Column, "missing rules: want a list of rules")
 		return nil, nil
 	case rules.val.Kind != yaml.SequenceNode:
-		d.ps.add(rules.val.Line, rules.val.Column, "rules must be a list, got %s", kindName(rules.val))
+		d.ps.Add(rules.val.Line, rules.val.Column, "rules must be a list, got %s", kindName(rules.val))
 		return nil, nil
 	case len(rules.val.Content) > MaxRules:
 		return nil, engine.Errorf(engine.ETOOLARGE, "%s:%d:%d: %d rules: at most %d",
@@ -54,7 +54,7 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 	}
 	items := rules.val.Content
 	if len(items) == 0 && !d.allowEmpty && d.ps.Len() == 0 { // only news in an otherwise valid file
-		d.ps.add(rules.val.Line, rules.val.Column,
+		d.ps.Add(rules.val.Line, rules.val.Column,
 			"the registry has no rules: syncing it would archive every rule of registry %q; to empty that registry on purpose, sync it with --allow-empty (allow_empty=true over HTTP)",
 			reg.name)
 		return nil, nil
@@ -70,7 +70,7 @@ func (d *decoder) registry(root *yaml.Node) (*Registry, error) {
 		def, contrary, sides, checks, idNode, ok := d.rule(i+1, item)
 		if idNode != nil {
 			if line, dup := seen[idNode.Value]; dup {
-				d.ps.add(idNode.Line, idNode.Column, "duplicate rule_id %q: already defined at line %d", idNode.Value, line)
+				d.ps.Add(idNode.Line, idNode.Column, "duplicate rule_id %q: already defined at line %d", idNode.Value, line)
 				continue
 			}
 			seen[idNode.Value] = idNode.Line
@@ -109,7 +109,7 @@ func (d *decoder) sourceName(root *yaml.Node, f fieldSet) string {
 		return v
 	}
 	if d.unnamed {
-		d.ps.add(root.Line, root.Column, "the registry has no name: add a top-level name: naming its source (e.g. name: team), or give the name when syncing it")
+		d.ps.Add(root.Line, root.Column, "the registry has no name: add a top-level name: naming its source (e.g. name: team), or give the name when syncing it")
 		return ""
 	}
 	if err := engine.ValidateRegistryName(d.source); err != nil {
@@ -117,7 +117,7 @@ func (d *decoder) sourceName(root *yaml.Node, f fieldSet) string {
 		if d.derived {
 			how = "the file name"
 		}
-		d.ps.add(root.Line, root.Column, "%s (from %s): add a top-level name: of lowercase letters, digits, '-', '_' and '.'",
+		d.ps.Add(root.Line, root.Column, "%s (from %s): add a top-level name: of lowercase letters, digits, '-', '_' and '.'",
 			engine.ErrorMessage(err), how)
 	}
 	return d.source
@@ -127,12 +127,12 @@ func (d *decoder) sourceName(root *yaml.Node, f fieldSet) string {
 // build knows.
 func (d *decoder) version(n *yaml.Node) (int, bool) {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-		d.ps.add(n.Line, n.Column, "version must be an integer, got %s", kindName(n))
+		d.ps.Add(n.Line, n.Column, "version must be an integer, got %s", kindName(n))
 		return 0, false
 	}
 	v, err := strconv.Atoi(n.Value)
 	if err != nil || v != CurrentVersion {
-		d.ps.add(n.Line, n.Column, "unknown version %s: this build reads version %d", n.Value, CurrentVersion)
+		d.ps.Add(n.Line, n.Column, "unknown version %s: this build reads version %d", n.Value, CurrentVersion)
 		return 0, false
 	}
 	return v, true
@@ -144,7 +144,7 @@ func (d *decoder) version(n *yaml.Node) (int, bool) {
 // if other fields are bad); ok is false when the rule had any problem.
 func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, contrary []string, sides engine.Sides, checks []Check, idNode *yaml.Node, ok bool) {
 	if m.Kind != yaml.MappingNode {
-		d.ps.add(m.Line, m.Column, "rule %d must be a mapping with rule_id, category, severity and template, got %s", n, kindName(m))
+		d.ps.Add(m.Line, m.Column, "rule %d must be a mapping with rule_id, category, severity and template, got %s", n, kindName(m))
 		return def, nil, sides, nil, nil, false
 	}
 	before := d.ps.Len()
@@ -179,9 +179,9 @@ func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, contrary []s
 		if err := engine.ValidateText("template", r.Text, engine.MaxRuleTextLength); err != nil {
 			d.fail(t, err)
 		} else if !hasWord(r.Text) {
-			d.ps.add(t.Line, t.Column, "template has no letter or digit: there is nothing to match a correction against")
+			d.ps.Add(t.Line, t.Column, "template has no letter or digit: there is nothing to match a correction against")
 		} else if c, ok := control(r.Text); ok {
-			d.ps.add(t.Line, t.Column, "template has the control character %U", c)
+			d.ps.Add(t.Line, t.Column, "template has the control character %U", c)
 		}
 	}
 	if e, ok := f.get("examples"); ok {
@@ -213,7 +213,7 @@ func (d *decoder) rule(n int, m *yaml.Node) (def engine.Definition, contrary []s
 func (d *decoder) required(m *yaml.Node, f fieldSet, what, key string) (*yaml.Node, bool) {
 	p, ok := f.get(key)
 	if !ok {
-		d.ps.add(m.Line, m.Column, "%s: missing %s", what, key)
+		d.ps.Add(m.Line, m.Column, "%s: missing %s", what, key)
 		return nil, false
 	}
 	v, ok := d.str(p.val, key)
@@ -221,7 +221,7 @@ func (d *decoder) required(m *yaml.Node, f fieldSet, what, key string) (*yaml.No
 		return nil, false
 	}
 	if strings.TrimSpace(v) == "" {
-		d.ps.add(p.val.Line, p.val.Column, "%s is empty", key)
+		d.ps.Add(p.val.Line, p.val.Column, "%s is empty", key)
 		return nil, false
 	}
 	return p.val, true
@@ -236,11 +236,11 @@ func (d *decoder) phrasings(n *yaml.Node, key, what, template string, others []s
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.ps.add(n.Line, n.Column, "%s must be a list of strings, got %s", key, kindName(n))
+		d.ps.Add(n.Line, n.Column, "%s must be a list of strings, got %s", key, kindName(n))
 		return nil
 	}
 	if len(n.Content) > MaxExamples {
-		d.ps.add(n.Line, n.Column, "%d %ss: at most %d", len(n.Content), what, MaxExamples)
+		d.ps.Add(n.Line, n.Column, "%d %ss: at most %d", len(n.Content), what, MaxExamples)
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
@@ -261,24 +261,24 @@ func (d *decoder) phrasings(n *yaml.Node, key, what, template string, others []s
 			continue
 		}
 		if !hasWord(v) {
-			d.ps.add(e.Line, e.Column, "%s has no letter or digit: there is nothing to match a correction against", what)
+			d.ps.Add(e.Line, e.Column, "%s has no letter or digit: there is nothing to match a correction against", what)
 			continue
 		}
 		if c, ok := control(v); ok {
-			d.ps.add(e.Line, e.Column, "%s has the control character %U", what, c)
+			d.ps.Add(e.Line, e.Column, "%s has the control character %U", what, c)
 			continue
 		}
 		key := fold(v)
 		if line, dup := seen[key]; dup {
-			d.ps.add(e.Line, e.Column, "%s repeated: already given at line %d", what, line)
+			d.ps.Add(e.Line, e.Column, "%s repeated: already given at line %d", what, line)
 			continue
 		}
 		if key == tkey {
-			d.ps.add(e.Line, e.Column, "%s repeats the template", what)
+			d.ps.Add(e.Line, e.Column, "%s repeats the template", what)
 			continue
 		}
 		if other[key] {
-			d.ps.add(e.Line, e.Column, "%s is also an example: a phrasing cannot both affirm and contradict its rule", what)
+			d.ps.Add(e.Line, e.Column, "%s is also an example: a phrasing cannot both affirm and contradict its rule", what)
 			continue
 		}
 		seen[key] = e.Line

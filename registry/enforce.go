@@ -61,7 +61,7 @@ func (d *decoder) checks(n *yaml.Node, sev engine.Severity) []Check {
 		if sev == "" {
 			what = "a rule without a valid severity"
 		}
-		d.ps.add(n.Line, n.Column, "enforce is only for must rules: this is %s", what)
+		d.ps.Add(n.Line, n.Column, "enforce is only for must rules: this is %s", what)
 		return nil
 	}
 	items := []*yaml.Node{n}
@@ -69,13 +69,13 @@ func (d *decoder) checks(n *yaml.Node, sev engine.Severity) []Check {
 		items = n.Content
 	}
 	if len(items) > MaxChecks {
-		d.ps.add(n.Line, n.Column, "%d checks: at most %d", len(items), MaxChecks)
+		d.ps.Add(n.Line, n.Column, "%d checks: at most %d", len(items), MaxChecks)
 		return nil
 	}
 	var out []Check
 	for _, m := range items {
 		if m.Kind != yaml.MappingNode {
-			d.ps.add(m.Line, m.Column, "a check must be a mapping with tool and pattern, got %s", kindName(m))
+			d.ps.Add(m.Line, m.Column, "a check must be a mapping with tool and pattern, got %s", kindName(m))
 			continue
 		}
 		f := d.fields(m, "the check", checkKeys)
@@ -96,7 +96,7 @@ func (d *decoder) checks(n *yaml.Node, sev engine.Severity) []Check {
 		if fl, found := f.get("field"); found {
 			if v, good := d.str(fl.val, "field"); !good || v == "" {
 				if good {
-					d.ps.add(fl.val.Line, fl.val.Column, "field is empty")
+					d.ps.Add(fl.val.Line, fl.val.Column, "field is empty")
 				}
 				ok = false
 			} else {
@@ -115,7 +115,7 @@ func (d *decoder) checks(n *yaml.Node, sev engine.Severity) []Check {
 func (d *decoder) regexp(n *yaml.Node, expr, key string) (*regexp.Regexp, bool) {
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		d.ps.add(n.Line, n.Column, "%s %q is not a regular expression: %v", key, n.Value, err)
+		d.ps.Add(n.Line, n.Column, "%s %q is not a regular expression: %v", key, n.Value, err)
 		return nil, false
 	}
 	return re, true

@@ -115,23 +115,24 @@ func ParseWith(data []byte, opts ParseOptions) (reg *Registry, err error) {
 	if len(data) > MaxFileSize {
 		return nil, tooLarge(name, int64(len(data)))
 	}
-	d := &decoder{name: name, source: opts.Name, allowEmpty: opts.AllowEmpty, unnamed: opts.File == "" && opts.Name == ""}
+	d := &decoder{name: name, source: opts.Name, allowEmpty: opts.AllowEmpty, unnamed: opts.File == "" && opts.Name == "",
+		ps: engine.Problems{Max: MaxProblems, Listed: maxListed}}
 	if d.source == "" {
 		d.source, d.derived = SourceName(name), true
 	}
 	if line, col, msg := badByte(data); msg != "" {
-		d.ps.add(line, col, "%s", msg)
-		return nil, d.ps.err(name)
+		d.ps.Add(line, col, "%s", msg)
+		return nil, d.ps.Err(name)
 	}
 	root := d.parseDocument(data)
 	if root == nil || !d.noAliases(root) {
-		return nil, d.ps.err(name)
+		return nil, d.ps.Err(name)
 	}
 	reg, err = d.registry(root)
 	if err != nil {
 		return nil, err
 	}
-	if err := d.ps.err(name); err != nil {
+	if err := d.ps.Err(name); err != nil {
 		return nil, err
 	}
 	return reg, nil
@@ -179,14 +180,14 @@ func (d *decoder) parseDocument(data []byte) (root *yaml.Node) {
 	defer func() {
 		if r := recover(); r != nil { // yaml.v3 has panicked on hostile input before
 			root = nil
-			d.ps.add(0, 0, "malformed YAML: %v", r)
+			d.ps.Add(0, 0, "malformed YAML: %v", r)
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			d.ps.add(0, 0, "the registry is empty: want version: 1 and a rules list")
+			d.ps.Add(0, 0, "the registry is empty: want version: 1 and a rules list")
 		} else {
 			d.syntax(err)
 		}
@@ -199,11 +200,11 @@ func (d *decoder) parseDocument(data []byte) (root *yaml.Node) {
 		d.syntax(err)
 		return nil
 	default:
-		d.ps.add(next.Line, next.Column, "a second YAML document: a registry is a single document")
+		d.ps.Add(next.Line, next.Column, "a second YAML document: a registry is a single document")
 		return nil
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		d.ps.add(doc.Line, doc.Column, "malformed YAML document")
+		d.ps.Add(doc.Line, doc.Column, "malformed YAML document")
 		return nil
 	}
 	return doc.Content[0]
@@ -213,10 +214,10 @@ func (d *decoder) parseDocument(data []byte) (root *yaml.Node) {
 func (d *decoder) syntax(err error) {
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		d.ps.add(line, 0, "YAML syntax: %s", m[2])
+		d.ps.Add(line, 0, "YAML syntax: %s", m[2])
 		return
 	}
-	d.ps.add(0, 0, "YAML syntax: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	d.ps.Add(0, 0, "YAML syntax: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 }
 
 // noAliases walks the whole tree (iteratively: yaml.v3 allows nesting 10,000
@@ -230,11 +231,11 @@ func (d *decoder) noAliases(root *yaml.Node) bool {
 		stack = stack[:len(stack)-1]
 		if n.Anchor != "" {
 			ok = false
-			d.ps.add(n.Line, n.Column, "anchor &%s: anchors and aliases are not allowed in a registry", n.Anchor)
+			d.ps.Add(n.Line, n.Column, "anchor &%s: anchors and aliases are not allowed in a registry", n.Anchor)
 		}
 		if n.Kind == yaml.AliasNode {
 			ok = false
-			d.ps.add(n.Line, n.Column, "alias *%s: anchors and aliases are not allowed in a registry", n.Value)
+			d.ps.Add(n.Line, n.Column, "alias *%s: anchors and aliases are not allowed in a registry", n.Value)
 			continue // never follow n.Alias
 		}
 		for i := len(n.Content) - 1; i >= 0; i-- {

@@ -38,16 +38,16 @@ func (d *decoder) fields(m *yaml.Node, what string, allowed []string) fieldSet {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.Tag != "!!str" {
-			d.ps.add(k.Line, k.Column, "keys of %s must be strings, got %s", what, kindName(k))
+			d.ps.Add(k.Line, k.Column, "keys of %s must be strings, got %s", what, kindName(k))
 			continue
 		}
 		j := slices.Index(allowed, k.Value)
 		if j < 0 {
-			d.ps.add(k.Line, k.Column, "unknown key %q in %s%s: want %s", k.Value, what, suggest(k.Value, allowed), strings.Join(allowed, ", "))
+			d.ps.Add(k.Line, k.Column, "unknown key %q in %s%s: want %s", k.Value, what, suggest(k.Value, allowed), strings.Join(allowed, ", "))
 			continue
 		}
 		if prev := fs.vals[j].key; prev != nil {
-			d.ps.add(k.Line, k.Column, "key %q repeated in %s: first given at line %d", k.Value, what, prev.Line)
+			d.ps.Add(k.Line, k.Column, "key %q repeated in %s: first given at line %d", k.Value, what, prev.Line)
 			continue
 		}
 		fs.vals[j] = field{k, v}
@@ -67,13 +67,13 @@ func (d *decoder) str(n *yaml.Node, what string) (string, bool) {
 			return "", true
 		}
 	}
-	d.ps.add(n.Line, n.Column, "%s must be a string, got %s", what, kindName(n))
+	d.ps.Add(n.Line, n.Column, "%s must be a string, got %s", what, kindName(n))
 	return "", false
 }
 
 // fail records an engine validation error at n's position.
 func (d *decoder) fail(n *yaml.Node, err error) {
-	d.ps.add(n.Line, n.Column, "%s", engine.ErrorMessage(err))
+	d.ps.Add(n.Line, n.Column, "%s", engine.ErrorMessage(err))
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }

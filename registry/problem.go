@@ -19,13 +19,3 @@ type ValidationError = engine.ValidationError
 
 // Problems returns the problems of a ValidationError anywhere in err's chain, or nil.
 func Problems(err error) []Problem { return engine.ProblemsOf(err) }
-
-// problems collects the problems of one registry file.
-type problems struct{ engine.Problems }
-
-func (ps *problems) add(line, col int, format string, args ...any) {
-	ps.Max, ps.Listed = MaxProblems, maxListed
-	ps.Add(line, col, format, args...)
-}
-
-func (ps *problems) err(name string) error { return ps.Err(name) }

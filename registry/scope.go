@@ -17,7 +17,7 @@ func (d *decoder) scope(n *yaml.Node) engine.Scope {
 	}
 	before := d.ps.Len()
 	if n.Kind != yaml.MappingNode {
-		d.ps.add(n.Line, n.Column, "scope must be a mapping of %s, got %s", strings.Join(scopeKeys, ", "), kindName(n))
+		d.ps.Add(n.Line, n.Column, "scope must be a mapping of %s, got %s", strings.Join(scopeKeys, ", "), kindName(n))
 		return s
 	}
 	f := d.fields(n, "scope", scopeKeys)
@@ -45,7 +45,7 @@ func (d *decoder) scope(n *yaml.Node) engine.Scope {
 		for _, t := range s.ExcludeTags {
 			if c, both := ctxAt[t]; both && exAt[t] != nil {
 				e := exAt[t]
-				d.ps.add(e.Line, e.Column, "tag %q is both a context tag (line %d) and an exclude tag: the rule could never apply", t, c.Line)
+				d.ps.Add(e.Line, e.Column, "tag %q is both a context tag (line %d) and an exclude tag: the rule could never apply", t, c.Line)
 				delete(exAt, t)
 			}
 		}
@@ -63,11 +63,11 @@ func (d *decoder) tags(n *yaml.Node, what string, at map[string]*yaml.Node) []st
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.ps.add(n.Line, n.Column, "%ss must be a list of strings, got %s", what, kindName(n))
+		d.ps.Add(n.Line, n.Column, "%ss must be a list of strings, got %s", what, kindName(n))
 		return nil
 	}
 	if len(n.Content) > engine.MaxScopeTags {
-		d.ps.add(n.Line, n.Column, "%d %ss: at most %d", len(n.Content), what, engine.MaxScopeTags)
+		d.ps.Add(n.Line, n.Column, "%d %ss: at most %d", len(n.Content), what, engine.MaxScopeTags)
 		return nil
 	}
 	var out []string
@@ -78,7 +78,7 @@ func (d *decoder) tags(n *yaml.Node, what string, at map[string]*yaml.Node) []st
 		}
 		v = strings.ToLower(strings.TrimSpace(v))
 		if v == "" {
-			d.ps.add(e.Line, e.Column, "empty %s", what)
+			d.ps.Add(e.Line, e.Column, "empty %s", what)
 			continue
 		}
 		if err := engine.ValidateScopeValue(what, v); err != nil {

@@ -32,11 +32,11 @@ func (d *decoder) sides(f fieldSet) engine.Sides {
 		}
 		n := p.val
 		if n.Kind != yaml.SequenceNode {
-			d.ps.add(n.Line, n.Column, "%s must be a list of terms, got %s", key, kindName(n))
+			d.ps.Add(n.Line, n.Column, "%s must be a list of terms, got %s", key, kindName(n))
 			continue
 		}
 		if len(n.Content) > engine.MaxSideTerms {
-			d.ps.add(n.Line, n.Column, "%s has %d terms: at most %d", key, len(n.Content), engine.MaxSideTerms)
+			d.ps.Add(n.Line, n.Column, "%s has %d terms: at most %d", key, len(n.Content), engine.MaxSideTerms)
 			continue
 		}
 		terms := make([]string, 0, len(n.Content))
@@ -55,11 +55,11 @@ func (d *decoder) sides(f fieldSet) engine.Sides {
 				continue
 			}
 			if line, dup := seen[t]; dup {
-				d.ps.add(e.Line, e.Column, "%s term %q repeated: already given at line %d", key, t, line)
+				d.ps.Add(e.Line, e.Column, "%s term %q repeated: already given at line %d", key, t, line)
 				continue
 			}
 			if line, both := lines[t]; both && key == "avoid" {
-				d.ps.add(e.Line, e.Column, "term %q is both avoided and preferred (line %d): give it on one side only", t, line)
+				d.ps.Add(e.Line, e.Column, "term %q is both avoided and preferred (line %d): give it on one side only", t, line)
 				continue
 			}
 			seen[t] = e.Line

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"math"
 	"strings"
 	"time"
 
@@ -15,23 +14,6 @@ type StoredEmbedding struct {
 	Kind   string
 	SHA256 string
 	Vector []float32
-}
-
-// checkVector reports an EINVALID error unless v is non-empty, finite and
-// has dims values (dims 0: any length).
-func checkVector(v []float32, dims int) error {
-	if len(v) == 0 {
-		return engine.Errorf(engine.EINVALID, "embedding vector is empty")
-	}
-	if dims > 0 && len(v) != dims {
-		return engine.Errorf(engine.EINVALID, "embedding has %d dimensions: the model's stored vectors have %d", len(v), dims)
-	}
-	for _, f := range v {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return engine.Errorf(engine.EINVALID, "embedding vector has a NaN or infinite value")
-		}
-	}
-	return nil
 }
 
 // PutEmbedding stores (or replaces) the vector of one rule text for modelID.
@@ -75,7 +57,7 @@ func (t *Tx) putEmbeddings(modelID string, items []RuleText, vectors [][]float32
 		dims = len(vectors[0])
 	}
 	for i, v := range vectors {
-		if err := checkVector(v, dims); err != nil {
+		if err := engine.CheckVector(v, dims); err != nil {
 			return err
 		}
 		e := StoredEmbedding{RuleID: items[i].RuleID, SHA256: items[i].SHA256, Vector: v}
