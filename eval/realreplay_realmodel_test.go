@@ -3,8 +3,6 @@ package eval
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/lexsona/lexsona/internal/testenv"
@@ -80,22 +78,7 @@ func TestRealPromptsHeldOut(t *testing.T) {
 		}
 	}
 	got := figuresOf(rep)
-	const file = "testdata/real_figures.json"
-	if testenv.Required(testenv.WriteRealFiguresEnv) {
-		data, _ := json.MarshalIndent(got, "", "  ")
-		if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want realFigures
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
-	}
+	want := testenv.RecordedJSON(t, "testdata/real_figures.json", got, testenv.Required(testenv.WriteRealFiguresEnv))
 	// One prompt either way: ONNX Runtime's sums may differ in the last
 	// bits on another machine.
 	if got.Ordinary != want.Ordinary || got.Fit != want.Fit || abs(got.OrdinaryInbox-want.OrdinaryInbox) > 1 || abs(got.RightFirst-want.RightFirst) > 1 {

@@ -3,8 +3,6 @@ package eval
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/lexsona/lexsona/classifier"
@@ -54,22 +52,7 @@ func TestStreamRealModelHoldsItsFigures(t *testing.T) {
 	t.Log("\n" + out.String())
 	checkReplayAgrees(t, emb, reg, test, rep)
 	got := streamFigures{rep.OrdinaryReinforced, rep.OrdinaryInbox, rep.RightRuleOrInbox, rep.AgreementsCountered, rep.ContradictionsReinf}
-	const file = "testdata/stream_figures.json"
-	if testenv.Required(testenv.WriteStreamFiguresEnv) {
-		data, _ := json.MarshalIndent(got, "", "  ")
-		if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want streamFigures
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
-	}
+	want := testenv.RecordedJSON(t, "testdata/stream_figures.json", got, testenv.Required(testenv.WriteStreamFiguresEnv))
 	var ordinary, fit, contradictions int
 	for _, c := range rep.Cases {
 		switch c.Kind {

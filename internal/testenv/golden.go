@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,4 +37,25 @@ func MustRead(tb testing.TB, path string) []byte {
 		tb.Fatal(err)
 	}
 	return data
+}
+
+// RecordedJSON is the figures kept in file as JSON, decoded into want:
+// when record is set it first writes got there (indented), so the test
+// then compares got with itself. It fails the test when file cannot be
+// read or decoded.
+func RecordedJSON[T any](tb testing.TB, file string, got T, record bool) (want T) {
+	tb.Helper()
+	if record {
+		data, err := json.MarshalIndent(got, "", "  ")
+		if err == nil {
+			err = os.WriteFile(file, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := json.Unmarshal(MustRead(tb, file), &want); err != nil {
+		tb.Fatalf("%s: %v", file, err)
+	}
+	return want
 }
