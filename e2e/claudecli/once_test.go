@@ -33,9 +33,9 @@ const (
 //   - http: the service is stopped during the session, after a first
 //     prompt and before the correction: the correction waits on the spool
 //     (spool status: 1 waiting, the delivery error kept) and nothing is
-//     recorded; once the service is started again on the same address,
-//     `lexsona spool drain` delivers it, once; a second session with the
-//     same id and prompt records nothing more.
+//     recorded; once the service is started again on the same address it
+//     drains the spool itself and records it, once; a second session with
+//     the same id and prompt records nothing more.
 func TestCorrectionRecordedOnce(t *testing.T) {
 	t.Run("command", func(t *testing.T) {
 		sb := NewSandbox(t)
@@ -81,15 +81,17 @@ func TestCorrectionRecordedOnce(t *testing.T) {
 			t.Errorf("with the service stopped the rule got %d reinforcements, want none yet", got)
 		}
 
+		// Started again, the service drains the spool itself: no prompt,
+		// hook or drain command is needed for the waiting one.
 		svc = sb.StartService(t, addr)
-		if out := sb.Lexsona(t, "spool", "drain"); strings.TrimSpace(out) != "delivered 1" {
-			t.Errorf("lexsona spool drain printed %q, want delivered 1", out)
-		}
-		if st = spoolStatus(t, sb); st.Waiting != 0 || st.Failed != 0 || st.LastError != "" {
-			t.Errorf("after the drain spool status is %+v, want it empty with no error", st)
+		if !waitFor(recordWait, func() bool { st = spoolStatus(t, sb); return st.Waiting == 0 }) || st.Failed != 0 || st.LastError != "" {
+			t.Errorf("%s after the service started again spool status is %+v, want it empty with no error", recordWait, st)
 		}
 		if got := reinforcements(t, sb, pnpmRule, pnpmCorrect); got != 1 {
-			t.Errorf("after the drain the rule has %d reinforcements of the prompt, want 1", got)
+			t.Errorf("after the service drained its spool the rule has %d reinforcements of the prompt, want 1", got)
+		}
+		if out := sb.Lexsona(t, "spool", "drain"); strings.TrimSpace(out) != "delivered 0" {
+			t.Errorf("lexsona spool drain after the service's own printed %q, want delivered 0", out)
 		}
 
 		c = sb.Converse(t, NewStandIn(t, Turn{Text: "Understood."}), "--session-id", sessionA)
@@ -101,8 +103,8 @@ func TestCorrectionRecordedOnce(t *testing.T) {
 		if got := reinforcements(t, sb, pnpmRule, pnpmCorrect); got != 1 {
 			t.Errorf("after a second session with the same id and prompt the rule has %d reinforcements of it, want 1", got)
 		}
-		if n := len(svc.Requests("POST", "/v1/hooks/claude-code")); n != 2 {
-			t.Errorf("the restarted service was posted %d prompts, want the drain's and the second session's: 2", n)
+		if n := len(svc.Requests("POST", "/v1/hooks/claude-code")); n != 1 {
+			t.Errorf("the restarted service was posted %d prompts, want the second session's alone (it took the spooled one itself): 1", n)
 		}
 	})
 }
