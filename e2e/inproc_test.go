@@ -38,7 +38,7 @@ func MustStartInProc(tb testing.TB, edit func(*server.Config)) *InProc {
 	tb.Helper()
 	ctx := context.Background()
 	path := filepath.Join(tb.TempDir(), "lexsona.db")
-	db, err := store.Open(ctx, path)
+	db, err := store.OpenWith(ctx, path, store.Options{Clock: time.Now})
 	if err != nil {
 		tb.Fatalf("store.Open: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
@@ -19,7 +20,7 @@ func TestNewConfig(t *testing.T) {
 	// New builds the default tenant's memory and calls none of its use
 	// cases: a builder of none is enough to check the configuration.
 	none := func(tenant.Embedders) *memory.Service { return nil }
-	stores := tenant.MemoryOpener{Stores: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil)}
+	stores := tenant.MemoryOpener{Stores: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil, time.Now)}
 	for _, c := range []struct {
 		name    string
 		cfg     Config

@@ -50,14 +50,14 @@ func newTenantEnv(t *testing.T, backend string) *tenantEnv {
 	default:
 		t.Fatalf("backend %q", backend)
 	}
-	db, err := store.Open(context.Background(), base)
+	db, err := store.OpenWith(context.Background(), base, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatalf("store.Open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
 	emb := MustLexical(t, db)
 	opts := testOptions(t)
-	tenants := tenant.MemoryOpener{Stores: tenant.NewStores(base, discardLogger()), Options: opts}
+	tenants := tenant.MemoryOpener{Stores: tenant.NewStores(base, discardLogger(), time.Now), Options: opts}
 	tenantEmb := setup.TenantEmbedder(setup.Config{Embedder: models.Options{Backend: "lexical"}, Logger: discardLogger()})
 
 	srv, err := New(Config{Memory: tenant.MemoryOver(db, opts), Embedder: emb, Logger: discardLogger(),

@@ -112,7 +112,7 @@ func newService(t *testing.T, kind string) (*Service, *store.DB) {
 	db := MustOpenStore(t)
 	if kind == "postgres" {
 		var err error
-		if db, err = store.Open(context.Background(), testenv.PGSchemaURL(t)); err != nil {
+		if db, err = store.OpenWith(context.Background(), testenv.PGSchemaURL(t), store.Options{Clock: time.Now}); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })

@@ -121,7 +121,7 @@ func benchStore(b *testing.B, kind string) *store.DB {
 	if kind == "sqlite" {
 		return MustOpenStore(b)
 	}
-	db, err := store.Open(context.Background(), testenv.PGSchemaURL(b))
+	db, err := store.OpenWith(context.Background(), testenv.PGSchemaURL(b), store.Options{Clock: time.Now})
 	if err != nil {
 		b.Fatal(err)
 	}

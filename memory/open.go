@@ -2,18 +2,23 @@ package memory
 
 import (
 	"context"
+	"time"
 
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
 	"github.com/lexsona/lexsona/store"
 )
 
-// Open opens the store dsn names (store.Open: the driver of its scheme,
-// which the program links in — internal/setup links LexSona's) and returns
-// a Service over it classifying with emb; Close closes the store. Errors:
-// store.Open's.
+// Open opens the store dsn names (store.OpenWith: the driver of its
+// scheme, which the program links in — internal/setup links LexSona's),
+// timed by opts.Now (the time of day when nil), and returns a Service over
+// it classifying with emb; Close closes the store. Errors: store.OpenWith's.
 func Open(ctx context.Context, dsn string, emb models.Embedder, opts Options) (*Service, error) {
-	db, err := store.Open(ctx, dsn)
+	clock := opts.Now
+	if clock == nil {
+		clock = time.Now
+	}
+	db, err := store.OpenWith(ctx, dsn, store.Options{Clock: clock})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/store"
@@ -25,7 +26,7 @@ func TestReadyzUnreachableDatabase(t *testing.T) {
 	}
 	p := startProxy(t, u.Host)
 	u.Host = p.addr
-	db, err := store.Open(context.Background(), u.String())
+	db, err := store.OpenWith(context.Background(), u.String(), store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

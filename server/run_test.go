@@ -141,7 +141,7 @@ func TestRunServesAndShutsDownDurably(t *testing.T) {
 	if err := db.Writable(context.Background()); err == nil {
 		t.Errorf("the store is still open after Run returned")
 	}
-	db2, err := store.Open(context.Background(), db.Path())
+	db2, err := store.OpenWith(context.Background(), db.Path(), store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

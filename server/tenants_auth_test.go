@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant"
@@ -101,7 +102,7 @@ func TestNewTenantConfig(t *testing.T) {
 	}{
 		{"no tenant stores", Config{APIKeys: withOp}, "Config.Tenants is not set"},
 		{"named tenants only, no tenant stores", Config{APIKeys: named}, "Config.Tenants is not set"},
-		{"named tenants only", Config{APIKeys: named, Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil)}}, ""},
+		{"named tenants only", Config{APIKeys: named, Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(filepath.Join(t.TempDir(), "x.db"), nil, time.Now)}}, ""},
 	} {
 		c.cfg.Embedder, c.cfg.Logger = emb, discardLogger()
 		srv, err := newServer(c.cfg)

@@ -101,7 +101,7 @@ func tenantConfig(t *testing.T, backend string, edit func(*Config)) (Config, str
 	default:
 		t.Fatalf("backend %q", backend)
 	}
-	db, err := store.Open(context.Background(), base)
+	db, err := store.OpenWith(context.Background(), base, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatalf("store.Open: %v", err)
 	}
@@ -114,7 +114,7 @@ func tenantConfig(t *testing.T, backend string, edit func(*Config)) (Config, str
 	embCfg := setup.Config{Embedder: models.Options{Backend: "lexical"}, Logger: discardLogger()}
 	bands := testBands(t)
 	cfg := Config{Embedder: emb, APIKeys: keys, Logger: discardLogger(), Now: func() time.Time { return testNow },
-		Tenants:        tenant.MemoryOpener{Stores: tenant.NewStores(base, discardLogger()), Options: memory.Options{Classifier: bands, Now: func() time.Time { return testNow }}},
+		Tenants:        tenant.MemoryOpener{Stores: tenant.NewStores(base, discardLogger(), time.Now), Options: memory.Options{Classifier: bands, Now: func() time.Time { return testNow }}},
 		TenantEmbedder: setup.TenantEmbedder(embCfg),
 	}
 	cfg.Memory = memoryOver(db, bands, &cfg.Now)

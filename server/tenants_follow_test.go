@@ -34,7 +34,7 @@ func TestSharedRegistryChangedOutsideTheServer(t *testing.T) {
 			}
 
 			// Another process syncs the owner's registry on the store.
-			other, err := store.Open(context.Background(), e.base)
+			other, err := store.OpenWith(context.Background(), e.base, store.Options{Clock: time.Now})
 			if err != nil {
 				t.Fatal(err)
 			}

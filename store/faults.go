@@ -81,7 +81,7 @@ func Fault(err error) FaultKind {
 }
 
 // FaultState is the fault a driver's writes last met. It is ready for use
-// once Clock is set (the driver's store.Options.Now()); it is safe for
+// once Clock is set (the driver's store.Options.Clock); it is safe for
 // concurrent use.
 type FaultState struct {
 	// Clock times the probes.

@@ -37,7 +37,7 @@ var memSeq atomic.Int64
 
 // openMemStore opens a new, empty toy database for one test.
 func openMemStore(t *testing.T) *store.DB {
-	db, err := store.Open(context.Background(), fmt.Sprintf("mem://test-%d", memSeq.Add(1)))
+	db, err := store.OpenWith(context.Background(), fmt.Sprintf("mem://test-%d", memSeq.Add(1)), store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

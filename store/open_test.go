@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 )
@@ -57,9 +58,9 @@ func TestOpenNeedsARegisteredDriver(t *testing.T) {
 		{"postgres://user@localhost:5432/lexsona", engine.EINVALID, "the database postgres://… is not one this program stores in"},
 		{t.TempDir() + "/x.db", engine.EUNAVAILABLE, "no store driver for file paths is built into this program"},
 	} {
-		db, err := Open(ctx, tc.dsn)
+		db, err := OpenWith(ctx, tc.dsn, Options{Clock: time.Now})
 		if db != nil || engine.ErrorCode(err) != tc.code || !strings.Contains(engine.ErrorMessage(err), tc.msg) {
-			t.Errorf("Open(%q) = %v, %v: want %s saying %q", tc.dsn, db, err, tc.code, tc.msg)
+			t.Errorf("OpenWith(%q, Options{Clock: time.Now}) = %v, %v: want %s saying %q", tc.dsn, db, err, tc.code, tc.msg)
 		}
 	}
 }
@@ -100,13 +101,13 @@ func TestOpenRefusesUnknownURLScheme(t *testing.T) {
 		"file://lexsona.db",
 		" HTTP://example.com/x.db",
 	} {
-		db, err := Open(ctx, dsn)
+		db, err := OpenWith(ctx, dsn, Options{Clock: time.Now})
 		msg := engine.ErrorMessage(err)
 		if db != nil || engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(msg, "give a file path, ") || !strings.Contains(msg, "a net:// URL") {
-			t.Errorf("Open(%q) = %v, %v: want invalid naming a file path and a net:// URL", dsn, db, err)
+			t.Errorf("OpenWith(%q, Options{Clock: time.Now}) = %v, %v: want invalid naming a file path and a net:// URL", dsn, db, err)
 		}
 		if strings.Contains(msg, "secret") {
-			t.Errorf("Open(%q): the message %q shows the URL's password", dsn, msg)
+			t.Errorf("OpenWith(%q, Options{Clock: time.Now}): the message %q shows the URL's password", dsn, msg)
 		}
 	}
 }
@@ -123,4 +124,13 @@ func Drivers() []string {
 	kindsMu.RLock()
 	defer kindsMu.RUnlock()
 	return sortedNames(kinds)
+}
+
+// The store never reads the time of day on its own: options without a
+// clock are refused before any driver opens anything.
+func TestOpenNeedsAClock(t *testing.T) {
+	db, err := OpenWith(context.Background(), t.TempDir()+"/x.db", Options{})
+	if db != nil || engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(engine.ErrorMessage(err), "Options.Clock") {
+		t.Errorf("OpenWith without a clock = %v, %v: want EINVALID naming Options.Clock", db, err)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/internal/tenant"
 )
@@ -29,7 +30,7 @@ func TestMCPUnknownTenantRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	// bob has a memory already.
-	bob, err := tenant.NewStores(c.db, nil).OpenStore(context.Background(), "bob")
+	bob, err := tenant.NewStores(c.db, nil, time.Now).OpenStore(context.Background(), "bob")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func TestServeDrainsOnSIGTERM(t *testing.T) {
 	if len(acked) < before {
 		t.Fatalf("%d corrections acknowledged, want at least %d", len(acked), before)
 	}
-	s, err := store.Open(context.Background(), db)
+	s, err := store.OpenWith(context.Background(), db, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

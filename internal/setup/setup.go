@@ -59,6 +59,15 @@ type Config struct {
 	ReadOnly bool
 }
 
+// clock is cfg.Now, else the time of day: the clock the composition root
+// gives the use cases and the stores.
+func (cfg Config) clock() func() time.Time {
+	if cfg.Now != nil {
+		return cfg.Now
+	}
+	return time.Now
+}
+
 // OpenMemory opens the store cfg.DB names (store.OpenWith) and returns the
 // use cases over it with cfg's options and no embedder: what commands that
 // read or edit rules without classifying use, and what Assemble completes.
@@ -68,7 +77,7 @@ func OpenMemory(ctx context.Context, cfg Config) (*memory.Service, error) {
 	if dsn == "" {
 		dsn = store.DefaultPath()
 	}
-	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger, Clock: cfg.Now, ReadOnly: cfg.ReadOnly})
+	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: cfg.Logger, Clock: cfg.clock(), ReadOnly: cfg.ReadOnly})
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ func TenantStores(cfg Config) *tenant.Stores {
 	if dsn == "" {
 		dsn = store.DefaultPath()
 	}
-	return tenant.NewStores(dsn, cfg.Logger)
+	return tenant.NewStores(dsn, cfg.Logger, cfg.clock())
 }
 
 // TenantEmbedder returns a function opening another embedder as cfg

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/internal/tenant/tenanttest"
 	"github.com/lexsona/lexsona/internal/testenv"
@@ -31,7 +32,7 @@ func TestOpenStoreLogsANewMemory(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			s := NewStores(tc.base(t), slog.New(slog.NewTextHandler(&logs, nil)))
+			s := NewStores(tc.base(t), slog.New(slog.NewTextHandler(&logs, nil)), time.Now)
 			for range 2 {
 				db, err := s.OpenStore(context.Background(), "carol")
 				if err != nil {

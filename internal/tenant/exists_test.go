@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/tenant/tenanttest"
@@ -20,7 +21,7 @@ func TestExists(t *testing.T) {
 				base = testenv.PGSchemaURL(t)
 				tenanttest.DropPG(t, base, "alice", "bob")
 			}
-			s := NewStores(base, nil)
+			s := NewStores(base, nil, time.Now)
 			ctx := context.Background()
 			check := func(name string, want bool) {
 				t.Helper()

@@ -32,7 +32,7 @@ func newMemEnv(t *testing.T, edit func(*MemoriesConfig)) *memEnv {
 	t.Helper()
 	ctx := context.Background()
 	base := filepath.Join(t.TempDir(), "lexsona.db")
-	db, err := store.Open(ctx, base)
+	db, err := store.OpenWith(ctx, base, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func newMemEnv(t *testing.T, edit func(*MemoriesConfig)) *memEnv {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg := MemoriesConfig{
-		Default: def, Tenants: MemoryOpener{Stores: NewStores(base, log)},
+		Default: def, Tenants: MemoryOpener{Stores: NewStores(base, log, time.Now)},
 		Model: emb, Shared: Embedders{Classify: emb, Bulk: emb},
 		TenantEmbedder: func(context.Context) (models.Embedder, error) { return lexical.New(0), nil },
 		Logger:         log,

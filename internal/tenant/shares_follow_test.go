@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory"
@@ -36,7 +37,7 @@ func TestSharedRegistryRefusedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Another process syncs the owner's registry on its store.
-	other, err := store.Open(ctx, e.base)
+	other, err := store.OpenWith(ctx, e.base, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package tenant
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
@@ -12,17 +13,19 @@ import (
 // MemoryOpener opens memories over): where each one lives is the base
 // store's driver's to say (store.Tenants). It is safe for concurrent use.
 type Stores struct {
-	base string // the default store's data source name, as --db takes it
-	log  *slog.Logger
+	base  string // the default store's data source name, as --db takes it
+	log   *slog.Logger
+	clock func() time.Time // the stores' (store.Options.Clock)
 }
 
 // NewStores returns the opener of the tenants' stores that live beside the
-// store base (a SQLite file path or a PostgreSQL URL, as --db takes it).
-func NewStores(base string, log *slog.Logger) *Stores {
+// store base (a SQLite file path or a PostgreSQL URL, as --db takes it),
+// each timed by clock.
+func NewStores(base string, log *slog.Logger, clock func() time.Time) *Stores {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Stores{base: base, log: log}
+	return &Stores{base: base, log: log, clock: clock}
 }
 
 // tenants returns where the base store's driver keeps named tenant name:
@@ -67,7 +70,7 @@ func (s *Stores) OpenStore(ctx context.Context, name string) (*store.DB, error) 
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: s.log})
+	db, err := store.OpenWith(ctx, dsn, store.Options{Logger: s.log, Clock: s.clock})
 	if err == nil && created {
 		// A misspelt tenant name (lexsona mcp --tenant) ends up here too.
 		s.log.Info("new tenant memory: created its store", "tenant", name, "store", t.Where(s.base, name))

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 
@@ -45,7 +46,7 @@ func TestCheckName(t *testing.T) {
 func TestSQLiteStores(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "lexsona.db")
-	s := NewStores(base, nil)
+	s := NewStores(base, nil, time.Now)
 	for name, want := range map[string]string{Default: base, "alice": filepath.Join(dir, "tenants", "alice.db")} {
 		if got, err := s.Location(name); err != nil || got != want {
 			t.Errorf("Location(%s) = %q, %v; want %q", name, got, err, want)

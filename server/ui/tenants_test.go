@@ -31,7 +31,7 @@ func newTenantEnv(t *testing.T, keys string) *env {
 	t.Helper()
 	ctx := context.Background()
 	base := filepath.Join(t.TempDir(), "lexsona.db")
-	db, err := store.Open(ctx, base)
+	db, err := store.OpenWith(ctx, base, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatalf("store.Open: %v", err)
 	}
@@ -48,7 +48,7 @@ func newTenantEnv(t *testing.T, keys string) *env {
 	}
 	opts := testOptions(t)
 	srv, err := server.New(server.Config{Memory: tenant.MemoryOver(db, opts), Embedder: emb, APIKeys: k, Logger: discard(),
-		Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(base, discard()), Options: opts}, TenantEmbedder: setup.TenantEmbedder(embCfg),
+		Tenants: tenant.MemoryOpener{Stores: tenant.NewStores(base, discard(), time.Now), Options: opts}, TenantEmbedder: setup.TenantEmbedder(embCfg),
 		Now: func() time.Time { return testNow },
 	})
 	if err != nil {

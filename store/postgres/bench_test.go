@@ -39,7 +39,7 @@ func benchStores(b *testing.B, kind string, n int) []*store.DB {
 	}
 	out := make([]*store.DB, n)
 	for i := range out {
-		db, err := store.Open(context.Background(), dsn)
+		db, err := store.OpenWith(context.Background(), dsn, store.Options{Clock: time.Now})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/internal/testenv"
 	"github.com/lexsona/lexsona/memory/memorytest"
@@ -23,9 +24,9 @@ func TestDecisionContract(t *testing.T) { memorytest.Run(t, openPG) }
 func openPG(t *testing.T) *store.DB {
 	t.Helper()
 	dsn := testenv.PGSchemaURL(t)
-	db, err := store.Open(context.Background(), dsn)
+	db, err := store.OpenWith(context.Background(), dsn, store.Options{Clock: time.Now})
 	if err != nil {
-		t.Fatalf("store.Open(%s): %v", dsn, err)
+		t.Fatalf("store.OpenWith(%s, store.Options{Clock: time.Now}): %v", dsn, err)
 	}
 	t.Cleanup(func() {
 		if err := db.Close(); err != nil {

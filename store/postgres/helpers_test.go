@@ -27,11 +27,11 @@ func mustOpen(tb testing.TB) (*store.DB, *Driver, string) {
 // mustOpenURL opens another instance on dsn, closed at the end of the test.
 func mustOpenURL(tb testing.TB, dsn string) (*store.DB, *Driver) {
 	tb.Helper()
-	d, err := Open(context.Background(), dsn, store.Options{})
+	d, err := Open(context.Background(), dsn, store.Options{Clock: time.Now})
 	if err != nil {
 		tb.Fatalf("Open(%s): %v", dsn, err)
 	}
-	db := store.New(d, store.Options{})
+	db := store.New(d, store.Options{Clock: time.Now})
 	tb.Cleanup(func() {
 		if err := db.Close(); err != nil {
 			tb.Errorf("Close: %v", err)

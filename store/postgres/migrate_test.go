@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/internal/testenv"
@@ -44,7 +45,7 @@ func TestMigrationsConcurrentOpens(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			d, err := Open(context.Background(), dsn, store.Options{})
+			d, err := Open(context.Background(), dsn, store.Options{Clock: time.Now})
 			if err == nil {
 				err = d.Close()
 			}
@@ -70,7 +71,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	_, d, dsn := mustOpen(t)
 	latest := LatestSchemaVersion()
 	mustExec(t, d, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'future', 'x')", latest+1)
-	_, err := Open(context.Background(), dsn, store.Options{})
+	_, err := Open(context.Background(), dsn, store.Options{Clock: time.Now})
 	wantCode(t, err, engine.EUNAVAILABLE)
 	want := "database schema version " + strconv.Itoa(latest+1) + " is newer than this lexsona build knows (" + strconv.Itoa(latest) + "): upgrade lexsona"
 	if engine.ErrorMessage(err) != want {
@@ -91,7 +92,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 	}
 	t.Cleanup(func() { embedded = migrations.Postgres })
 	dsn := testenv.PGSchemaURL(t)
-	_, err = Open(context.Background(), dsn, store.Options{})
+	_, err = Open(context.Background(), dsn, store.Options{Clock: time.Now})
 	if err == nil || !strings.Contains(err.Error(), "002_broken") {
 		t.Fatalf("Open: %v, want the failure of 002_broken", err)
 	}

@@ -33,7 +33,7 @@ func TestOpenErrors(t *testing.T) {
 		{"no schema named", missing.String(), engine.EUNAVAILABLE, "has no schema for LexSona's tables: create one, or name it in the URL's search_path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := store.Open(context.Background(), tc.dsn)
+			_, err := store.OpenWith(context.Background(), tc.dsn, store.Options{Clock: time.Now})
 			wantCode(t, err, tc.code)
 			if !strings.Contains(engine.ErrorMessage(err), tc.msg) {
 				t.Errorf("message %q does not say %q", engine.ErrorMessage(err), tc.msg)
@@ -72,9 +72,9 @@ func TestOpenCreatesNamedSchema(t *testing.T) {
 	errs := make(chan error, 3)
 	for range 3 {
 		go func() {
-			d, err := Open(context.Background(), u.String(), store.Options{})
+			d, err := Open(context.Background(), u.String(), store.Options{Clock: time.Now})
 			if err == nil {
-				err = store.New(d, store.Options{}).Close()
+				err = store.New(d, store.Options{Clock: time.Now}).Close()
 			}
 			errs <- err
 		}()
@@ -259,7 +259,7 @@ func TestOpenSilentServerTimesOut(t *testing.T) {
 	connectTimeout = 500 * time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err = Open(ctx, "postgres://nobody@"+ln.Addr().String()+"/db?sslmode=disable", store.Options{})
+	_, err = Open(ctx, "postgres://nobody@"+ln.Addr().String()+"/db?sslmode=disable", store.Options{Clock: time.Now})
 	if engine.ErrorCode(err) != engine.EUNAVAILABLE || ctx.Err() != nil {
 		t.Fatalf("Open on a silent server: %v (context: %v), want EUNAVAILABLE from the connect timeout", err, ctx.Err())
 	}

@@ -69,7 +69,7 @@ type Driver struct {
 	config configCache
 	writer *groupcommit.Queue
 	faults store.FaultState
-	clock  func() time.Time // store.Options.Now(): times the probes and migrations
+	clock  func() time.Time // store.Options.Clock: times the probes and migrations
 	// probeEvery is how often at most Writable tries whether a recorded
 	// full disk or read-only server takes writes again (store.ProbeEvery).
 	probeEvery time.Duration
@@ -107,6 +107,9 @@ var connectTimeout = 10 * time.Second
 // the schema is newer than this build knows (upgrade
 // lexsona).
 func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) {
+	if err := opts.Check(); err != nil {
+		return nil, err
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, engine.Errorf(engine.EINVALID, "PostgreSQL URL %s: %v", redact(dsn), errors.Unwrap(err))
@@ -122,7 +125,7 @@ func Open(ctx context.Context, dsn string, opts store.Options) (*Driver, error) 
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
-	d := &Driver{location: redact(dsn), log: opts.Logger, probeEvery: store.ProbeEvery, clock: opts.Now()}
+	d := &Driver{location: redact(dsn), log: opts.Logger, probeEvery: store.ProbeEvery, clock: opts.Clock}
 	d.faults.Clock = d.clock
 	if d.log == nil {
 		d.log = slog.Default()

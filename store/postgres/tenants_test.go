@@ -26,7 +26,7 @@ func openTenant(t *testing.T, base, name string) *store.DB {
 	if err != nil {
 		t.Fatalf("Provision(%s): %v", name, err)
 	}
-	db, err := store.Open(context.Background(), dsn)
+	db, err := store.OpenWith(context.Background(), dsn, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatalf("Open(%s): %v", name, err)
 	}
@@ -171,7 +171,7 @@ func TestPGTenantNoCreateRole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := store.Open(context.Background(), dsn)
+		st, err := store.OpenWith(context.Background(), dsn, store.Options{Clock: time.Now})
 		if err != nil {
 			t.Fatal(err)
 		}

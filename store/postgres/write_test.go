@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
@@ -32,11 +33,11 @@ func TestWriteCancelledWhileQueued(t *testing.T) {
 
 func TestWriteAfterClose(t *testing.T) {
 	_, _, dsn := mustOpen(t)
-	d, err := Open(context.Background(), dsn, store.Options{})
+	d, err := Open(context.Background(), dsn, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := store.New(d, store.Options{})
+	db := store.New(d, store.Options{Clock: time.Now})
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func bigFixture(b *testing.B) string {
 	}
 	tmp := filepath.Join(b.TempDir(), "fixture.db")
 	start := time.Now()
-	d, err := Open(context.Background(), tmp, store.Options{})
+	d, err := Open(context.Background(), tmp, store.Options{Clock: time.Now})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func BenchmarkSnapshot(b *testing.B) {
 						h := db
 						switch mode {
 						case "cold":
-							h = store.New(d, store.Options{})
+							h = store.New(d, store.Options{Clock: time.Now})
 						case "after-correction":
 							b.StopTimer()
 							i++

@@ -24,11 +24,11 @@ import (
 // checkpointer's configuration given, closed at the end of the test.
 func mustOpenCkpt(tb testing.TB, log *slog.Logger, cfg ckptConfig) (*store.DB, *Driver) {
 	tb.Helper()
-	d, err := open(context.Background(), filepath.Join(tb.TempDir(), "lexsona.db"), store.Options{Logger: log}, config{ckpt: cfg, write: defaultWrite})
+	d, err := open(context.Background(), filepath.Join(tb.TempDir(), "lexsona.db"), store.Options{Logger: log, Clock: time.Now}, config{ckpt: cfg, write: defaultWrite})
 	if err != nil {
 		tb.Fatalf("open: %v", err)
 	}
-	db := store.New(d, store.Options{})
+	db := store.New(d, store.Options{Clock: time.Now})
 	tb.Cleanup(func() { db.Close() })
 	return db, d
 }

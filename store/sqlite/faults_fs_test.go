@@ -26,11 +26,11 @@ import (
 // ignoring the error of a last checkpoint the file system refuses.
 func openOn(t *testing.T, dir string, cfg config) (*store.DB, *Driver) {
 	t.Helper()
-	d, err := open(context.Background(), filepath.Join(dir, "lexsona.db"), store.Options{}, cfg)
+	d, err := open(context.Background(), filepath.Join(dir, "lexsona.db"), store.Options{Clock: time.Now}, cfg)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	db := store.New(d, store.Options{})
+	db := store.New(d, store.Options{Clock: time.Now})
 	t.Cleanup(func() { _ = db.Close() })
 	return db, d
 }

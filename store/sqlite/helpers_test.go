@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/store"
 	"github.com/lexsona/lexsona/store/storetest"
@@ -21,11 +22,11 @@ func mustOpenWith(tb testing.TB, cfg config) (*store.DB, *Driver) {
 
 func mustOpenPath(tb testing.TB, path string, cfg config) (*store.DB, *Driver) {
 	tb.Helper()
-	d, err := open(context.Background(), path, store.Options{}, cfg)
+	d, err := open(context.Background(), path, store.Options{Clock: time.Now}, cfg)
 	if err != nil {
 		tb.Fatalf("open: %v", err)
 	}
-	db := store.New(d, store.Options{})
+	db := store.New(d, store.Options{Clock: time.Now})
 	tb.Cleanup(func() {
 		if err := db.Close(); err != nil {
 			tb.Errorf("Close: %v", err)
@@ -43,9 +44,9 @@ func mustOpen(tb testing.TB) (*store.DB, *Driver) {
 // openPath opens the database at path with the default configuration; the
 // caller closes it.
 func openPath(ctx context.Context, path string) (*store.DB, *Driver, error) {
-	d, err := Open(ctx, path, store.Options{})
+	d, err := Open(ctx, path, store.Options{Clock: time.Now})
 	if err != nil {
 		return nil, nil, err
 	}
-	return store.New(d, store.Options{}), d, nil
+	return store.New(d, store.Options{Clock: time.Now}), d, nil
 }

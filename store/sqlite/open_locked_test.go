@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/store"
 )
@@ -19,7 +20,7 @@ import (
 func TestOpenUnderAnotherWritersLockWritesNothing(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "lexsona.db")
-	d, err := Open(ctx, path, store.Options{})
+	d, err := Open(ctx, path, store.Options{Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestOpenUnderAnotherWritersLockWritesNothing(t *testing.T) {
 	defer conn.ExecContext(ctx, "ROLLBACK") //nolint:errcheck
 
 	var logs bytes.Buffer
-	d, err = Open(ctx, path, store.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	d, err = Open(ctx, path, store.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Clock: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

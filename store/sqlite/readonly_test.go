@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/store"
@@ -27,11 +28,11 @@ func TestOpenForReading(t *testing.T) {
 	defer writer.Close()
 	storetest.MustCreate(t, writer, "tool.a", "tool_preference", engine.Scope{})
 
-	d, err := Open(ctx, path, store.Options{ReadOnly: true})
+	d, err := Open(ctx, path, store.Options{ReadOnly: true, Clock: time.Now})
 	if err != nil {
 		t.Fatalf("Open for reading: %v", err)
 	}
-	reader := store.New(d, store.Options{})
+	reader := store.New(d, store.Options{Clock: time.Now})
 	defer reader.Close()
 	if !reader.ReadOnly() {
 		t.Error("ReadOnly() = false for a database opened for reading")
@@ -57,7 +58,7 @@ func TestOpenForReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw.Close()
-	_, err = Open(ctx, old, store.Options{ReadOnly: true})
+	_, err = Open(ctx, old, store.Options{ReadOnly: true, Clock: time.Now})
 	if engine.ErrorCode(err) != engine.EUNAVAILABLE || !strings.Contains(engine.ErrorMessage(err), "version 1") || !strings.Contains(engine.ErrorMessage(err), old) {
 		t.Errorf("Open for reading of a database at schema 1: %v, want EUNAVAILABLE naming the file and its version", err)
 	}

@@ -62,7 +62,7 @@ type Driver struct {
 	ckpt   *checkpointer      // copies the write-ahead log into the file (checkpoint.go)
 	writer *groupcommit.Queue // runs every write transaction, committing them in groups (write.go)
 	faults store.FaultState   // the fault of the file writes last met
-	clock  func() time.Time   // store.Options.Now(): times the probes, checkpoints and migrations
+	clock  func() time.Time   // store.Options.Clock: times the probes, checkpoints and migrations
 	errs   sqldriver.Errors   // errMap, with the faults only this file can tell (kind)
 	// probeEvery is how often at most Writable tries whether a recorded
 	// full disk or read-only file takes writes again (probe).
@@ -124,6 +124,9 @@ func Open(ctx context.Context, path string, opts store.Options) (*Driver, error)
 }
 
 func open(ctx context.Context, path string, opts store.Options, cfg config) (*Driver, error) {
+	if err := opts.Check(); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(path) == "" {
 		return nil, engine.Errorf(engine.EINVALID, "database path is empty")
 	}
@@ -137,7 +140,7 @@ func open(ctx context.Context, path string, opts store.Options, cfg config) (*Dr
 	if err := createPrivate(abs); err != nil {
 		return nil, err
 	}
-	d := &Driver{path: abs, probeEvery: cfg.probeEvery, clock: opts.Now()}
+	d := &Driver{path: abs, probeEvery: cfg.probeEvery, clock: opts.Clock}
 	d.faults.Clock = d.clock
 	d.errs = sqldriver.Errors{Kind: d.kind, Transient: errMap.Transient}
 	log := opts.Logger

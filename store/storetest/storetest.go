@@ -54,9 +54,9 @@ func SQLite(t *testing.T) *store.DB { return OpenSQLite(t) }
 // mustOpen opens another handle on dsn, closed at the end of the test.
 func mustOpen(tb testing.TB, dsn string) *store.DB {
 	tb.Helper()
-	db, err := store.Open(context.Background(), dsn)
+	db, err := store.OpenWith(context.Background(), dsn, store.Options{Clock: time.Now})
 	if err != nil {
-		tb.Fatalf("store.Open(%s): %v", dsn, err)
+		tb.Fatalf("store.OpenWith(%s): %v", dsn, err)
 	}
 	tb.Cleanup(func() {
 		if err := db.Close(); err != nil {
