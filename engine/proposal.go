@@ -117,4 +117,8 @@ type Pending struct {
 	// (the highest of the prompts merged into it); nil for a correction
 	// someone recorded.
 	Gate *float64 `json:"gate,omitempty"`
+	// DirectionUnsure says the learned stance model reads a captured
+	// prompt the other way round from its Polarity: the review asks for
+	// the direction instead of offering one.
+	DirectionUnsure bool `json:"direction_unsure,omitempty"`
 }

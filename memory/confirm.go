@@ -50,12 +50,14 @@ type ConfirmResult struct {
 // pol, when not 0, is the direction the user gives the confirmation: 1
 // (the text supports the rule: a reinforcement) or −1 (it contradicts the
 // rule: a counterexample), whatever the classifier read; 0 keeps the
-// pending one. A pending contradiction flipped to 1 may then propose a new
-// rule.
+// pending one, refused for a suggestion whose direction is unsure
+// (engine.Pending.DirectionUnsure). A pending contradiction flipped to 1
+// may then propose a new rule.
 //
 // A zero at means now. Errors: EINVALID for an unknown action, a ruleID with
 // reject or new, new on a counterexample, a malformed ruleID, an accept with
-// neither candidates nor ruleID, or an archived rule; ECONFLICT for a confirmation that is already
+// neither candidates nor ruleID, an accept or new of a suggestion whose
+// direction is unsure without a polarity, or an archived rule; ECONFLICT for a confirmation that is already
 // resolved (the message names its id and status); ENOTFOUND for an unknown
 // confirmation or rule. On error nothing is written.
 func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, pol engine.Polarity, at time.Time) (ConfirmResult, error) {
@@ -87,6 +89,9 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 	}
 	if err := stillOpen(p); err != nil {
 		return out, err
+	}
+	if pol == 0 && p.DirectionUnsure && action != ActionReject {
+		return out, engine.Errorf(engine.EINVALID, "confirmation %d: the readings of its words disagree on their direction: give a polarity (1: they support the rule, -1: they contradict it)", id)
 	}
 	if pol != 0 {
 		p.Polarity = pol

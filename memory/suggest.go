@@ -72,7 +72,7 @@ func suggest(tx *store.Tx, c engine.Correction, cl *classifier.Classification, r
 		resp.Replaced = captured[a.Replace].ID
 	}
 	id, err := tx.CreatePending(engine.Pending{Text: c.UserText, Scope: c.Scope, Polarity: cl.Polarity, FrameID: c.FrameID,
-		AgentOutput: c.AgentOutput, Candidates: cands, Model: cl.Model, CreatedAt: c.At, Gate: &prob})
+		AgentOutput: c.AgentOutput, Candidates: cands, Model: cl.Model, CreatedAt: c.At, Gate: &prob, DirectionUnsure: cl.DirectionUnsure})
 	if err != nil {
 		return err
 	}

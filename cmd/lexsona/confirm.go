@@ -157,6 +157,9 @@ func (a *app) listPending(cmd *cobra.Command, status string, limit int) error {
 			if len(p.Candidates) > 0 {
 				top = fmt.Sprintf("%s %.4f", p.Candidates[0].RuleID, p.Candidates[0].Score)
 			}
+			if p.DirectionUnsure {
+				top += "  (direction unsure: give --polarity)"
+			}
 			fmt.Fprintf(w, "%d  %-9s %-45q %s\n", p.ID, p.Status, p.Text, top)
 		}
 	})

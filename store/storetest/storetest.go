@@ -35,6 +35,7 @@ func Run(t *testing.T, open Opener) {
 		{"EventTypes", testEventTypes},
 		{"ConfigRows", testConfigRows},
 		{"EmbeddingsVersionWithin", testEmbeddingsVersionWithin},
+		{"PendingRoundTrip", testPendingRoundTrip},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
