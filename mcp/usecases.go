@@ -72,7 +72,7 @@ type Tenants interface {
 	Close() error
 }
 
-// tenantMemories are the server's Tenants: tenant.Memories, whose
+// tenantMemories are mcp's Tenants: tenant.Memories, whose
 // memories are *memory.Service.
 type tenantMemories struct{ *tenant.Memories }
 
