@@ -247,7 +247,8 @@ func (c *Classifier) thresholdsFor(id models.Identity, key string) (Thresholds, 
 // writing anything. Errors: EINVALID for an empty, whitespace-only or
 // invalid-UTF-8 text, a text without a letter or digit, a bad scope, a
 // malformed CORRECT[...] or a bad option or calibration file; ETOOLARGE for
-// a text over 1 MiB; ENOTFOUND when CORRECT[...] names an unknown rule;
+// a text over 1 MiB; ENOTFOUND when CORRECT[...] names an unknown rule (a
+// rule's id before a rename names the rule: Corpus.RuleID);
 // EUNAVAILABLE (or others) from the embedder or the corpus.
 func (c *Classifier) Classify(ctx context.Context, text string, scope engine.Scope) (Result, error) {
 	if err := engine.ValidateCorrectionText("correction text", text); err != nil {
@@ -345,14 +346,14 @@ func (c *Classifier) classify(ctx context.Context, text string, scope engine.Sco
 		named, ok = ruleID, true
 	}
 	if ok {
-		found, err := c.corpus.RuleExists(ctx, named)
+		current, found, err := c.corpus.RuleID(ctx, named)
 		if err != nil {
 			return cl, err
 		}
 		if !found {
 			return cl, engine.Errorf(engine.ENOTFOUND, "rule %q not found", named)
 		}
-		cl.Decision, cl.RuleID, cl.Score, cl.Candidates = DecisionExplicit, named, 1, []engine.Candidate{}
+		cl.Decision, cl.RuleID, cl.Score, cl.Candidates = DecisionExplicit, current, 1, []engine.Candidate{}
 		return cl, nil
 	}
 	r, snap, err := c.read(ctx, text, capture)

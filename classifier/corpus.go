@@ -21,8 +21,10 @@ type Corpus interface {
 	Rules(ctx context.Context) (map[string]engine.Scope, error)
 	// Texts returns every rule's texts (for the rule-vocabulary score).
 	Texts(ctx context.Context) ([]Text, error)
-	// RuleExists reports whether a rule with this id exists (any status).
-	RuleExists(ctx context.Context, id string) (bool, error)
+	// RuleID returns the id of the rule id names (any status): id itself,
+	// or the rule it was renamed or merged into since; found is false when
+	// it names none.
+	RuleID(ctx context.Context, id string) (current string, found bool, err error)
 	// Learned returns the corrections users confirmed as being about a
 	// rule, oldest first (see Learned); the classifier keeps the latest
 	// MaxLearnedPerRule of each rule and polarity, of rules Rules lists.

@@ -155,11 +155,11 @@ func (c *memCorpus) Texts(context.Context) ([]Text, error) {
 	return out, nil
 }
 
-func (c *memCorpus) RuleExists(_ context.Context, id string) (bool, error) {
+func (c *memCorpus) RuleID(_ context.Context, id string) (string, bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, ok := c.scopes[id]
-	return ok, nil
+	return id, ok, nil
 }
 
 func (c *memCorpus) Learned(context.Context) ([]Learned, error) {

@@ -36,10 +36,11 @@ type ExceptionState func(ruleID string) (counts map[string]int, proposed []strin
 // for a counterexample on an active-eligible rule, the exception proposal
 // of the context tags that state reads (c's own tags are added to its
 // counts). The proposal's rule is unchecked: the caller drops one whose id
-// is taken or invalid. Errors: EINVALID for an archived rule; state's.
+// is taken or invalid. Errors: ECONFLICT for an archived rule (a conflict
+// with its stored state); state's.
 func Correct(r Rule, c Correction, cfg Config, state ExceptionState) (Outcome, error) {
 	if r.Status == StatusArchived {
-		return Outcome{}, Errorf(EINVALID, "rule %s is archived: restore it (status active-eligible) before recording corrections on it", r.RuleID)
+		return Outcome{}, Errorf(ECONFLICT, "rule %s is archived: restore it (status active-eligible) before recording corrections on it", r.RuleID)
 	}
 	r.ApplyEvidence(c.Polarity, c.At)
 	var out Outcome

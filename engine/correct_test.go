@@ -87,8 +87,8 @@ func TestCorrectRefuses(t *testing.T) {
 	cfg := DefaultConfig()
 	archived := ruleWith("general", SeverityShould, 4, 0, t0)
 	archived.Status = StatusArchived
-	if _, err := Correct(archived, Correction{Polarity: Reinforce, At: t0}, cfg, nil); ErrorCode(err) != EINVALID {
-		t.Errorf("archived: %v, want EINVALID", err)
+	if _, err := Correct(archived, Correction{Polarity: Reinforce, At: t0}, cfg, nil); ErrorCode(err) != ECONFLICT {
+		t.Errorf("archived: %v, want ECONFLICT", err)
 	}
 	failed := errors.New("read failed")
 	state := func(string) (map[string]int, []string, error) { return nil, nil, failed }

@@ -19,9 +19,10 @@ type Retraction struct {
 // newest evidence that stays; zero for none, which leaves FirstSeen), and
 // its statement withdrawn when ev made it. ev itself stays in the history;
 // the retraction is a manual_override event at at, saying what it took
-// back. Errors: EINVALID for an event of another rule or one that carries
-// no evidence (a creation, violation or edit: archive or edit the rule
-// instead), or evidence the rule no longer holds.
+// back. Errors: EINVALID for an event of another rule; ECONFLICT (a
+// conflict with what is stored) for one that carries no evidence (a
+// creation, violation or edit: archive or edit the rule instead), or
+// evidence the rule no longer holds.
 func Retract(r Rule, ev Event, lastEvidence, at time.Time) (Retraction, error) {
 	if ev.RuleID != r.RuleID {
 		return Retraction{}, Errorf(EINVALID, "event %d is of rule %s, not %s", ev.EventID, ev.RuleID, r.RuleID)
@@ -34,9 +35,9 @@ func Retract(r Rule, ev Event, lastEvidence, at time.Time) (Retraction, error) {
 		r.Beta--
 		r.CounterExamples--
 	case ev.Polarity == 0:
-		return Retraction{}, Errorf(EINVALID, "event %d is a %s and carries no evidence: only a reinforcement, counterexample or confirmation can be retracted (archive or edit the rule instead)", ev.EventID, ev.EventType)
+		return Retraction{}, Errorf(ECONFLICT, "event %d is a %s and carries no evidence: only a reinforcement, counterexample or confirmation can be retracted (archive or edit the rule instead)", ev.EventID, ev.EventType)
 	default:
-		return Retraction{}, Errorf(EINVALID, "rule %s no longer holds the evidence of event %d (α %.0f, β %.0f)", r.RuleID, ev.EventID, r.Alpha, r.Beta)
+		return Retraction{}, Errorf(ECONFLICT, "rule %s no longer holds the evidence of event %d (α %.0f, β %.0f)", r.RuleID, ev.EventID, r.Alpha, r.Beta)
 	}
 	if lastEvidence.IsZero() {
 		lastEvidence = r.FirstSeen

@@ -204,6 +204,9 @@ func (r *Rule) Validate() error {
 	if err := ValidateText("rule text", r.Text, MaxRuleTextLength); err != nil {
 		return err
 	}
+	if !hasLetterOrDigit(r.Text) {
+		return Errorf(EINVALID, "rule text %q has no letters or digits: say what the agent should do", CutAtRune(r.Text, 40))
+	}
 	if r.Topic != "" {
 		if err := ValidateScopeValue("topic", r.Topic); err != nil {
 			return err

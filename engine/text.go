@@ -34,10 +34,16 @@ func ValidateCorrectionText(field, text string) error {
 	if err := ValidateText(field, text, MaxUserTextLength); err != nil {
 		return err
 	}
-	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+	if !hasLetterOrDigit(text) {
 		return Errorf(EINVALID, "%s has no letters or digits: say what was wrong", field)
 	}
 	return nil
+}
+
+// hasLetterOrDigit reports whether s holds a letter or a digit: a text
+// without one says nothing a rule or a correction could be about.
+func hasLetterOrDigit(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // CutAtRune returns the longest prefix of s that is at most n bytes long and

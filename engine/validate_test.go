@@ -195,6 +195,7 @@ func TestRuleValidate(t *testing.T) {
 		{"bad severity", func(r *Rule) { r.Severity = "urgent" }, EINVALID, `unknown severity "urgent"`},
 		{"empty text", func(r *Rule) { r.Text = " " }, EINVALID, "rule text is empty"},
 		{"long text", func(r *Rule) { r.Text = strings.Repeat("x", MaxRuleTextLength+1) }, ETOOLARGE, "rule text is 4097 bytes long"},
+		{"no letter or digit", func(r *Rule) { r.Text = "} -> {" }, EINVALID, "has no letters or digits"},
 		{"bad topic", func(r *Rule) { r.Topic = "File Editing" }, EINVALID, "topic"},
 		{"bad status", func(r *Rule) { r.Status = "live" }, EINVALID, `unknown status "live"`},
 		{"bad scope", func(r *Rule) { r.Scope.Project = "my project" }, EINVALID, "scope project"},

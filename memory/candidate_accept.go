@@ -26,7 +26,8 @@ type AcceptedRule struct {
 	Needs             string `json:"needs"`
 }
 
-// AcceptCandidate accepts candidate rule id at at (zero: now) as
+// AcceptCandidate accepts candidate rule id (or the rule it was renamed
+// to) at at (zero: now) as
 // ReviewCandidate does — the user's accept states it, so it is in force at
 // once — under the id and category as names (a proposed.* id and an
 // uncategorized candidate get ones suggested from its nearest rules when
@@ -39,10 +40,11 @@ func (s *Service) AcceptCandidate(ctx context.Context, id string, as AcceptAs, a
 	if err := engine.ValidateRuleID(id); err != nil {
 		return AcceptedRule{}, err
 	}
-	cand, err := s.db.GetRule(ctx, id)
+	cand, err := followRename(ctx, s.db, id, func(id string) (engine.Rule, error) { return s.db.GetRule(ctx, id) })
 	if err != nil {
 		return AcceptedRule{}, err
 	}
+	id = cand.RuleID
 	if cand.Status == engine.StatusCandidate {
 		if as, err = s.fileAs(ctx, cand, as); err != nil {
 			return AcceptedRule{}, err

@@ -57,8 +57,9 @@ type ConfirmResult struct {
 // A zero at means now. Errors: EINVALID for an unknown action, a ruleID with
 // reject or new, new on a counterexample, a malformed ruleID, an accept with
 // neither candidates nor ruleID, an accept or new of a suggestion whose
-// direction is unsure without a polarity, or an archived rule; ECONFLICT for a confirmation that is already
-// resolved (the message names its id and status); ENOTFOUND for an unknown
+// direction is unsure without a polarity; ECONFLICT for an archived rule,
+// or a confirmation that is already resolved (the message names its id and
+// status); ENOTFOUND for an unknown
 // confirmation or rule. On error nothing is written.
 func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, pol engine.Polarity, at time.Time) (ConfirmResult, error) {
 	var out ConfirmResult
@@ -171,7 +172,8 @@ func stillOpen(p engine.Pending) error {
 	return nil
 }
 
-// accept applies p's evidence to ruleID (or its top candidate) with a
+// accept applies p's evidence to ruleID (or its top candidate; either
+// followed to the rule it was renamed or merged into since) with a
 // confirmation event, setting out's Promoted and Activated.
 func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *ConfirmResult) (RecordResult, error) {
 	if ruleID == "" {
@@ -179,6 +181,11 @@ func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *Co
 			return RecordResult{}, engine.Errorf(engine.EINVALID, "confirmation %d has no candidate: name the rule to accept, or use new", p.ID)
 		}
 		ruleID = p.Candidates[0].RuleID
+	}
+	named := ruleID // as the candidates name it
+	ruleID, err := renamedRule(tx, ruleID)
+	if err != nil {
+		return RecordResult{}, err
 	}
 	wasActive, err := activeAt(tx, ruleID, at)
 	if err != nil {
@@ -190,7 +197,7 @@ func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *Co
 	}
 	var score *float64
 	for _, cand := range p.Candidates {
-		if cand.RuleID == ruleID {
+		if cand.RuleID == named {
 			s := cand.Score
 			score = &s
 			break

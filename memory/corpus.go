@@ -78,12 +78,12 @@ func (c corpus) Texts(ctx context.Context) ([]classifier.Text, error) {
 	return out, nil
 }
 
-func (c corpus) RuleExists(ctx context.Context, id string) (bool, error) {
-	_, err := c.db.GetRule(ctx, id)
+func (c corpus) RuleID(ctx context.Context, id string) (string, bool, error) {
+	r, err := followRename(ctx, c.db, id, func(id string) (engine.Rule, error) { return c.db.GetRule(ctx, id) })
 	if engine.ErrorCode(err) == engine.ENOTFOUND {
-		return false, nil
+		return "", false, nil
 	}
-	return err == nil, err
+	return r.RuleID, err == nil, err
 }
 
 // Sides are the sides (prefer:, avoid:) of every rule of the registries in

@@ -41,8 +41,8 @@ func TestRetractTakesBackEvidence(t *testing.T) {
 	if _, err := s.Retract(t.Context(), res.EventID, time.Time{}); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Errorf("second retraction: %v, want conflict", err)
 	}
-	if _, err := s.Retract(t.Context(), out.RetractionID, time.Time{}); engine.ErrorCode(err) != engine.EINVALID {
-		t.Errorf("retracting a retraction: %v, want invalid", err)
+	if _, err := s.Retract(t.Context(), out.RetractionID, time.Time{}); engine.ErrorCode(err) != engine.ECONFLICT {
+		t.Errorf("retracting a retraction: %v, want conflict", err)
 	}
 	if _, err := s.Retract(t.Context(), 999999, time.Time{}); engine.ErrorCode(err) != engine.ENOTFOUND {
 		t.Errorf("unknown event: %v", err)

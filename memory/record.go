@@ -73,9 +73,9 @@ func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.Pendin
 // same correction (At aside) returns the first response with replayed=true
 // and writes nothing; the key is looked up once, in the write transaction.
 // Errors: EINVALID naming a bad text, polarity, frame id, agent output,
-// key, scope or time (in the future), or an archived rule;
-// ETOOLARGE for a text over 1 MiB; ENOTFOUND for an unknown rule; ECONFLICT
-// when the key was used for another correction; the classifier's and the
+// key, scope or time (in the future); ETOOLARGE for a text over 1 MiB;
+// ENOTFOUND for an unknown rule; ECONFLICT for an archived rule, or when
+// the key was used for another correction; the classifier's and the
 // store's otherwise. On error nothing is written.
 func (s *Service) Record(ctx context.Context, c engine.Correction) (RecordResponse, bool, error) {
 	c, redacted, err := prepareCorrection(c, s.now())

@@ -22,8 +22,8 @@ type RetractResult struct {
 // event made is withdrawn (engine.Retract), and a manual_override event
 // records the retraction, which the history keeps beside the event. A
 // recorded captured prompt leaves no suggestion behind. Errors: ENOTFOUND
-// for an unknown event; ECONFLICT for one retracted already; EINVALID for
-// an event that carries no evidence.
+// for an unknown event; ECONFLICT for one retracted already or one that
+// carries no evidence.
 func (s *Service) Retract(ctx context.Context, id int64, at time.Time) (RetractResult, error) {
 	return RetractEvent(ctx, s.db, id, s.at(at))
 }

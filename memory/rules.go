@@ -75,13 +75,14 @@ func (s *Service) ListRules(ctx context.Context, q RulesQuery) (RuleList, error)
 	return out, nil
 }
 
-// GetRule returns one rule assessed at now (zero: now). Errors: EINVALID for
-// a malformed id, ENOTFOUND for an unknown one.
+// GetRule returns one rule assessed at now (zero: now); an id the rule had
+// before a rename reaches it (followRename). Errors: EINVALID for a
+// malformed id, ENOTFOUND for an unknown one.
 func (s *Service) GetRule(ctx context.Context, id string, now time.Time) (engine.RuleView, error) {
 	if err := engine.ValidateRuleID(id); err != nil {
 		return engine.RuleView{}, err
 	}
-	r, err := s.db.GetRule(ctx, id)
+	r, err := followRename(ctx, s.db, id, func(id string) (engine.Rule, error) { return s.db.GetRule(ctx, id) })
 	if err != nil {
 		return engine.RuleView{}, err
 	}
@@ -106,8 +107,9 @@ type History struct {
 }
 
 // History returns up to limit (0: DefaultHistoryLimit) events of rule id
-// after event id after. Errors: EINVALID for a malformed id or a limit out
-// of 1…MaxHistoryLimit; ENOTFOUND for an unknown rule.
+// after event id after; an id the rule had before a rename reaches it.
+// Errors: EINVALID for a malformed id or a limit out of 1…MaxHistoryLimit;
+// ENOTFOUND for an unknown rule.
 func (s *Service) History(ctx context.Context, id string, after int64, limit int) (History, error) {
 	if limit == 0 {
 		limit = DefaultHistoryLimit
@@ -115,11 +117,14 @@ func (s *Service) History(ctx context.Context, id string, after int64, limit int
 	if limit < 0 || limit > MaxHistoryLimit {
 		return History{}, engine.Errorf(engine.EINVALID, "history limit %d: want 1 to %d", limit, MaxHistoryLimit)
 	}
-	evs, err := s.db.History(ctx, id, after, limit)
+	h, err := followRename(ctx, s.db, id, func(id string) (History, error) {
+		evs, err := s.db.History(ctx, id, after, limit)
+		return History{RuleID: id, Events: evs}, err
+	})
 	if err != nil {
 		return History{}, err
 	}
-	h := History{RuleID: id, Events: evs}
+	evs := h.Events
 	if h.Events == nil {
 		h.Events = []engine.Event{}
 	}
@@ -149,7 +154,7 @@ func (s *Service) ExplainRule(ctx context.Context, id string, now time.Time, lim
 		page = MaxHistoryLimit
 	}
 	for {
-		h, err := s.History(ctx, id, after, page)
+		h, err := s.History(ctx, v.RuleID, after, page)
 		if err != nil {
 			return RuleHistory{}, err
 		}

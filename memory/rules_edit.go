@@ -153,8 +153,8 @@ func checkExceptionStatus(r engine.Rule, to engine.Status) error {
 // name into; its reinforcements and counterexamples are added to into's
 // alpha, beta and counts; the candidate is deleted; into gets a
 // manual_override event. It returns into as saved. Errors: EINVALID when from
-// is not a candidate (or is an exception proposal), into is archived, or both
-// are the same rule; ENOTFOUND for an unknown rule.
+// is not a candidate (or is an exception proposal), or both are the same
+// rule; ECONFLICT when into is archived; ENOTFOUND for an unknown rule.
 func MergeRule(ctx context.Context, db *store.DB, fromID, intoID string, at time.Time) (engine.Rule, error) {
 	at = atOrNow(at)
 	var out engine.Rule
@@ -175,7 +175,7 @@ func MergeRule(ctx context.Context, db *store.DB, fromID, intoID string, at time
 		case from.ExceptionOf != "":
 			return engine.Errorf(engine.EINVALID, "%s is an exception proposal: accept or reject it instead", from.RuleID)
 		case into.Status == engine.StatusArchived:
-			return engine.Errorf(engine.EINVALID, "cannot merge into %s: it is archived", into.RuleID)
+			return engine.Errorf(engine.ECONFLICT, "cannot merge into %s: it is archived", into.RuleID)
 		}
 		into.MergeEvidence(from)
 		if err := tx.SaveRule(into); err != nil {

@@ -36,13 +36,19 @@ func (s *Service) AddRule(ctx context.Context, n NewRule) (engine.RuleView, erro
 			return engine.RuleView{}, err
 		}
 	}
+	// ParseScope bounds the tag lists as given, before NewRule folds
+	// blanks and repeats away.
+	scope, err := engine.ParseScope(n.Scope)
+	if err != nil {
+		return engine.RuleView{}, err
+	}
 	now := s.at(n.At)
 	cfg, err := s.db.Config(ctx)
 	if err != nil {
 		return engine.RuleView{}, err
 	}
 	redact.Strings(&n.Text) // a rule's text is printed into every prompt: never a secret
-	r := engine.NewRule(n.RuleID, n.Category, sev, n.Text, n.Scope, cfg, now)
+	r := engine.NewRule(n.RuleID, n.Category, sev, n.Text, scope, cfg, now)
 	r.Topic = n.Topic
 	r.Status = engine.StatusActiveEligible
 	r.State(engine.StatedRuleAdded, r.Text, now)
@@ -74,7 +80,8 @@ func (s *Service) AddRule(ctx context.Context, n NewRule) (engine.RuleView, erro
 // ReviewCandidate accepts or rejects candidate rule id at at (zero: now) and
 // returns it assessed then. Accepting an exception proposal also excludes
 // its tag from the rule it is an exception to; rejecting archives the
-// candidate (an exception proposal is never proposed again). Errors:
+// candidate (an exception proposal is never proposed again). An id the
+// rule had before a rename or merge reaches it (followRename). Errors:
 // EINVALID for a malformed id, ENOTFOUND for an unknown one, ECONFLICT when
 // it is not a candidate.
 func (s *Service) ReviewCandidate(ctx context.Context, id string, accept bool, at time.Time) (engine.RuleView, error) {
@@ -86,7 +93,7 @@ func (s *Service) ReviewCandidate(ctx context.Context, id string, accept bool, a
 	if accept {
 		review = AcceptCandidate
 	}
-	r, err := review(ctx, s.db, id, at)
+	r, err := followRename(ctx, s.db, id, func(id string) (engine.Rule, error) { return review(ctx, s.db, id, at) })
 	if err != nil {
 		return engine.RuleView{}, err
 	}
@@ -107,7 +114,8 @@ type RulePatch struct {
 }
 
 // EditRule applies p to rule id at at (zero: now), with one manual_override
-// event, and returns the rule assessed then. Errors: EINVALID when p changes
+// event, and returns the rule assessed then; an id the rule had before a
+// rename or merge reaches it (followRename). Errors: EINVALID when p changes
 // nothing or names a bad field, or sets the status of an exception proposal
 // (ReviewCandidate decides those); ENOTFOUND for an unknown rule; ECONFLICT
 // when RenameTo exists.
@@ -139,7 +147,7 @@ func (s *Service) EditRule(ctx context.Context, id string, p RulePatch, at time.
 		return engine.RuleView{}, engine.Errorf(engine.EINVALID, "nothing to update: give at least one of text, category, severity, scope, topic, status, rename")
 	}
 	at = s.at(at)
-	r, err := UpdateRule(ctx, s.db, id, u, at)
+	r, err := followRename(ctx, s.db, id, func(id string) (engine.Rule, error) { return UpdateRule(ctx, s.db, id, u, at) })
 	if err != nil {
 		return engine.RuleView{}, err
 	}
@@ -149,7 +157,7 @@ func (s *Service) EditRule(ctx context.Context, id string, p RulePatch, at time.
 // MergeRule moves candidate from's events and evidence into rule into and
 // removes from; it returns into assessed at at (zero: now). Errors: the
 // store's (EINVALID when from is not a candidate or is an exception
-// proposal, or into is archived; ENOTFOUND for an unknown id).
+// proposal; ECONFLICT when into is archived; ENOTFOUND for an unknown id).
 func (s *Service) MergeRule(ctx context.Context, from, into string, at time.Time) (engine.RuleView, error) {
 	at = s.at(at)
 	r, err := MergeRule(ctx, s.db, from, into, at)
@@ -160,14 +168,15 @@ func (s *Service) MergeRule(ctx context.Context, from, into string, at time.Time
 }
 
 // ArchiveRule archives rule id (never injected again, history kept) and
-// returns it assessed at at (zero: now). Errors: EINVALID for a malformed
-// id, ENOTFOUND for an unknown one.
+// returns it assessed at at (zero: now); an id the rule had before a rename
+// or merge reaches it (followRename). Errors: EINVALID for a malformed id,
+// ENOTFOUND for an unknown one.
 func (s *Service) ArchiveRule(ctx context.Context, id string, at time.Time) (engine.RuleView, error) {
 	if err := engine.ValidateRuleID(id); err != nil {
 		return engine.RuleView{}, err
 	}
 	at = s.at(at)
-	r, err := ArchiveRule(ctx, s.db, id, at)
+	r, err := followRename(ctx, s.db, id, func(id string) (engine.Rule, error) { return ArchiveRule(ctx, s.db, id, at) })
 	if err != nil {
 		return engine.RuleView{}, err
 	}

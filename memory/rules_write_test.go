@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +47,9 @@ func TestAddRule(t *testing.T) {
 		{"bad severity", NewRule{RuleID: "user.feed-bilbies", Category: "general", Severity: "maybe", Text: "feed the bilbies"}, engine.EINVALID, "maybe"},
 		{"bad id", NewRule{RuleID: "Feed Bilbies", Category: "general", Text: "feed the bilbies"}, engine.EINVALID, "Feed Bilbies"},
 		{"id exists", n, engine.ECONFLICT, n.RuleID},
+		// 65 tags as given, though blanks and repeats fold them to one.
+		{"too many tags", NewRule{RuleID: "user.feed-bilbies", Category: "general", Text: "feed the bilbies",
+			Scope: engine.Scope{ExcludeTags: append(slices.Repeat([]string{" "}, 64), "go")}}, engine.EINVALID, "65 exclude tags"},
 	} {
 		_, err := s.AddRule(t.Context(), tt.n)
 		if engine.ErrorCode(err) != tt.code || !strings.Contains(engine.ErrorMessage(err), tt.says) {

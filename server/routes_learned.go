@@ -42,8 +42,8 @@ func (s *Server) handleLearned(c echo.Context) error {
 
 // POST /v1/events/{id}/retract: take back an event recorded wrongly
 // (memory.Service.Retract): 200 with the rule afterwards; 404 for an
-// unknown event, 409 for one retracted already, 400 for one that carries
-// no evidence or a body with fields.
+// unknown event, 409 for one retracted already or one that carries no
+// evidence, 400 for a malformed id or a body with fields.
 func (s *Server) handleRetract(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {

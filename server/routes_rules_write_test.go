@@ -88,7 +88,8 @@ func TestReviewCandidate(t *testing.T) {
 			}
 		}},
 		{"accept again", post("/v1/rules/"+filed+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is active-eligible, not a candidate: there is nothing to accept", nil},
-		{"accept under its old id", post("/v1/rules/"+accepted+"/accept", ""), "/v1/rules/{id}/accept", 404, "not_found", accepted, nil},
+		// Its proposed id still reaches it: the rule is no longer a candidate.
+		{"accept under its old id", post("/v1/rules/"+accepted+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is active-eligible, not a candidate", nil},
 		{"reject again", post("/v1/rules/"+rejected+"/reject", ""), "/v1/rules/{id}/reject", 409, "conflict", "is archived, not a candidate: there is nothing to reject", nil},
 		{"accept a rejected one", post("/v1/rules/"+rejected+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is archived, not a candidate", nil},
 		{"accept a registry rule", post("/v1/rules/"+ruleSed+"/accept", ""), "/v1/rules/{id}/accept", 409, "conflict", "is active-eligible, not a candidate", nil},
@@ -130,8 +131,9 @@ func TestAcceptExceptionOverHTTP(t *testing.T) {
 }
 
 // TestRenameRuleOverHTTP: PATCH rename_to moves a rule and its receipts to
-// a new id, as `lexsona rules edit --rename` does; an id in use is a 409,
-// a malformed one a 400, and neither moves anything.
+// a new id, as `lexsona rules edit --rename` does, and the old id still
+// reaches the rule; an id in use is a 409, a malformed one a 400, and
+// neither moves anything.
 func TestRenameRuleOverHTTP(t *testing.T) {
 	e := newTestEnv(t, nil)
 	mustStatus(t, e.post("/v1/rules", goVetRule), http.StatusCreated)
@@ -149,7 +151,13 @@ func TestRenameRuleOverHTTP(t *testing.T) {
 				t.Errorf("renamed: %s", r.body)
 			}
 		}},
-		{"old id", get("/v1/rules/tool.run-go-vet"), one, 404, "not_found", "tool.run-go-vet", nil},
+		{"old id", get("/v1/rules/tool.run-go-vet"), one, 200, "", "", func(t *testing.T, r response) {
+			var v engine.RuleView
+			r.json(t, &v)
+			if v.RuleID != "tool.go-vet-first" {
+				t.Errorf("the old id reached %s, want the renamed rule", v.RuleID)
+			}
+		}},
 		{"its receipts moved", get("/v1/rules/tool.go-vet-first/history"), one + "/history", 200, "", "", func(t *testing.T, r response) {
 			var h History
 			r.json(t, &h)

@@ -125,7 +125,7 @@ func TestCorrectionsRoute(t *testing.T) {
 	// An archived rule takes no corrections.
 	mustStatus(t, e.do(request{method: http.MethodPatch, path: "/v1/rules/tool.use-ripgrep", body: `{"status":"archived"}`}), 200)
 	runCases(t, e, []routeCase{
-		{"archived rule", post(rt, `{"text":"x","rule_id":"tool.use-ripgrep"}`), rt, 400, "invalid", "archived", nil},
+		{"archived rule", post(rt, `{"text":"x","rule_id":"tool.use-ripgrep"}`), rt, 409, "conflict", "archived", nil},
 	})
 	// The evidence is there: 1 auto match + backfill + frame = 3 reinforcements, 1 counterexample.
 	v, err := e.srv.mem.GetRule(t.Context(), ruleSed, testNow)

@@ -67,6 +67,9 @@ type Reader interface {
 	// Rule returns the rule row with that id.
 	Rule(id string) (row RuleRow, found bool, err error)
 	RuleExists(id string) (bool, error)
+	// RuleAlias returns the id of the rule that old was renamed or merged
+	// into (found false: old was never renamed, or is a rule's id again).
+	RuleAlias(old string) (ruleID string, found bool, err error)
 	// Rules returns the rules q selects, ordered by rule id.
 	Rules(q RuleQuery) ([]engine.Rule, error)
 	// RuleStates returns the sync state of every rule, in any order.
@@ -152,10 +155,15 @@ type DriverTx interface {
 	// RenameRule changes a rule's id; its events, texts, embeddings,
 	// rejections and exception links follow it.
 	RenameRule(from, to string) error
+	// PutRuleAlias records (or moves) old as an alias of rule ruleID;
+	// DeleteRuleAlias forgets old's. A rule's aliases follow its renames
+	// and go with it when it is deleted.
+	PutRuleAlias(old, ruleID string, at time.Time) error
+	DeleteRuleAlias(old string) error
 	// DeleteRule deletes a rule that has no events left.
 	DeleteRule(id string) error
 	// MoveRuleRows re-attributes from's events, vectors (those into has
-	// no vector for), exception links and rejections to into.
+	// no vector for), exception links, rejections and aliases to into.
 	MoveRuleRows(from, into string) error
 
 	// InsertEvent appends ev and sets ev.EventID.

@@ -92,6 +92,15 @@ func (r memReader) Rule(id string) (store.RuleRow, bool, error) {
 	return x.row, ok, nil
 }
 
+func (r memReader) RuleAlias(old string) (string, bool, error) {
+	s, err := r.st()
+	if err != nil {
+		return "", false, err
+	}
+	id, ok := s.aliases[old]
+	return id, ok, nil
+}
+
 func (r memReader) RuleExists(id string) (bool, error) {
 	_, ok, err := r.Rule(id)
 	return ok, err

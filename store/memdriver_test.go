@@ -71,6 +71,7 @@ type memState struct {
 	retracted  map[int64]int64
 	captures   []store.CaptureEntry
 	rejections map[[2]string]bool // (parent, tag)
+	aliases    map[string]string  // old id → rule id
 	texts      map[[2]string]store.RuleText
 	vectors    map[[3]string][]float32 // (rule, model, sha)
 	pending    []engine.Pending        // id i+1 at i
@@ -100,6 +101,7 @@ type memKey struct {
 func (s *memState) clone() *memState {
 	c := *s
 	c.rules, c.retracted, c.rejections = maps.Clone(s.rules), maps.Clone(s.retracted), maps.Clone(s.rejections)
+	c.aliases = maps.Clone(s.aliases)
 	c.texts, c.vectors, c.idem = maps.Clone(s.texts), maps.Clone(s.vectors), maps.Clone(s.idem)
 	c.config, c.registries = maps.Clone(s.config), maps.Clone(s.registries)
 	c.events, c.pending = slices.Clone(s.events), slices.Clone(s.pending)
@@ -110,7 +112,8 @@ func (s *memState) clone() *memState {
 // newMemState is the state of a new database.
 func newMemState() *memState {
 	return &memState{rules: map[string]memRule{}, retracted: map[int64]int64{}, rejections: map[[2]string]bool{},
-		texts: map[[2]string]store.RuleText{}, vectors: map[[3]string][]float32{}, idem: map[string]memKey{},
+		aliases: map[string]string{},
+		texts:   map[[2]string]store.RuleText{}, vectors: map[[3]string][]float32{}, idem: map[string]memKey{},
 		config: map[string]string{}, registries: map[string]store.RegistryFile{}}
 }
 

@@ -93,8 +93,8 @@ func (t memTx) RenameRule(from, to string) error {
 	return nil
 }
 
-// reattribute gives from's events, texts, vectors, exception links and
-// rejections to to; texts and vectors too when all (a rename), else only
+// reattribute gives from's events, texts, vectors, exception links,
+// rejections and aliases to to; texts and vectors too when all (a rename), else only
 // the vectors to has none of (a merge: from's texts are deleted with it).
 func (t memTx) reattribute(from, to string, all bool) {
 	s := t.s()
@@ -125,6 +125,11 @@ func (t memTx) reattribute(from, to string, all bool) {
 			t.putRule(&x.row, row)
 		}
 	}
+	for old, id := range s.aliases {
+		if id == from {
+			s.aliases[old] = to
+		}
+	}
 	for k := range maps.Clone(s.rejections) {
 		if k[0] == from {
 			if all {
@@ -135,8 +140,8 @@ func (t memTx) reattribute(from, to string, all bool) {
 	}
 }
 
-// DeleteRule deletes a rule with its texts, vectors and rejections; its
-// exceptions lose their link (ON DELETE SET NULL).
+// DeleteRule deletes a rule with its texts, vectors, rejections and
+// aliases; its exceptions lose their link (ON DELETE SET NULL).
 func (t memTx) DeleteRule(id string) error {
 	s, err := t.st()
 	if err != nil {
@@ -153,6 +158,11 @@ func (t memTx) DeleteRule(id string) error {
 			delete(s.rejections, k)
 		}
 	}
+	for old, to := range maps.Clone(s.aliases) {
+		if to == id {
+			delete(s.aliases, old)
+		}
+	}
 	for _, x := range s.rules {
 		if x.row.ExceptionOf == id {
 			row := x.row
@@ -160,6 +170,24 @@ func (t memTx) DeleteRule(id string) error {
 			t.putRule(&x.row, row)
 		}
 	}
+	return nil
+}
+
+func (t memTx) PutRuleAlias(old, ruleID string, _ time.Time) error {
+	s, err := t.st()
+	if err != nil {
+		return err
+	}
+	s.aliases[old] = ruleID
+	return nil
+}
+
+func (t memTx) DeleteRuleAlias(old string) error {
+	s, err := t.st()
+	if err != nil {
+		return err
+	}
+	delete(s.aliases, old)
 	return nil
 }
 

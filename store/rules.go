@@ -85,6 +85,10 @@ func CheckRule(r *engine.Rule) error {
 // InsertRuleRow inserts a checked rule row (CheckRuleRow) whose id is
 // free; an archived one is archived by the user unless row says otherwise.
 func (t *Tx) InsertRuleRow(row RuleRow) error {
+	// A rule created under an id that was renamed away takes the id back.
+	if err := t.dt.DeleteRuleAlias(row.RuleID); err != nil {
+		return err
+	}
 	return t.dt.InsertRule(archivedBy(row), t.at)
 }
 

@@ -1,20 +1,55 @@
 package store
 
-import "github.com/lexsona/lexsona/engine"
+import (
+	"context"
+
+	"github.com/lexsona/lexsona/engine"
+)
 
 // MoveRuleRows re-attributes from's events, vectors (those into has no
 // vector for), exception links and rejections to into; its texts stay
-// with from (the caller copies those it keeps). Its errors are internal.
-func (t *Tx) MoveRuleRows(from, into string) error { return t.dt.MoveRuleRows(from, into) }
+// with from (the caller copies those it keeps). From's id, and the ids
+// that led to from, become aliases of into (RuleAlias). Its errors are
+// internal.
+func (t *Tx) MoveRuleRows(from, into string) error {
+	if err := t.dt.MoveRuleRows(from, into); err != nil {
+		return err
+	}
+	return t.dt.PutRuleAlias(from, into, t.at)
+}
 
 // DeleteRule deletes a rule that has no events left (MoveRuleRows moved
 // them), with its texts and their vectors. Its errors are internal.
 func (t *Tx) DeleteRule(id string) error { return t.dt.DeleteRule(id) }
 
 // RenameRule changes a rule's id (the new one is free: checked by the
-// caller); its events, texts, embeddings, rejections and exception links
-// follow it.
-func (t *Tx) RenameRule(from, to string) error { return t.dt.RenameRule(from, to) }
+// caller); its events, texts, embeddings, rejections, exception links and
+// aliases follow it, and from becomes one of its aliases (RuleAlias). Its
+// errors are internal.
+func (t *Tx) RenameRule(from, to string) error {
+	if err := t.dt.RenameRule(from, to); err != nil {
+		return err
+	}
+	if err := t.dt.DeleteRuleAlias(to); err != nil {
+		return err
+	}
+	return t.dt.PutRuleAlias(from, to, t.at)
+}
+
+// RuleAlias returns the id of the rule that old was renamed or merged into,
+// "" when there is none (old was never renamed, or names a rule again).
+// Its errors are internal.
+func (t *Tx) RuleAlias(old string) (string, error) { return ruleAlias(t.dt, old) }
+
+// RuleAlias is Tx.RuleAlias outside a transaction.
+func (db *DB) RuleAlias(ctx context.Context, old string) (string, error) {
+	return ruleAlias(db.reader(ctx), old)
+}
+
+func ruleAlias(r Reader, old string) (string, error) {
+	id, _, err := r.RuleAlias(old)
+	return id, err
+}
 
 // UpdateEvidence writes r's alpha, beta, counts, first_seen and
 // last_correction.

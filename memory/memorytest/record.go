@@ -179,7 +179,7 @@ func testRecordBadInputWritesNothing(t *testing.T, open storetest.Opener) {
 		{"invalid scope tag", func(c *engine.Correction) { c.Scope.ContextTags = []string{"bad tag"} }, engine.EINVALID, "context tag"},
 		{"no time", func(c *engine.Correction) { c.At = time.Time{} }, engine.EINVALID, "time"},
 		{"bad polarity", func(c *engine.Correction) { c.Polarity = 2 }, engine.EINVALID, "polarity"},
-		{"archived rule", func(c *engine.Correction) { c.RuleID = "tool.gone" }, engine.EINVALID, "archived"},
+		{"archived rule", func(c *engine.Correction) { c.RuleID = "tool.gone" }, engine.ECONFLICT, "archived"},
 		{"huge text", func(c *engine.Correction) { c.UserText = strings.Repeat("x", engine.MaxUserTextLength+1) }, engine.ETOOLARGE, "correction text"},
 		{"NaN score", func(c *engine.Correction) { c.Score = ptr(math.NaN()) }, engine.EINVALID, "score"},
 		{"unknown rule with key", func(c *engine.Correction) { c.RuleID, c.IdempotencyKey = "tool.nope", "k" }, engine.ENOTFOUND, "tool.nope"},

@@ -138,7 +138,7 @@ func testArchiveRule(t *testing.T, open storetest.Opener) {
 		t.Error("archiving an archived rule wrote something")
 	}
 	_, _, err = Record(ctx, db, engine.Correction{RuleID: "tool.x", Polarity: 1, UserText: "x", At: t0})
-	storetest.WantCode(t, err, engine.EINVALID)
+	storetest.WantCode(t, err, engine.ECONFLICT)
 	r, err = memory.UpdateRule(ctx, db, "tool.x", memory.RuleUpdate{Status: ptr(engine.StatusActiveEligible)}, t0)
 	if err != nil || r.Status != engine.StatusActiveEligible {
 		t.Fatalf("restore = %+v, %v", r, err)

@@ -36,6 +36,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConfigRows", testConfigRows},
 		{"EmbeddingsVersionWithin", testEmbeddingsVersionWithin},
 		{"PendingRoundTrip", testPendingRoundTrip},
+		{"RuleAliases", testRuleAliases},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}

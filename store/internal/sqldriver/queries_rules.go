@@ -107,6 +107,21 @@ func (x Queries[C]) RenameRule(from, to string) error {
 	return x.later("rename rule", x.S.ruleRename, to, from)
 }
 
+// RuleAlias returns the id of the rule that old was renamed or merged into.
+func (x Queries[C]) RuleAlias(old string) (string, bool, error) {
+	var id string
+	found, err := x.row("look up alias "+old, x.S.aliasGet, []any{old}, &id)
+	return id, found, err
+}
+
+func (x Queries[C]) PutRuleAlias(old, ruleID string, at time.Time) error {
+	return x.later("record alias "+old, x.S.aliasPut, old, ruleID, FormatTime(at))
+}
+
+func (x Queries[C]) DeleteRuleAlias(old string) error {
+	return x.later("forget alias "+old, x.S.aliasDelete, old)
+}
+
 func (x Queries[C]) DeleteRule(id string) error {
 	return x.later("delete rule "+id, x.S.ruleDelete, id)
 }
@@ -155,11 +170,13 @@ func (x Queries[C]) DeleteRejection(parentID, tag string) error {
 }
 
 // MoveRuleRows moves from's vectors (into's texts must exist: the caller
-// copies them first), events, exception links and rejections to into.
+// copies them first), events, exception links, rejections and aliases to
+// into.
 func (x Queries[C]) MoveRuleRows(from, into string) error {
 	for _, step := range []struct{ what, q string }{
 		{"move embeddings", x.S.embeddingsMove}, {"move events", x.S.eventsMove},
 		{"move exceptions", x.S.exceptionsMove}, {"move rejections", x.S.rejectionsMove},
+		{"move aliases", x.S.aliasesMove},
 	} {
 		if err := x.later("merge: "+step.what, step.q, into, from); err != nil {
 			return err

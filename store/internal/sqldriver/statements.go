@@ -105,6 +105,7 @@ type Statements struct {
 
 	ruleGet, ruleExists, ruleInsert, ruleUpdate, ruleEvidence, ruleStatus, ruleRename, ruleDelete string
 	ruleStates, activeRules, changedRules, removedRules, versions                                 string
+	aliasGet, aliasPut, aliasDelete, aliasesMove                                                  string
 
 	eventInsert, eventInsertID, eventsPage, counterTags, proposedTags, rejectionPut, rejectionDelete string
 	eventGet, eventsSince, retractionInsert, retractionOf                                            string
@@ -190,6 +191,10 @@ func (s *Statements) rules() {
 	s.ruleStatus = s.add(`UPDATE persona_rules SET status = $1, archived_by = $2, updated_at = $3` + stamp + ` WHERE rule_id = $4`)
 	s.ruleRename = s.add(`UPDATE persona_rules SET rule_id = $1 WHERE rule_id = $2`)
 	s.ruleDelete = s.add(`DELETE FROM persona_rules WHERE rule_id = $1`)
+	s.aliasGet = s.add(`SELECT rule_id FROM rule_aliases WHERE old_id = $1`)
+	s.aliasPut = s.add(`INSERT INTO rule_aliases (old_id, rule_id, created_at) VALUES ($1, $2, $3)
+	ON CONFLICT (old_id) DO UPDATE SET rule_id = excluded.rule_id, created_at = excluded.created_at`)
+	s.aliasDelete = s.add(`DELETE FROM rule_aliases WHERE old_id = $1`)
 	s.ruleStates = s.add(`SELECT rule_id, status, coalesce(archived_by, ''), source, coalesce(registry, ''),
 	coalesce(definition_sha256, ''), alpha, beta FROM persona_rules`)
 	s.activeRules = s.add(`SELECT ` + ruleCols + ` FROM persona_rules WHERE status = 'active-eligible'`)
@@ -235,6 +240,7 @@ func (s *Statements) events() {
 	SELECT 1 FROM persona_embeddings x WHERE x.rule_id = $1 AND x.model_id = e.model_id AND x.text_sha256 = e.text_sha256)`)
 	s.eventsMove = s.add(`UPDATE persona_events SET rule_id = $1 WHERE rule_id = $2`)
 	s.exceptionsMove = s.add(`UPDATE persona_rules SET exception_of = $1 WHERE exception_of = $2`)
+	s.aliasesMove = s.add(`UPDATE rule_aliases SET rule_id = $1 WHERE rule_id = $2`)
 	s.rejectionsMove = s.add(`INSERT INTO exception_rejections (parent_id, tag, rejected_at)
 	SELECT $1, tag, rejected_at FROM exception_rejections WHERE parent_id = $2 ORDER BY tag ON CONFLICT DO NOTHING`)
 }
