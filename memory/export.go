@@ -18,12 +18,13 @@ import (
 // The export format: JSON Lines, one record per line, each an object whose
 // "kind" says what it holds:
 //
-//	{"kind":"header","format":"lexsona-export","version":1,"exported_at":"…","source":"sqlite:lexsona.db"}
+//	{"kind":"header","format":"lexsona-export","version":2,"exported_at":"…","source":"sqlite:lexsona.db"}
 //	{"kind":"registry","registry":{"name":…,"yaml":…(base64),"sha256":…,"synced_at":…}}
 //	{"kind":"config","key":…,"value":…}
 //	{"kind":"rule","rule":{…engine.Rule…},"archived_by":…,"definition_sha256":…,"registry":…}
 //	{"kind":"text","text":{"rule_id":…,"kind":…,"text":…,"sha256":…}}   (after its rule)
 //	{"kind":"event","event":{…engine.Event…}}                              (after its rule, oldest first)
+//	{"kind":"alias","alias":{"old_id":…,"rule_id":…}}                     (after every rule, by old id)
 //	{"kind":"pending","pending":{…engine.Pending…}}
 //	{"kind":"end","counts":{"rules":…,…}}
 //
@@ -35,13 +36,15 @@ import (
 // file. A confirmation names the rule it was resolved to only while the
 // store has that rule (not once it was renamed or merged away). Vectors
 // are not exported (they are recomputed from the texts); nor are
-// idempotency keys.
+// idempotency keys. An alias is an id a rule had before a rename, or of a
+// candidate merged into it (store.RuleAlias).
 
 // ExportFormat and ExportVersion identify the format; a reader refuses a
-// file of a newer version.
+// file of a newer version. Version 2 added the alias records; a version 1
+// file reads as one without aliases.
 const (
 	ExportFormat  = "lexsona-export"
-	ExportVersion = 1
+	ExportVersion = 2
 )
 
 // exportLine is one line of an export.
@@ -58,12 +61,13 @@ type exportLine struct {
 	Value    *string             `json:"value,omitempty"`
 	Rule     *engine.Rule        `json:"rule,omitempty"`
 	// ArchivedBy, DefinitionSHA256 and RuleRegistry complete a rule (store.RuleRow).
-	ArchivedBy       string          `json:"archived_by,omitempty"`
-	DefinitionSHA256 string          `json:"definition_sha256,omitempty"`
-	RuleRegistry     string          `json:"registry_name,omitempty"`
-	Text             *store.RuleText `json:"text,omitempty"`
-	Event            *engine.Event   `json:"event,omitempty"`
-	Pending          *engine.Pending `json:"pending,omitempty"`
+	ArchivedBy       string           `json:"archived_by,omitempty"`
+	DefinitionSHA256 string           `json:"definition_sha256,omitempty"`
+	RuleRegistry     string           `json:"registry_name,omitempty"`
+	Text             *store.RuleText  `json:"text,omitempty"`
+	Event            *engine.Event    `json:"event,omitempty"`
+	Alias            *store.RuleAlias `json:"alias,omitempty"`
+	Pending          *engine.Pending  `json:"pending,omitempty"`
 	// end
 	Counts *ExportCounts `json:"counts,omitempty"`
 }
@@ -76,6 +80,7 @@ type ExportCounts struct {
 	Rules      int `json:"rules"`
 	Texts      int `json:"texts"`
 	Events     int `json:"events"`
+	Aliases    int `json:"aliases"`
 	Pending    int `json:"pending"`
 }
 
@@ -115,6 +120,7 @@ func (s *Service) Export(ctx context.Context, w io.Writer) (ExportCounts, error)
 		},
 		Text:  func(x store.RuleText) error { return put(exportLine{Kind: "text", Text: &x}, &n.Texts) },
 		Event: func(e engine.Event) error { return put(exportLine{Kind: "event", Event: &e}, &n.Events) },
+		Alias: func(a store.RuleAlias) error { return put(exportLine{Kind: "alias", Alias: &a}, &n.Aliases) },
 		Pending: func(p engine.Pending) error {
 			if !rules[p.RuleID] {
 				p.RuleID = ""

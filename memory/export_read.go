@@ -22,7 +22,8 @@ const kindRuleEnd = "rule-end"
 
 // importRecord is one checked record of an export, in normal form: a
 // registry, a config override, a rule, one of its texts or events, the
-// end of its records, a pending confirmation, or the end record.
+// end of its records, a rule's alias, a pending confirmation, or the end
+// record.
 type importRecord struct {
 	line     int // where the record starts in the file (1-based)
 	kind     string
@@ -33,6 +34,7 @@ type importRecord struct {
 	text     store.RuleText
 	event    engine.Event
 	step     engine.ReplayStep // what the event did to its rule
+	alias    store.RuleAlias
 	pending  engine.Pending
 	redacted int // secrets replaced by placeholders in this record
 }
@@ -173,6 +175,13 @@ func readRecord(chk *checker, line int, l exportLine, seen *ExportCounts) (impor
 			rec.step, rec.redacted, err = chk.event(line, &rec.event)
 			seen.Events++
 		}
+	case "alias":
+		if l.Alias == nil {
+			return rec, bad("an alias record without its alias")
+		}
+		rec.alias = *l.Alias
+		err = chk.alias(line, rec.alias)
+		seen.Aliases++
 	case "pending":
 		if l.Pending == nil {
 			return rec, bad("a pending record without its confirmation")

@@ -18,8 +18,8 @@ import (
 )
 
 // fillMemory gives s a memory of every kind: registry rules with evidence,
-// an exception proposal, an archived rule, a user rule, config, pending
-// confirmations (one resolved).
+// an exception proposal, an archived rule, a user rule (renamed, so with
+// an alias), config, pending confirmations (one resolved).
 func fillMemory(t *testing.T, s *Service, db *store.DB) {
 	t.Helper()
 	ctx := context.Background()
@@ -40,6 +40,10 @@ func fillMemory(t *testing.T, s *Service, db *store.DB) {
 	for i := range 7 {
 		MustRecord(t, s, engine.Correction{RuleID: r.RuleID, UserText: "en français, s'il te plaît",
 			Scope: engine.Scope{Environment: "home"}, At: t0.Add(time.Duration(i+1) * time.Minute)})
+	}
+	renamed := "user.reply-in-french"
+	if _, err := s.EditRule(ctx, r.RuleID, RulePatch{RenameTo: &renamed}, t0.Add(10*time.Minute)); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := s.ArchiveRule(ctx, "code.conventional-commits", t0); err != nil {
 		t.Fatal(err)
@@ -136,7 +140,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err := json.Unmarshal([]byte(want[len(want)-1]), &end); err != nil || end.Counts == nil {
 		t.Fatalf("last record %s: %v", want[len(want)-1], err)
 	}
-	if c := *end.Counts; c.Registries != 1 || c.Config < 3 || c.Rules < 30 || c.Texts < c.Rules || c.Events < c.Rules+18 || c.Pending != 2 {
+	if c := *end.Counts; c.Registries != 1 || c.Config < 3 || c.Rules < 30 || c.Texts < c.Rules || c.Events < c.Rules+18 || c.Aliases != 1 || c.Pending != 2 {
 		t.Fatalf("export counts %+v: the fixture lacks something", c)
 	}
 	t.Logf("exported %+v", *end.Counts)
@@ -146,6 +150,9 @@ func TestExportImportRoundTrip(t *testing.T) {
 			mid, _ := newService(t, via)
 			if _, err := mid.Import(ctx, bytes.NewReader(exported)); err != nil {
 				t.Fatalf("import into %s: %v", via, err)
+			}
+			if v, err := mid.GetRule(ctx, "user.answer-in-french", time.Time{}); err != nil || v.RuleID != "user.reply-in-french" {
+				t.Errorf("the imported alias: GetRule(user.answer-in-french) = %s, %v; want user.reply-in-french", v.RuleID, err)
 			}
 			again := mustExport(t, mid)
 			if diff := cmp.Diff(want, normalized(t, again)); diff != "" {
@@ -195,7 +202,11 @@ func TestImportRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, msg string
 	}{
-		{"newer version", strings.Replace(exported, `"version":1`, `"version":2`, 1), "version 2, newer than this lexsona build reads (1): upgrade lexsona"},
+		{"newer version", strings.Replace(exported, `"version":2`, `"version":3`, 1), "version 3, newer than this lexsona build reads (2): upgrade lexsona"},
+		{"an alias of a rule not in the file", strings.Replace(exported, `"rule_id":"user.reply-in-french"}}`, `"rule_id":"user.nowhere"}}`, 1),
+			"an alias of rule user.nowhere, which no rule record before it holds"},
+		{"an alias that is a rule's id", strings.Replace(exported, `"old_id":"user.answer-in-french"`, `"old_id":"tool.no-sed-for-file-editing"`, 1),
+			"yet the file holds a rule with that id"},
 		{"not an export", `{"rules":[]}` + "\n", "not a LexSona export"},
 		{"not JSON", "rule_id,text\n", "not a JSON object"},
 		{"truncated", strings.Join(lines[:len(lines)-1], ""), "truncated"},
@@ -215,6 +226,32 @@ func TestImportRefuses(t *testing.T) {
 				t.Errorf("a refused file changed the store: rows %+v → %+v", before, after)
 			}
 		})
+	}
+}
+
+// TestImportReadsVersion1: a file of the first version, which had no
+// alias records, imports as one without aliases.
+func TestImportReadsVersion1(t *testing.T) {
+	src, srcDB := MustDefaultService(t, Options{})
+	fillMemory(t, src, srcDB)
+	var v1 []string
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(string(mustExport(t, src)), "\n"), "\n") {
+		if strings.HasPrefix(l, `{"kind":"alias"`) {
+			continue
+		}
+		l = strings.Replace(l, `"version":2`, `"version":1`, 1)
+		v1 = append(v1, strings.Replace(l, `"aliases":1,`, "", 1))
+	}
+	s, _ := newService(t, "sqlite")
+	res, err := s.Import(context.Background(), strings.NewReader(strings.Join(v1, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Added.Aliases != 0 || res.Added.Rules == 0 {
+		t.Errorf("added %+v", res.Added)
+	}
+	if _, err := s.GetRule(context.Background(), "user.answer-in-french", time.Time{}); engine.ErrorCode(err) != engine.ENOTFOUND {
+		t.Errorf("an id the version 1 file has no alias for: %v, want not found", err)
 	}
 }
 

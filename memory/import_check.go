@@ -15,6 +15,7 @@ import (
 // future — and what only the whole file can say: a rule, config key or
 // registry given twice, an exception proposal before the rule it is an
 // exception to, a confirmation resolved to a rule the file does not hold,
+// an alias of a rule it does not hold or of an id one of its rules has,
 // and each rule's history replayed from its prior (engine.Replay): evidence,
 // counts, times, statement and status its events do not explain. It
 // holds, per rule, its id, line and counterexample count, and the running
@@ -34,6 +35,7 @@ type checker struct {
 	cfg        engine.Config
 	rules      map[string]int // rule id → line
 	counters   map[string]int // rule id → counterexample events of its history
+	aliases    map[string]int // alias → line
 	keys       map[string]int // config key → line
 	registries map[string]int // registry name → line
 	// retracted maps each event a retraction names to the rule whose
@@ -51,7 +53,7 @@ type ruleCheck struct {
 
 func newChecker(now time.Time, retracted map[int64]string, redact bool) *checker {
 	return &checker{now: now.UTC(), redact: redact, cfg: engine.DefaultConfig(), rules: map[string]int{}, counters: map[string]int{},
-		keys: map[string]int{}, registries: map[string]int{}, retracted: retracted}
+		aliases: map[string]int{}, keys: map[string]int{}, registries: map[string]int{}, retracted: retracted}
 }
 
 // inRule reports whether a rule's texts and events are being read.
@@ -114,6 +116,24 @@ func (c *checker) registryFile(f *store.RegistryFile) error {
 		return engine.Errorf(engine.EINVALID, "the registry's YAML names itself %q (name:) but its record names it %q", reg.Name(), f.Name)
 	}
 	return c.notFuture("synced_at", f.SyncedAt)
+}
+
+// alias checks an alias record: two well-formed ids, the rule's held by a
+// rule record before it, the old one by none (a rule created under an
+// old id takes it back), and not given twice.
+func (c *checker) alias(line int, a store.RuleAlias) error {
+	for _, id := range []string{a.OldID, a.RuleID} {
+		if err := engine.ValidateRuleID(id); err != nil {
+			return lineError(line, "alias record", err)
+		}
+	}
+	if _, ok := c.rules[a.RuleID]; !ok {
+		return engine.Errorf(engine.EINVALID, "import: line %d: %s is an alias of rule %s, which no rule record before it holds", line, a.OldID, a.RuleID)
+	}
+	if _, ok := c.rules[a.OldID]; ok {
+		return engine.Errorf(engine.EINVALID, "import: line %d: %s is an alias of %s, yet the file holds a rule with that id", line, a.OldID, a.RuleID)
+	}
+	return twice(c.aliases, line, "alias", a.OldID)
 }
 
 func (c *checker) config(line int, key, value string) error {

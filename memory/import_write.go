@@ -118,6 +118,10 @@ func (w *importWriter) write(rec importRecord) error {
 		return w.event(rec.event, rec.step)
 	case kindRuleEnd:
 		return w.endRule()
+	case "alias":
+		added, err := w.tx.PutRuleAlias(rec.alias)
+		count(added, err, &w.res.Added.Aliases, &w.res.Kept.Aliases)
+		return err
 	case "pending":
 		w.pend = append(w.pend, rec.pending)
 		w.pendLen += len(rec.pending.Text) + len(rec.pending.AgentOutput)

@@ -70,6 +70,8 @@ type Reader interface {
 	// RuleAlias returns the id of the rule that old was renamed or merged
 	// into (found false: old was never renamed, or is a rule's id again).
 	RuleAlias(old string) (ruleID string, found bool, err error)
+	// RuleAliases returns every alias, by old id.
+	RuleAliases() ([]RuleAlias, error)
 	// Rules returns the rules q selects, ordered by rule id.
 	Rules(q RuleQuery) ([]engine.Rule, error)
 	// RuleStates returns the sync state of every rule, in any order.

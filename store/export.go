@@ -11,7 +11,8 @@ import (
 // ExportVisitor receives everything a store holds, for an export: the
 // registries in force, the config overrides, then each rule followed by its
 // texts and its events (oldest first), an exception proposal after the rule
-// it is an exception to, then the pending confirmations. A nil function
+// it is an exception to, then the rules' aliases (by old id), then the
+// pending confirmations. A nil function
 // skips its kind; an error stops the export and is returned.
 type ExportVisitor struct {
 	Registry func(RegistryFile) error
@@ -19,6 +20,7 @@ type ExportVisitor struct {
 	Rule     func(RuleRow) error
 	Text     func(RuleText) error
 	Event    func(engine.Event) error
+	Alias    func(RuleAlias) error
 	Pending  func(engine.Pending) error
 }
 
@@ -52,6 +54,15 @@ func (db *DB) Export(ctx context.Context, v ExportVisitor) error {
 		}
 		for _, rule := range exportOrder(rules) {
 			if err := exportRule(r, rule.RuleID, v); err != nil {
+				return err
+			}
+		}
+		aliases, err := r.RuleAliases()
+		if err != nil {
+			return err
+		}
+		for _, a := range aliases {
+			if err := call(v.Alias, a); err != nil {
 				return err
 			}
 		}

@@ -101,6 +101,18 @@ func (r memReader) RuleAlias(old string) (string, bool, error) {
 	return id, ok, nil
 }
 
+func (r memReader) RuleAliases() ([]store.RuleAlias, error) {
+	s, err := r.st()
+	if err != nil {
+		return nil, err
+	}
+	out := []store.RuleAlias{}
+	for _, old := range slices.Sorted(maps.Keys(s.aliases)) {
+		out = append(out, store.RuleAlias{OldID: old, RuleID: s.aliases[old]})
+	}
+	return out, nil
+}
+
 func (r memReader) RuleExists(id string) (bool, error) {
 	_, ok, err := r.Rule(id)
 	return ok, err

@@ -36,6 +36,39 @@ func (t *Tx) RenameRule(from, to string) error {
 	return t.dt.PutRuleAlias(from, to, t.at)
 }
 
+// RuleAlias is an id a rule had before it was renamed, or of a candidate
+// merged into it: OldID reaches rule RuleID while no rule has that id.
+type RuleAlias struct {
+	OldID  string `json:"old_id"`
+	RuleID string `json:"rule_id"`
+}
+
+// PutRuleAlias records a.OldID as an alias of rule a.RuleID, as an import
+// restores one; kept is false, with nothing written, when the store has a
+// rule with that id, or an alias of it already (the store's stands).
+// Errors: EINVALID for a malformed id or an alias of a rule to itself,
+// ENOTFOUND when rule a.RuleID does not exist.
+func (t *Tx) PutRuleAlias(a RuleAlias) (kept bool, err error) {
+	for _, id := range []string{a.OldID, a.RuleID} {
+		if err := engine.ValidateRuleID(id); err != nil {
+			return false, err
+		}
+	}
+	if a.OldID == a.RuleID {
+		return false, engine.Errorf(engine.EINVALID, "rule %s cannot be an alias of itself", a.RuleID)
+	}
+	if err := mustExist(t.dt, a.RuleID); err != nil {
+		return false, err
+	}
+	if taken, err := t.dt.RuleExists(a.OldID); err != nil || taken {
+		return false, err
+	}
+	if _, aliased, err := t.dt.RuleAlias(a.OldID); err != nil || aliased {
+		return false, err
+	}
+	return true, t.dt.PutRuleAlias(a.OldID, a.RuleID, t.at)
+}
+
 // RuleAlias returns the id of the rule that old was renamed or merged into,
 // "" when there is none (old was never renamed, or names a rule again).
 // Its errors are internal.

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/lexsona/lexsona/engine"
@@ -60,5 +61,39 @@ func testRuleAliases(t *testing.T, open Opener) {
 	want("a2 created again", map[string]string{"tool.a": "", "tool.a2": "", "tool.a3": "tool.a", "tool.c": "tool.a"})
 	if r, err := db.GetRule(ctx, "tool.a2"); err != nil || r.Text != "Text of tool.a2" {
 		t.Errorf("GetRule(tool.a2) = %+v, %v; want the new rule", r, err)
+	}
+
+	// As an import restores them: an id that is a rule's, or an alias
+	// already, stays as the store has it.
+	for _, tc := range []struct {
+		a      store.RuleAlias
+		kept   bool
+		code   string
+		reason string
+	}{
+		{store.RuleAlias{OldID: "tool.z", RuleID: "tool.a"}, true, "", "a free id"},
+		{store.RuleAlias{OldID: "tool.c", RuleID: "tool.b"}, false, "", "an alias already"},
+		{store.RuleAlias{OldID: "tool.b", RuleID: "tool.a"}, false, "", "a rule's id"},
+		{store.RuleAlias{OldID: "tool.y", RuleID: "tool.nope"}, false, engine.ENOTFOUND, "an unknown rule"},
+		{store.RuleAlias{OldID: "tool.a", RuleID: "tool.a"}, false, engine.EINVALID, "itself"},
+		{store.RuleAlias{OldID: "Tool Y", RuleID: "tool.a"}, false, engine.EINVALID, "a malformed id"},
+	} {
+		var kept bool
+		err := db.Write(ctx, T0, func(tx *store.Tx) (err error) {
+			kept, err = tx.PutRuleAlias(tc.a)
+			return err
+		})
+		if kept != tc.kept || engine.ErrorCode(err) != tc.code {
+			t.Errorf("PutRuleAlias(%+v), %s: %v, %v; want %v, code %q", tc.a, tc.reason, kept, err, tc.kept, tc.code)
+		}
+	}
+	var all []store.RuleAlias
+	if err := db.Export(ctx, store.ExportVisitor{Alias: func(a store.RuleAlias) error { all = append(all, a); return nil }}); err != nil {
+		t.Fatal(err)
+	}
+	wantAll := []store.RuleAlias{{OldID: "tool.a3", RuleID: "tool.a"}, {OldID: "tool.c", RuleID: "tool.a"},
+		{OldID: "tool.c2", RuleID: "tool.a"}, {OldID: "tool.z", RuleID: "tool.a"}}
+	if !slices.Equal(all, wantAll) {
+		t.Errorf("exported aliases %+v, want %+v", all, wantAll)
 	}
 }

@@ -114,6 +114,13 @@ func (x Queries[C]) RuleAlias(old string) (string, bool, error) {
 	return id, found, err
 }
 
+func (x Queries[C]) RuleAliases() ([]store.RuleAlias, error) {
+	return Collect(x.C.Query, "read aliases", x.S.aliasesAll, nil, func(sc Scanner) (store.RuleAlias, error) {
+		var a store.RuleAlias
+		return a, sc.Scan(&a.OldID, &a.RuleID)
+	})
+}
+
 func (x Queries[C]) PutRuleAlias(old, ruleID string, at time.Time) error {
 	return x.later("record alias "+old, x.S.aliasPut, old, ruleID, FormatTime(at))
 }

@@ -105,7 +105,7 @@ type Statements struct {
 
 	ruleGet, ruleExists, ruleInsert, ruleUpdate, ruleEvidence, ruleStatus, ruleRename, ruleDelete string
 	ruleStates, activeRules, changedRules, removedRules, versions                                 string
-	aliasGet, aliasPut, aliasDelete, aliasesMove                                                  string
+	aliasGet, aliasPut, aliasDelete, aliasesMove, aliasesAll                                      string
 
 	eventInsert, eventInsertID, eventsPage, counterTags, proposedTags, rejectionPut, rejectionDelete string
 	eventGet, eventsSince, retractionInsert, retractionOf                                            string
@@ -195,6 +195,7 @@ func (s *Statements) rules() {
 	s.aliasPut = s.add(`INSERT INTO rule_aliases (old_id, rule_id, created_at) VALUES ($1, $2, $3)
 	ON CONFLICT (old_id) DO UPDATE SET rule_id = excluded.rule_id, created_at = excluded.created_at`)
 	s.aliasDelete = s.add(`DELETE FROM rule_aliases WHERE old_id = $1`)
+	s.aliasesAll = s.add(`SELECT old_id, rule_id FROM rule_aliases ORDER BY old_id`)
 	s.ruleStates = s.add(`SELECT rule_id, status, coalesce(archived_by, ''), source, coalesce(registry, ''),
 	coalesce(definition_sha256, ''), alpha, beta FROM persona_rules`)
 	s.activeRules = s.add(`SELECT ` + ruleCols + ` FROM persona_rules WHERE status = 'active-eligible'`)
