@@ -22,6 +22,11 @@
 // measures on the held-out ones; -write then also writes the gate kept
 // (gate/weights.json, the embedder's entry) and the stance model
 // (classifier/stance.json).
+//
+// With -curve it reads the derived figures instead (no texts needed) and
+// prints eval.RealLearningCurve: the refitted gate learned from 25%, 50%,
+// 75% and all of the train repositories (-seeds draws of each share),
+// measured on the held-out ones, all and English only. Nothing is written.
 package main
 
 import (
@@ -47,6 +52,8 @@ func main() {
 	ortLib := flag.String("ort-lib", ".cache/ort/libonnxruntime.so.1", "the ONNX Runtime library")
 	calibrate := flag.Bool("calibrate", false, "calibrate on the train repositories from the derived figures, and measure the held-out ones")
 	replay := flag.String("replay", "", "replay one side (test or train) of the corpus from the derived figures")
+	curve := flag.Bool("curve", false, "print the learning curve of the refitted gate over shares of the train repositories (eval.RealLearningCurve)")
+	seeds := flag.Int("seeds", 5, "with -curve: draws of the train repositories per share")
 	write := flag.Bool("write", false, "with -calibrate: write the gate kept to gate/weights.json and the stance model to classifier/stance.json")
 	flag.Parse()
 	ctx := context.Background()
@@ -57,6 +64,8 @@ func main() {
 		switch {
 		case *replay != "":
 			err = runReplay(ctx, emb, *corpus, *replay)
+		case *curve:
+			err = runCurve(ctx, emb, *corpus, *seeds)
 		case *calibrate:
 			err = runCalibrate(ctx, emb, *corpus, *write)
 		default:
@@ -142,6 +151,24 @@ func runCalibrate(ctx context.Context, emb models.Embedder, corpus string, write
 	}
 	cal.Stance.Trained = fmt.Sprintf("%d labelled stances whose rule was the top candidate: the written stream's dev split and the real corpus's train repositories (eval.CalibrateReal)", cal.StanceReport.Learned)
 	return writeJSON("classifier/stance.json", cal.Stance)
+}
+
+func runCurve(ctx context.Context, emb models.Embedder, corpus string, seeds int) error {
+	rc, err := eval.LoadRealCorpus(corpus)
+	if err != nil {
+		return err
+	}
+	reg := registry.Default()
+	stream, err := eval.ShippedStream(func(id string) bool { _, _, ok := reg.Lookup(id); return ok })
+	if err != nil {
+		return err
+	}
+	pts, err := eval.RealLearningCurve(ctx, emb, reg, registry.DefaultYAML(), rc, eval.SplitStream(stream, "dev"), eval.RealCurveFractions, seeds, os.Stderr)
+	if err != nil {
+		return err
+	}
+	eval.WriteRealCurveText(os.Stdout, pts)
+	return nil
 }
 
 func writeJSON(path string, v any) error {
