@@ -134,10 +134,16 @@ fuzz:
 ## fuzz-api: schemathesis (pinned, installed into .cache/fuzz-venv) against
 ## the HTTP API from server/openapi.json, every check, settings in
 ## scripts/fuzz_api.toml, on loopback with a temp database; bounded to about
-## 80 s (FUZZ_MAX_EXAMPLES, FUZZ_MAX_TIME).
-.PHONY: fuzz-api
+## 80 s (FUZZ_MAX_EXAMPLES, FUZZ_MAX_TIME; FUZZ_SEED, FUZZ_PHASES).
+## fuzz-api-seeds: its stateful phase alone, 40 s on each of SEEDS (default
+## 1 to 8): the chains a time-bounded run reaches differ by seed and machine.
+.PHONY: fuzz-api fuzz-api-seeds
 fuzz-api:
 	GO=$(GO) bash scripts/fuzz_api.sh
+SEEDS ?= 1 2 3 4 5 6 7 8
+fuzz-api-seeds:
+	@for s in $(SEEDS); do echo "fuzz-api-seeds: seed $$s"; \
+		FUZZ_SEED=$$s FUZZ_PHASES=stateful FUZZ_MAX_TIME=$${FUZZ_MAX_TIME:-40} GO=$(GO) bash scripts/fuzz_api.sh || exit 1; done
 
 ## browser: the review page in headless Chromium (installs chromium with apt
 ## and playwright-core with npm first; screenshots in e2e/browser/artifacts/).

@@ -9,8 +9,11 @@
 # module is missing), builds bin/lexsona, starts `lexsona serve` on
 # 127.0.0.1 with a temp database and the lexical embedder, runs `schemathesis
 # run` with every check as scripts/fuzz_api.toml sets them (FUZZ_CHECKS, a
-# comma-separated list, runs only those), at most FUZZ_MAX_EXAMPLES cases per operation
-# (default 25) and FUZZ_MAX_TIME seconds (default 75), then stops the server
+# comma-separated list, runs only those; FUZZ_PHASES, e.g. "stateful", only
+# those phases), at most FUZZ_MAX_EXAMPLES cases per operation (default 25)
+# and FUZZ_MAX_TIME seconds (default 75) from seed FUZZ_SEED (default 1:
+# which stateful chains a run reaches within its time also depends on the
+# machine's speed, so try other seeds to look further), then stops the server
 # and prints the counts. Exits non-zero when schemathesis reports a failure:
 # a 5xx, an answer the document does not describe, a request the document
 # calls invalid that is served, or one it calls valid that is refused.
@@ -24,8 +27,9 @@ PYTHON=${FUZZ_PYTHON:-python3}
 MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-25}
 MAX_TIME=${FUZZ_MAX_TIME:-75}
 CHECKS=${FUZZ_CHECKS:-}
-CHECK_ARGS=()
-if [ -n "$CHECKS" ]; then CHECK_ARGS=(--checks "$CHECKS"); fi
+RUN_ARGS=()
+if [ -n "$CHECKS" ]; then RUN_ARGS=(--checks "$CHECKS"); fi
+if [ -n "${FUZZ_PHASES:-}" ]; then RUN_ARGS+=(--phases "$FUZZ_PHASES"); fi
 SEED=${FUZZ_SEED:-1}
 GO=${GO:-go}
 
@@ -104,7 +108,7 @@ set +e
 # Run from the temp folder: schemathesis keeps its state in ./.schemathesis.
 (cd "$WORK" && exec "$VENV/bin/schemathesis" --config-file "$ROOT/scripts/fuzz_api.toml" run "$WORK/openapi.json" \
 	--url "$URL" \
-	"${CHECK_ARGS[@]}" \
+	"${RUN_ARGS[@]}" \
 	--max-examples "$MAX_EXAMPLES" \
 	--max-time "$MAX_TIME" \
 	--seed "$SEED" \
