@@ -180,8 +180,3 @@ func Assemble(ctx context.Context, base *memory.Service, emb models.Embedder, cf
 	}
 	return &Core{Embedder: emb, Registry: reg, Sync: sum, Memory: mem}, nil
 }
-
-// Close closes the embedder and the store.
-func (c *Core) Close() error {
-	return errors.Join(c.Embedder.Close(), c.Memory.Close())
-}
