@@ -106,6 +106,45 @@ type gateVariant struct {
 	train, test []float64
 }
 
+// derived returns the derived figures of it, an item of rc (keyed by its
+// text hash).
+func (rc *RealCorpus) derived(it StreamItem) (DerivedPrompt, error) { return rc.Derived[it.Text], nil }
+
+// realJudged is what calibration and the learning curve start from: the
+// real corpus's train and held-out prompts judged from their derived
+// figures, and the written stream's dev prompts judged from their texts,
+// by one scratch classifier over the pack (rp's).
+type realJudged struct {
+	rp                      *replayer
+	train, test             []StreamItem
+	jTrain, jTest, jWritten []judged
+}
+
+// judgeReal checks rc against emb and regYAML and judges its prompts and
+// written (realJudged); done releases the scratch classifier. Errors:
+// Check's, the store's, the classifier's.
+func judgeReal(ctx context.Context, emb models.Embedder, reg *registry.Registry, regYAML []byte, rc *RealCorpus, written []StreamItem) (j realJudged, done func(), err error) {
+	if err := rc.Check(emb, regYAML); err != nil {
+		return j, nil, err
+	}
+	clf, done, err := scratchClassifier(ctx, emb, reg, classifier.Options{})
+	if err != nil {
+		return j, nil, err
+	}
+	j.rp = newReplayer(clf, engine.DefaultConfig())
+	j.train, j.test = rc.items(RealTrain), rc.items(RealTest)
+	if j.jTrain, err = j.rp.judge(ctx, j.train, rc.derived); err == nil {
+		if j.jTest, err = j.rp.judge(ctx, j.test, rc.derived); err == nil {
+			j.jWritten, err = j.rp.judge(ctx, written, func(it StreamItem) (DerivedPrompt, error) { return derive(ctx, clf, it.ID, it.Text) })
+		}
+	}
+	if err != nil {
+		done()
+		return j, nil, err
+	}
+	return j, done, nil
+}
+
 // CalibrateReal chooses, on the train repositories of rc, each gate's
 // threshold and inbox budget, fits the stance model, and measures each
 // setting on the held-out repositories. written are the written stream's
@@ -113,29 +152,12 @@ type gateVariant struct {
 // model also learn from. Errors: Check's, the store's, the classifier's.
 func CalibrateReal(ctx context.Context, emb models.Embedder, reg *registry.Registry, regYAML []byte, rc *RealCorpus, written []StreamItem, progress io.Writer) (RealCalibration, error) {
 	var cal RealCalibration
-	if err := rc.Check(emb, regYAML); err != nil {
-		return cal, err
-	}
-	clf, done, err := scratchClassifier(ctx, emb, reg, classifier.Options{})
+	j, done, err := judgeReal(ctx, emb, reg, regYAML, rc, written)
 	if err != nil {
 		return cal, err
 	}
 	defer done()
-	rp := newReplayer(clf, engine.DefaultConfig())
-	fromDerived := func(it StreamItem) (DerivedPrompt, error) { return rc.Derived[it.Text], nil }
-	train, test := rc.items(RealTrain), rc.items(RealTest)
-	jTrain, err := rp.judge(ctx, train, fromDerived)
-	if err != nil {
-		return cal, err
-	}
-	jTest, err := rp.judge(ctx, test, fromDerived)
-	if err != nil {
-		return cal, err
-	}
-	jWritten, err := rp.judge(ctx, written, func(it StreamItem) (DerivedPrompt, error) { return derive(ctx, clf, it.ID, it.Text) })
-	if err != nil {
-		return cal, err
-	}
+	rp, train, test, jTrain, jTest, jWritten := j.rp, j.train, j.test, j.jTrain, j.jTest, j.jWritten
 	if progress != nil {
 		fmt.Fprintf(progress, "calibration: %d train, %d held-out, %d written prompts judged\n", len(train), len(test), len(written))
 	}
@@ -174,9 +196,9 @@ func CalibrateReal(ctx context.Context, emb models.Embedder, reg *registry.Regis
 				return cal, err
 			}
 			fr := newReplayer(fc, engine.DefaultConfig())
-			ft, err = fr.judge(ctx, train, fromDerived)
+			ft, err = fr.judge(ctx, train, rc.derived)
 			if err == nil {
-				fs, err = fr.judge(ctx, test, fromDerived)
+				fs, err = fr.judge(ctx, test, rc.derived)
 			}
 			fdone()
 			if err != nil {

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/lexsona/lexsona/classifier"
-	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/models"
 	"github.com/lexsona/lexsona/registry"
 )
@@ -63,29 +61,12 @@ type RealCurveFigures struct {
 // the written stream's dev prompts. Errors: Check's, the store's, the
 // classifier's.
 func RealLearningCurve(ctx context.Context, emb models.Embedder, reg *registry.Registry, regYAML []byte, rc *RealCorpus, written []StreamItem, fractions []float64, seeds int, progress io.Writer) ([]RealCurvePoint, error) {
-	if err := rc.Check(emb, regYAML); err != nil {
-		return nil, err
-	}
-	clf, done, err := scratchClassifier(ctx, emb, reg, classifier.Options{})
+	j, done, err := judgeReal(ctx, emb, reg, regYAML, rc, written)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	rp := newReplayer(clf, engine.DefaultConfig())
-	fromDerived := func(it StreamItem) (DerivedPrompt, error) { return rc.Derived[it.Text], nil }
-	train, test := rc.items(RealTrain), rc.items(RealTest)
-	jTrain, err := rp.judge(ctx, train, fromDerived)
-	if err != nil {
-		return nil, err
-	}
-	jTest, err := rp.judge(ctx, test, fromDerived)
-	if err != nil {
-		return nil, err
-	}
-	jWritten, err := rp.judge(ctx, written, func(it StreamItem) (DerivedPrompt, error) { return derive(ctx, clf, it.ID, it.Text) })
-	if err != nil {
-		return nil, err
-	}
+	rp, train, test, jTrain, jTest, jWritten := j.rp, j.train, j.test, j.jTrain, j.jTest, j.jWritten
 	modelID := emb.Identity().ID()
 	dims := len(jTrain[0].vec)
 	english := make([]bool, len(test))

@@ -107,7 +107,7 @@ func ReplayReal(ctx context.Context, emb models.Embedder, reg *registry.Registry
 		rp.share, rp.min = max(o.InboxShare, 0), o.InboxMin
 	}
 	items := rc.items(o.Side)
-	caps, err := rp.run(ctx, items, func(it StreamItem) (DerivedPrompt, error) { return rc.Derived[it.Text], nil })
+	caps, err := rp.run(ctx, items, rc.derived)
 	if err != nil {
 		return RealReport{}, err
 	}

@@ -114,17 +114,28 @@ func runReplay(ctx context.Context, emb models.Embedder, corpus, side string) er
 	return nil
 }
 
-func runCalibrate(ctx context.Context, emb models.Embedder, corpus string, write bool) error {
+// loadCalibrationInputs reads the real corpus at corpus, the default pack,
+// and the written stream's dev split, which calibration and the learning
+// curve learn from besides the corpus's train repositories.
+func loadCalibrationInputs(corpus string) (*eval.RealCorpus, *registry.Registry, []eval.StreamItem, error) {
 	rc, err := eval.LoadRealCorpus(corpus)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	reg := registry.Default()
 	stream, err := eval.ShippedStream(func(id string) bool { _, _, ok := reg.Lookup(id); return ok })
 	if err != nil {
+		return nil, nil, nil, err
+	}
+	return rc, reg, eval.SplitStream(stream, "dev"), nil
+}
+
+func runCalibrate(ctx context.Context, emb models.Embedder, corpus string, write bool) error {
+	rc, reg, dev, err := loadCalibrationInputs(corpus)
+	if err != nil {
 		return err
 	}
-	cal, err := eval.CalibrateReal(ctx, emb, reg, registry.DefaultYAML(), rc, eval.SplitStream(stream, "dev"), os.Stderr)
+	cal, err := eval.CalibrateReal(ctx, emb, reg, registry.DefaultYAML(), rc, dev, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -154,16 +165,11 @@ func runCalibrate(ctx context.Context, emb models.Embedder, corpus string, write
 }
 
 func runCurve(ctx context.Context, emb models.Embedder, corpus string, seeds int) error {
-	rc, err := eval.LoadRealCorpus(corpus)
+	rc, reg, dev, err := loadCalibrationInputs(corpus)
 	if err != nil {
 		return err
 	}
-	reg := registry.Default()
-	stream, err := eval.ShippedStream(func(id string) bool { _, _, ok := reg.Lookup(id); return ok })
-	if err != nil {
-		return err
-	}
-	pts, err := eval.RealLearningCurve(ctx, emb, reg, registry.DefaultYAML(), rc, eval.SplitStream(stream, "dev"), eval.RealCurveFractions, seeds, os.Stderr)
+	pts, err := eval.RealLearningCurve(ctx, emb, reg, registry.DefaultYAML(), rc, dev, eval.RealCurveFractions, seeds, os.Stderr)
 	if err != nil {
 		return err
 	}
