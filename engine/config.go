@@ -80,7 +80,7 @@ func DefaultConfig() Config {
 		ProvisionalNMin: 3, ProvisionalCMin: 0.5,
 		StaleWeakDays: 365, StaleWeakNMax: 5, DormantDays: 730,
 		MaxRules: 20, ExceptionMinCount: 3,
-		AutoPromote: false, ExplicitWeight: 3, InboxShare: 0.05, InboxSessionMin: 1,
+		AutoPromote: false, ExplicitWeight: 3, InboxShare: 0.02, InboxSessionMin: 1,
 	}
 }
 

@@ -96,7 +96,7 @@ func RealLearningCurve(ctx context.Context, emb models.Embedder, reg *registry.R
 				}
 			}
 			v := fitVariant("refit", modelID, dims, nil, sub, jSub, written, jWritten, jTest)
-			s := chooseSetting(rp, v, sub, jSub)
+			s := chooseSetting(rp, v, sub, jSub, rc.Derived)
 			pt.Threshold, pt.Share = s.Threshold, s.Share
 			pt.All, pt.English = curveFigures(rp, test, jTest, v.test, s, english)
 			out = append(out, pt)

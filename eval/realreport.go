@@ -38,6 +38,11 @@ type RealRepo struct {
 	OrdinaryInbox int    `json:"ordinary_inbox"`
 	Fit           int    `json:"fit"`
 	RightFirst    int    `json:"right_first"`
+	// EnglishOrdinary and EnglishOrdinaryInbox count the ordinary prompts
+	// that are English (DerivedPrompt.English ≥ NotEnglish) and those of
+	// them that became suggestions; zero when no derived figures were given.
+	EnglishOrdinary      int `json:"english_ordinary"`
+	EnglishOrdinaryInbox int `json:"english_ordinary_inbox"`
 }
 
 // Interval is a figure and its 95% interval.
@@ -89,8 +94,15 @@ func realReport(side string, items []StreamItem, caps []captured, derived map[st
 		switch {
 		case k == CaseOrdinary:
 			r.Ordinary++
+			english := derived != nil && derived[it.Text].English >= NotEnglish
+			if english {
+				r.EnglishOrdinary++
+			}
 			if out == OutPending {
 				r.OrdinaryInbox++
+				if english {
+					r.EnglishOrdinaryInbox++
+				}
 			}
 		case it.RuleID() != "":
 			r.Fit++
@@ -182,6 +194,13 @@ func WriteRealText(w io.Writer, rep RealReport) {
 	fmt.Fprintf(w, "95%% intervals (bootstrap over %d repositories): ordinary in the inbox %.2f%% [%.2f, %.2f], right rule first with the right direction %.1f%% [%.1f, %.1f]\n",
 		len(rep.Repos), 100*ci.OrdinaryInbox.Value, 100*ci.OrdinaryInbox.Low, 100*ci.OrdinaryInbox.High,
 		100*ci.RightRuleOrInbox.Value, 100*ci.RightRuleOrInbox.Low, 100*ci.RightRuleOrInbox.High)
+	var eng, engInbox int
+	for _, r := range rep.Repos {
+		eng, engInbox = eng+r.EnglishOrdinary, engInbox+r.EnglishOrdinaryInbox
+	}
+	if eng > 0 {
+		fmt.Fprintf(w, "English ordinary prompts in the inbox: %d/%d = %.2f%% (the gate reads English best, so a team writing in English sees this share)\n", engInbox, eng, 100*ratio(engInbox, eng))
+	}
 	fmt.Fprintf(w, "Corrections that fit a rule and were not first in the inbox with the right direction (not English among them):\n")
 	for _, m := range []string{MissNotJudged, MissGate, MissNoRule, MissBudget, MissWrongRule, MissDirection} {
 		if n := rep.Misses[m]; n > 0 {
