@@ -44,11 +44,11 @@ const RealInboxCap = 0.025
 // RealSetting is one gate at one threshold and inbox budget, and what it
 // gives on each side.
 type RealSetting struct {
-	Gate       string     `json:"gate"`
-	Floor      float64    `json:"floor"`
-	PassTarget float64    `json:"pass_target"`
-	Threshold  float64    `json:"threshold"`
-	Share      float64    `json:"share"`
+	Gate       string  `json:"gate"`
+	Floor      float64 `json:"floor"`
+	PassTarget float64 `json:"pass_target"`
+	Threshold  float64 `json:"threshold"`
+	Share      float64 `json:"share"`
 	// InSample says the gate was fitted on the train repositories
 	// themselves, so its train figures flatter it and Chosen passes it by.
 	InSample   bool       `json:"in_sample"`
