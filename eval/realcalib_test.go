@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lexsona/lexsona/classifier"
+	"github.com/lexsona/lexsona/gate"
 )
 
 // The stance model learns a direction its features separate, and there is
@@ -31,9 +32,10 @@ func TestFitStance(t *testing.T) {
 	}
 }
 
-// The setting kept is the shippable gate at the candidate floor with the
-// most train corrections first in the inbox, then the fewest train ordinary
-// suggestions; the held-out figures never choose.
+// The setting kept is the shippable gate at the candidate floor, with
+// out-of-sample train figures, with the most train corrections first in the
+// inbox, then the most train corrections past the gate, then the fewest
+// train ordinary suggestions; the held-out figures never choose.
 func TestChosenSetting(t *testing.T) {
 	nan := math.NaN()
 	cal := RealCalibration{Settings: []RealSetting{
@@ -46,5 +48,54 @@ func TestChosenSetting(t *testing.T) {
 	}}
 	if got := cal.Chosen(); got.Gate != "refit" {
 		t.Errorf("kept %q, want refit", got.Gate)
+	}
+}
+
+func TestChosenSettingPassesByInSampleAndCountsPasses(t *testing.T) {
+	nan := math.NaN()
+	cal := RealCalibration{Settings: []RealSetting{
+		{Gate: "shipped", Floor: nan, InSample: true, Train: RealCounts{Ordinary: 100, OrdinaryInbox: 1, Fit: 10, RightFirst: 3, Passed: 9}},
+		{Gate: "refit", Floor: nan, Train: RealCounts{Ordinary: 100, OrdinaryInbox: 1, Fit: 10, RightFirst: 0, Passed: 4}},
+		{Gate: "joint", Floor: nan, Train: RealCounts{Ordinary: 100, OrdinaryInbox: 2, Fit: 10, RightFirst: 0, Passed: 5}},
+	}}
+	if got := cal.Chosen(); got.Gate != "joint" {
+		t.Errorf("kept %q, want joint (shipped is in-sample; joint passes more at the same right count)", got.Gate)
+	}
+}
+
+// The inbox cap holds for all ordinary prompts and for the English ones
+// alone.
+func TestWithinCap(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    RealCounts
+		want bool
+	}{
+		{"both under", RealCounts{Ordinary: 1000, OrdinaryInbox: 20, EnglishOrdinary: 500, EnglishOrdinaryInbox: 12}, true},
+		{"all over", RealCounts{Ordinary: 1000, OrdinaryInbox: 26, EnglishOrdinary: 500, EnglishOrdinaryInbox: 12}, false},
+		{"English over, all under", RealCounts{Ordinary: 1000, OrdinaryInbox: 20, EnglishOrdinary: 500, EnglishOrdinaryInbox: 13}, false},
+		{"no English prompts", RealCounts{Ordinary: 1000, OrdinaryInbox: 20}, true},
+	} {
+		if got := tc.c.withinCap(); got != tc.want {
+			t.Errorf("%s: withinCap %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A gate is in-sample when it is one of calibration's own fits: same
+// weights, bias and features, whatever its threshold or description.
+func TestSameFit(t *testing.T) {
+	a := gate.Model{Weights: []float64{0.5, -1}, Cues: []string{"x"}, Bias: 0.1, Threshold: 0.4, Trained: "one"}
+	b := a
+	b.Threshold, b.Trained = 0.6, "two"
+	if !sameFit(a, b) {
+		t.Error("a fit at another threshold is not the same fit")
+	}
+	c := a
+	c.Weights = []float64{0.5, -0.9}
+	d := a
+	d.Extra = []string{"top"}
+	if sameFit(a, c) || sameFit(a, d) {
+		t.Error("other weights or features are the same fit")
 	}
 }
