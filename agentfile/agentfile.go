@@ -1,7 +1,5 @@
-// Package hooks puts LexSona into coding agents: it writes the persona into
-// the files agents read (a managed block in AGENTS.md or CLAUDE.md, a Cursor
-// rule), answers Claude Code's hook events, and installs those hooks into
-// Claude Code's settings.
+// Package agentfile writes the persona into the files coding agents read: a
+// managed block in AGENTS.md or CLAUDE.md, or a whole Cursor rule.
 package agentfile
 
 import (
@@ -27,6 +25,22 @@ const (
 // blockNote is the first line inside the managed block.
 const blockNote = "<!-- Written by LexSona (`lexsona snapshot --write` or `lexsona watch`); edits between these markers are replaced on the next write. -->"
 
+// ReportInstruction asks the agent to report the user's corrections: the
+// agent, which knows what it just did, is the judge of what is a
+// correction, with the user's own words and its one-sentence reading of
+// them (engine.Correction.Instruction). Every agent file ends with it under
+// ReportHeading, and Claude Code's SessionStart context carries it too.
+const ReportInstruction = "LexSona keeps this user's corrections of how you work. When the user corrects how you work " +
+	"or states a standing preference (tools, style, process, communication — not a bug in the code or a new task), " +
+	"record it once, with the user's own words: call the MCP tool `record_correction` (with this project's name as " +
+	"project) if you have it, else run `lexsona record --detect . --text \"<the user's words>\"` in the project, " +
+	"adding `--rule RULE_ID` when a rule listed above fits and `--counter` when the user objects to that rule. " +
+	"Give the instruction it states as one short English sentence too (`instruction`, `--instruction`), " +
+	"whatever language the user wrote in. Do not record anything else."
+
+// ReportHeading heads ReportInstruction in an agent file.
+const ReportHeading = "### Reporting corrections"
+
 // cursorDescription is the Cursor rule's description front matter.
 const cursorDescription = "Behavioral rules LexSona learned from your corrections (written by lexsona snapshot --write or lexsona watch)"
 
@@ -44,10 +58,11 @@ func ValidFormat(f string) bool {
 
 // Render returns the text LexSona owns for format, with "\n" line endings:
 // the managed block (markers included, no trailing newline) for agents-md and
-// claude-md, the whole file for cursor-rule. Errors: EINVALID for an unknown
+// claude-md, the whole file for cursor-rule; each holds prompt, then
+// ReportInstruction under ReportHeading. Errors: EINVALID for an unknown
 // format.
 func Render(format, prompt string) (string, error) {
-	body := strings.TrimRight(strings.ReplaceAll(prompt, "\r\n", "\n"), "\n")
+	body := strings.TrimRight(strings.ReplaceAll(prompt, "\r\n", "\n"), "\n") + "\n\n" + ReportHeading + "\n\n" + ReportInstruction
 	switch format {
 	case FormatAgentsMD, FormatClaudeMD:
 		return BeginMarker + "\n" + blockNote + "\n\n" + body + "\n\n" + EndMarker, nil

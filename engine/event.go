@@ -2,6 +2,7 @@ package engine
 
 import (
 	"time"
+	"unicode/utf8"
 )
 
 // EventType names what an event did to a rule.
@@ -144,6 +145,13 @@ type Correction struct {
 	RuleID      string
 	Polarity    Polarity
 	UserText    string
+	// Instruction is the standing instruction the user's words state, as
+	// the reporter (usually the agent) reads it: one short sentence, best
+	// in English for the shipped model ("Use pnpm, not npm"). When set it
+	// is what the classifier reads (unless UserText names its rule with
+	// CORRECT[...]) and a proposed rule's text; UserText stays the receipt.
+	// It lets a correction said in any language reach an English rule.
+	Instruction string
 	AgentOutput string
 	FrameID     string
 	Scope       Scope
@@ -168,6 +176,10 @@ type Correction struct {
 
 // MaxUserTextLength bounds the stored text of a correction (1 MiB).
 const MaxUserTextLength = 1 << 20
+
+// MaxInstructionLength bounds a correction's Instruction, in characters:
+// one sentence.
+const MaxInstructionLength = 500
 
 // MaxClockSkew is how far after the recorder's clock a correction's time may
 // lie. A client whose clock runs a little ahead is tolerated; a later time is
@@ -200,6 +212,17 @@ func (c Correction) Validate() error {
 	}
 	if err := ValidateCorrectionText("correction text", c.UserText); err != nil {
 		return err
+	}
+	if c.Instruction != "" {
+		if err := ValidateText("instruction", c.Instruction, 0); err != nil {
+			return err
+		}
+		if n := utf8.RuneCountInString(c.Instruction); n > MaxInstructionLength {
+			return Errorf(ETOOLARGE, "instruction is %d characters long: at most %d, one sentence", n, MaxInstructionLength)
+		}
+		if !hasLetterOrDigit(c.Instruction) {
+			return Errorf(EINVALID, "instruction has no letters or digits: state the instruction in a sentence, or leave it out")
+		}
 	}
 	if c.AgentOutput != "" {
 		if err := ValidateText("agent output", c.AgentOutput, MaxUserTextLength); err != nil {

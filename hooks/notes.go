@@ -3,6 +3,7 @@ package hooks
 import (
 	"fmt"
 
+	"github.com/lexsona/lexsona/agentfile"
 	"github.com/lexsona/lexsona/engine"
 	"github.com/lexsona/lexsona/memory"
 )
@@ -32,16 +33,10 @@ type Options struct {
 }
 
 // AgentInstruction is the SessionStart text that makes the agent the judge
-// of what is a correction: it asks the agent to report, with the user's
-// own words, when the user corrects how it works or states a standing
-// preference. The hook's gate only suggests; what the agent reports is
-// recorded like any correction (the classifier still picks the rule).
-const AgentInstruction = "LexSona keeps this user's corrections of how you work. When the user corrects how you work " +
-	"or states a standing preference (tools, style, process, communication — not a bug in the code or a new task), " +
-	"record it once, with the user's own words: call the MCP tool `record_correction` (with this project's name as " +
-	"project) if you have it, else run `lexsona record --detect . --text \"<the user's words>\"` in the project, " +
-	"adding `--rule RULE_ID` when a rule listed above fits and `--counter` when the user objects to that rule. " +
-	"Do not record anything else."
+// of what is a correction (agentfile.ReportInstruction, which the managed
+// block of AGENTS.md and CLAUDE.md carries too). The hook's gate only
+// suggests; what the agent reports is recorded like any correction.
+const AgentInstruction = agentfile.ReportInstruction
 
 // ParseNotes checks a notes setting; "" is NotesSession. Errors: EINVALID
 // naming the value and the accepted ones.

@@ -25,6 +25,7 @@ type (
 	}
 	recordIn struct {
 		Text           string `json:"text" jsonschema:"the user's correction, as said; CORRECT[rule_id]: ... names the rule"`
+		Instruction    string `json:"instruction,omitempty" jsonschema:"the standing instruction the user's words state, as one short English sentence (e.g. Use pnpm, not npm), whatever language the user wrote in: it is classified instead of text, which stays the receipt"`
 		RuleID         string `json:"rule_id,omitempty" jsonschema:"the rule the correction is about, when known (skips the classifier)"`
 		Polarity       int    `json:"polarity,omitempty" jsonschema:"1: the rule should hold (default); -1: a counterexample, the rule did not apply here"`
 		FrameID        string `json:"frame_id,omitempty" jsonschema:"the Lex frame id this correction belongs to"`
@@ -80,7 +81,7 @@ const defaultRules = 100
 func (in recordIn) correction() (engine.Correction, error) {
 	pol, err := engine.ParsePolarity(in.Polarity)
 	return engine.Correction{
-		UserText: in.Text, RuleID: in.RuleID, Polarity: pol, Scope: in.scope(),
+		UserText: in.Text, Instruction: in.Instruction, RuleID: in.RuleID, Polarity: pol, Scope: in.scope(),
 		FrameID: in.FrameID, AgentOutput: in.AgentOutput, IdempotencyKey: in.IdempotencyKey,
 	}, err
 }

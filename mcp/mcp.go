@@ -34,7 +34,7 @@ const Name = "lexsona"
 const Version = "0.1.0"
 
 const instructions = `LexSona is the user's behavioral memory for coding agents.
-When the user corrects you ("don't use sed, use the replace tool"), call record_correction with their words and the current project/environment.
+When the user corrects you ("don't use sed, use the replace tool"), call record_correction with their words, the instruction they state as one short English sentence (instruction; whatever language they wrote in), and the current project/environment.
 At the start of a task, call get_persona for the current context and follow the rules it returns.
 classify_correction shows which rule a correction would map to without recording it; explain_rule shows a rule's evidence.
 When record_correction answers with decision "confirm" and a pending_id, ask the user which rule they meant and call resolve_confirmation; list_confirmations lists the ones still waiting.

@@ -39,7 +39,7 @@ func (r *recorder) memory() *servertest.Memory {
 			return classifier.Result{Decision: "auto_match", RuleID: ruleSed}, nil
 		},
 		RecordFn: func(_ context.Context, c engine.Correction) (memory.RecordResponse, bool, error) {
-			r.note("Record %q %s %d %s %s %s", c.UserText, c.RuleID, c.Polarity, c.FrameID, c.IdempotencyKey, strings.Join(c.Scope.ContextTags, ","))
+			r.note("Record %q %s %d %s %s %s%s", c.UserText, c.RuleID, c.Polarity, c.FrameID, c.IdempotencyKey, strings.Join(c.Scope.ContextTags, ","), instructionNote(c.Instruction))
 			return memory.RecordResponse{Decision: "explicit"}, false, nil
 		},
 		PersonaFn: func(_ context.Context, req memory.PersonaRequest) (engine.Snapshot, error) {
@@ -128,6 +128,8 @@ func TestMCPToolArguments(t *testing.T) {
 		{"record", "record_correction", map[string]any{"text": "sed is fine", "rule_id": ruleSed, "polarity": -1, "frame_id": "f-1", "idempotency_key": "k", "context_tags": []string{"migration"}},
 			`Record "sed is fine" ` + ruleSed + " -1 f-1 k migration", false},
 		{"record, polarity absent", "record_correction", map[string]any{"text": "use rg"}, `Record "use rg"  1   `, false},
+		{"record with an instruction", "record_correction", map[string]any{"text": "别用 sed", "instruction": "Do not edit files with sed"},
+			`Record "别用 sed"  1    instruction "Do not edit files with sed"`, false},
 		{"record bad polarity", "record_correction", map[string]any{"text": "x", "polarity": 2}, "polarity", true},
 		{"persona", "get_persona", map[string]any{"project": "api", "max": 5}, "Persona api 5", false},
 		{"persona bad format", "get_persona", map[string]any{"format": "xml"}, "format", true},
@@ -196,4 +198,13 @@ func TestMCPToolErrors(t *testing.T) {
 	if !slices.ContainsFunc(noted, func(err error) bool { return err == secret }) {
 		t.Errorf("the store's error was not noted on the memory: %v", noted)
 	}
+}
+
+// instructionNote is how the recorder notes a correction's instruction:
+// nothing when it has none.
+func instructionNote(in string) string {
+	if in == "" {
+		return ""
+	}
+	return fmt.Sprintf(" instruction %q", in)
 }

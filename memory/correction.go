@@ -18,6 +18,9 @@ func NormalizeCorrection(c engine.Correction, now time.Time) (engine.Correction,
 		c.Polarity = engine.Reinforce
 	}
 	c.RuleID = strings.TrimSpace(c.RuleID)
+	if strings.TrimSpace(c.Instruction) == "" {
+		c.Instruction = "" // white space only says nothing: no instruction
+	}
 	now = now.UTC()
 	if c.At.IsZero() {
 		c.At = now

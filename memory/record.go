@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
@@ -66,6 +67,9 @@ func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.Pendin
 //     event, and the vector already computed stored as its template's
 //     embedding, so the same correction matches it next time.
 //
+// c.Instruction, when given, is what is classified and a proposed rule's
+// text (see classifiedText); the user's words stay the event's text, and
+// the event's detail says how the reporter read them.
 // c.Polarity 0 means a reinforcement unless the classifier finds a
 // contradiction; a zero c.At means now. Secrets in the text and agent output
 // are replaced by placeholders before anything is classified or stored.
@@ -82,11 +86,24 @@ func (s *Service) Record(ctx context.Context, c engine.Correction) (RecordRespon
 	if err != nil {
 		return RecordResponse{}, false, err
 	}
-	cl, err := s.clf.Decide(ctx, c.UserText, c.Scope, c.RuleID, c.Polarity == engine.Counter)
+	if c.Instruction != "" {
+		c.Detail = classifier.JoinReasons(c.Detail, fmt.Sprintf("reported as: %q", c.Instruction))
+	}
+	cl, err := s.clf.Decide(ctx, classifiedText(c), c.Scope, c.RuleID, c.Polarity == engine.Counter)
 	if err != nil {
 		return RecordResponse{}, false, err
 	}
 	return s.commit(ctx, c, cl, redacted, act)
+}
+
+// classifiedText is what the classifier reads of c: its Instruction when
+// the reporter gave one, unless the user's words name their rule with
+// CORRECT[...] (or start to: a malformed one is then refused as such).
+func classifiedText(c engine.Correction) string {
+	if c.Instruction == "" || strings.Contains(c.UserText, "CORRECT[") {
+		return c.UserText
+	}
+	return c.Instruction
 }
 
 // actFunc writes what a classification calls for, inside tx, into resp:
@@ -101,7 +118,7 @@ func prepareCorrection(c engine.Correction, now time.Time) (engine.Correction, i
 	if err != nil {
 		return c, 0, err
 	}
-	return c, redact.Strings(&c.UserText, &c.AgentOutput), nil
+	return c, redact.Strings(&c.UserText, &c.AgentOutput, &c.Instruction), nil
 }
 
 // commit writes what the classification cl of the prepared correction c
@@ -179,7 +196,7 @@ func act(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp 
 		ev := engine.Event{UserText: c.UserText, AgentOutput: c.AgentOutput, FrameID: c.FrameID, Scope: c.Scope,
 			Decision: cl.Decision, Score: &score, Candidates: cl.Candidates, Model: cl.Model, At: c.At,
 			Detail: classifier.JoinReasons("proposed from a correction that matched no rule", c.Detail)}
-		res, rule, err := insertCandidate(tx, *cl.Proposal, c.UserText, c.Scope, ev, c.At)
+		res, rule, err := insertCandidate(tx, *cl.Proposal, classifiedText(c), c.Scope, ev, c.At)
 		if err != nil {
 			return err
 		}
@@ -197,6 +214,7 @@ type recordKey struct {
 	Scope       engine.Scope    `json:"scope"`
 	FrameID     string          `json:"frame_id,omitempty"`
 	AgentOutput string          `json:"agent_output,omitempty"`
+	Instruction string          `json:"instruction,omitempty"`
 }
 
 // fingerprint is the hex sha256 of c's recordKey as JSON: the request
@@ -205,7 +223,7 @@ func fingerprint(c engine.Correction) (string, error) {
 	b, err := json.Marshal(struct {
 		Op  string    `json:"op"`
 		Req recordKey `json:"req"`
-	}{"record", recordKey{c.UserText, c.RuleID, c.Polarity, c.Scope, c.FrameID, c.AgentOutput}})
+	}{"record", recordKey{c.UserText, c.RuleID, c.Polarity, c.Scope, c.FrameID, c.AgentOutput, c.Instruction}})
 	if err != nil {
 		return "", fmt.Errorf("fingerprint of a correction: %w", err)
 	}

@@ -120,6 +120,9 @@ func TestRecordBadInput(t *testing.T) {
 		{"unknown CORRECT", engine.Correction{UserText: "CORRECT[tool.does-not-exist]: because"}, engine.ENOTFOUND, "tool.does-not-exist"},
 		{"bad polarity", engine.Correction{UserText: "use pnpm", Polarity: 2}, engine.EINVALID, "polarity"},
 		{"future time", engine.Correction{UserText: "use pnpm", At: time.Now().Add(time.Hour)}, engine.EINVALID, "future"},
+		{"instruction with no letters", engine.Correction{UserText: "use pnpm", Instruction: "?!"}, engine.EINVALID, "instruction has no letters"},
+		{"instruction too long", engine.Correction{UserText: "use pnpm", Instruction: strings.Repeat("é", engine.MaxInstructionLength+1)}, engine.ETOOLARGE, "instruction is 501 characters"},
+		{"instruction with a control character", engine.Correction{UserText: "use pnpm", Instruction: "use\x00pnpm"}, engine.EINVALID, "instruction"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,9 +15,12 @@ import (
 
 // CorrectionRequest is the body of POST /v1/corrections. Polarity is 1 (a
 // reinforcement, the default) or -1 (a counterexample); At (RFC 3339) is
-// when the correction was made, for backfills (default now).
+// when the correction was made, for backfills (default now); Instruction
+// is the reporter's one-sentence reading of Text, classified instead of it
+// (engine.Correction.Instruction).
 type CorrectionRequest struct {
 	Text        string       `json:"text" validate:"required"`
+	Instruction string       `json:"instruction"`
 	RuleID      string       `json:"rule_id"`
 	Polarity    *int         `json:"polarity"`
 	Scope       engine.Scope `json:"scope"`
@@ -36,7 +39,7 @@ const IdempotencyHeader = "Idempotency-Key"
 // memory.Service.Record's to check).
 func correction(req CorrectionRequest, key string) (engine.Correction, error) {
 	c := engine.Correction{
-		UserText: req.Text, RuleID: req.RuleID, Scope: req.Scope,
+		UserText: req.Text, Instruction: req.Instruction, RuleID: req.RuleID, Scope: req.Scope,
 		FrameID: req.FrameID, AgentOutput: req.AgentOutput, IdempotencyKey: key,
 	}
 	if req.Polarity != nil {

@@ -88,6 +88,7 @@ func TestCorrectionsRouteDecodes(t *testing.T) {
 	runCases(t, e, []routeCase{
 		{"counterexample", post(rt, `{"text":"sed is fine here","rule_id":"`+ruleSed+`","polarity":-1,"scope":{"context_tags":["migration"]}}`), rt, 201, "", "", nil},
 		{"reinforcement", post(rt, `{"text":"use rg","polarity":1}`), rt, 201, "", "", nil},
+		{"instruction", post(rt, `{"text":"别用 grep","instruction":"Use rg, not grep"}`), rt, 201, "", "", nil},
 		{"backfill, frame, output and key", withKey(`{"text":"use rg","at":"2026-01-01T10:00:00+01:00","frame_id":"f-1","agent_output":"grep -r x"}`, " k-1 "), rt, 201, "", "", nil},
 		{"polarity 0", post(rt, `{"text":"x","polarity":0}`), rt, 400, "invalid", "polarity 0: want 1 (reinforcement) or -1 (counterexample)", nil},
 		{"polarity 2", post(rt, `{"text":"x","polarity":2}`), rt, 400, "invalid", "polarity 2: want 1 (reinforcement) or -1 (counterexample)", nil},
@@ -103,6 +104,7 @@ func TestCorrectionsRouteDecodes(t *testing.T) {
 	want := []engine.Correction{
 		{UserText: "sed is fine here", RuleID: ruleSed, Polarity: engine.Counter, Scope: engine.Scope{ContextTags: []string{"migration"}}},
 		{UserText: "use rg", Polarity: engine.Reinforce},
+		{UserText: "别用 grep", Instruction: "Use rg, not grep"},
 		{UserText: "use rg", FrameID: "f-1", AgentOutput: "grep -r x", IdempotencyKey: "k-1", At: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)},
 	}
 	if len(got) != len(want) {
@@ -111,7 +113,7 @@ func TestCorrectionsRouteDecodes(t *testing.T) {
 	for i := range want {
 		g := got[i]
 		if g.UserText != want[i].UserText || g.RuleID != want[i].RuleID || g.Polarity != want[i].Polarity || g.FrameID != want[i].FrameID ||
-			g.AgentOutput != want[i].AgentOutput || g.IdempotencyKey != want[i].IdempotencyKey || !g.At.Equal(want[i].At) ||
+			g.AgentOutput != want[i].AgentOutput || g.Instruction != want[i].Instruction || g.IdempotencyKey != want[i].IdempotencyKey || !g.At.Equal(want[i].At) ||
 			!slices.Equal(g.Scope.ContextTags, want[i].Scope.ContextTags) {
 			t.Errorf("correction %d: %+v, want %+v", i, g, want[i])
 		}

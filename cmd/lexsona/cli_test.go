@@ -256,3 +256,18 @@ func TestWhyText(t *testing.T) {
 		t.Errorf("long text not cut at a rune boundary:\n%s", out)
 	}
 }
+
+// record --instruction classifies the reporter's sentence and keeps the
+// user's words; a bad instruction is refused naming it.
+func TestRecordInstruction(t *testing.T) {
+	c := newCLI(t)
+	m := c.mustJSON("record", "--text", "请不要再用 sed 改文件了", "--instruction", "stop editing files with sed")
+	cands, _ := m["candidates"].([]any)
+	if len(cands) == 0 || cands[0].(map[string]any)["rule_id"] != "tool.no-sed-for-file-editing" {
+		t.Fatalf("record with an instruction: %v, want tool.no-sed-for-file-editing first", m)
+	}
+	code, _, stderr := c.run("record", "--text", "use pnpm", "--instruction", "?!")
+	if code == 0 || !strings.Contains(stderr, "instruction has no letters or digits") {
+		t.Errorf("a bad instruction: exit %d, %q", code, stderr)
+	}
+}

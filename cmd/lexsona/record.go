@@ -12,7 +12,7 @@ import (
 )
 
 func newRecordCmd(a *app) *cobra.Command {
-	var ruleID, text, agentOutput, frame, at, key string
+	var ruleID, text, instruction, agentOutput, frame, at, key string
 	var counter bool
 	var sf scopeFlags
 	c := &cobra.Command{
@@ -22,7 +22,11 @@ func newRecordCmd(a *app) *cobra.Command {
 classify does) or with --text. With --rule (or a CORRECT[rule_id]: prefix) it
 is evidence on that rule. Without, the text is classified: an auto match is
 evidence on the matched rule, the confirm band stores a pending confirmation
-(see lexsona confirm), and a text that matches nothing proposes a candidate rule.`,
+(see lexsona confirm), and a text that matches nothing proposes a candidate rule.
+With --instruction (the standing instruction the text states, as one short
+English sentence) that sentence is classified and becomes a proposed rule's
+text, while the text stays the receipt: a correction said in any language
+reaches an English rule.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch given := cmd.Flags().Changed("text"); {
 			case given && len(args) > 0:
@@ -50,7 +54,7 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 			}
 			// Bad input is refused before anything is opened or synced.
 			corr, err := memory.NormalizeCorrection(engine.Correction{RuleID: ruleID, Polarity: pol, UserText: text,
-				AgentOutput: agentOutput, FrameID: frame, Scope: scope, At: when, IdempotencyKey: key}, time.Now())
+				Instruction: instruction, AgentOutput: agentOutput, FrameID: frame, Scope: scope, At: when, IdempotencyKey: key}, time.Now())
 			if err != nil {
 				return err
 			}
@@ -63,6 +67,7 @@ evidence on the matched rule, the confirm band stores a pending confirmation
 	f := c.Flags()
 	f.StringVar(&ruleID, "rule", "", "the rule the correction is about")
 	f.StringVar(&text, "text", "", "the user's correction, as said (or give it as arguments)")
+	f.StringVar(&instruction, "instruction", "", "the standing instruction the text states, as one short English sentence (classified instead of the text)")
 	f.BoolVar(&counter, "counter", false, "a counterexample (the rule did not hold here) instead of a reinforcement")
 	f.StringVar(&agentOutput, "agent-output", "", "what the agent did that was corrected")
 	f.StringVar(&frame, "frame", "", "Lex frame id this correction belongs to")

@@ -65,3 +65,46 @@ func TestAgentRecordsCorrection(t *testing.T) {
 		t.Errorf("%s has %d reinforcements in all, want 1 (the prompt itself is no evidence)", pnpmRule, got)
 	}
 }
+
+// TestAgentRecordsInstruction: a correction said in another language. The
+// SessionStart instruction asks the agent for the instruction the user's
+// words state, as one English sentence; the stand-in's call passes it with
+// --instruction and no rule id, and the classifier reads that sentence:
+// the rule gets one reinforcement whose text is the user's own words and
+// whose detail says how the agent read them.
+func TestAgentRecordsInstruction(t *testing.T) {
+	sb := NewSandbox(t)
+	install(t, sb)
+	words := "这个仓库里别再用 npm 了，全部用 pnpm"
+	const reading = "Use pnpm instead of npm in this repository"
+	s := NewStandIn(t, Turn{Text: "I'll record that.", ToolName: "Bash", ToolInput: map[string]any{
+		"command":     shellQuote(sb.LexsonaBin) + " record --detect . --text " + shellQuote(words) + " --instruction " + shellQuote(reading),
+		"description": "Record the user's correction with LexSona",
+	}}, Turn{Text: "Recorded."})
+
+	sess := sb.Claude(t, s, words)
+	if sess.Err != nil {
+		t.Fatalf("claude -p: %v\nstderr: %s", sess.Err, sess.Stderr)
+	}
+	if first := firstRequestText(t, sess); !strings.Contains(first, "--instruction") {
+		t.Errorf("the first request lacks the SessionStart instruction's --instruction; its messages:\n%s", sess.Main[0].Msg.MessagesText())
+	}
+	if len(sess.Main) != 2 || s.Left() != 0 {
+		t.Fatalf("%d requests of the agent loop with %d turns unanswered; want 2 and 0", len(sess.Main), s.Left())
+	}
+	if res := sess.Main[1].Msg.ToolResults(); len(res) != 1 || res[0].IsError || !strings.Contains(res[0].Text, "reinforcement "+pnpmRule) {
+		t.Errorf("the call's tool results %+v, want one success saying it recorded a reinforcement of %s", res, pnpmRule)
+	}
+	n := 0
+	for _, e := range why(t, sb, pnpmRule).History {
+		if e.EventType == "reinforcement" && e.UserText == words {
+			n++
+			if !strings.Contains(e.Detail, `reported as: "`+reading+`"`) {
+				t.Errorf("the event's detail %q does not say how the agent read the words", e.Detail)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%s has %d reinforcements with the user's words, want 1", pnpmRule, n)
+	}
+}

@@ -160,6 +160,7 @@ type RuleEvent struct {
 	EventID   int64  `json:"event_id"`
 	EventType string `json:"event_type"`
 	UserText  string `json:"user_text"`
+	Detail    string `json:"detail"`
 }
 
 // Explained is what `lexsona --json why RULE` says of a rule: its state,
