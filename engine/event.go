@@ -142,9 +142,9 @@ func (r *Rule) MergeEvidence(from Rule) {
 
 // Correction is a request to record evidence on a rule.
 type Correction struct {
-	RuleID      string
-	Polarity    Polarity
-	UserText    string
+	RuleID   string
+	Polarity Polarity
+	UserText string
 	// Instruction is the standing instruction the user's words state, as
 	// the reporter (usually the agent) reads it: one short sentence, best
 	// in English for the shipped model ("Use pnpm, not npm"). When set it
