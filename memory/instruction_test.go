@@ -55,10 +55,16 @@ func TestRecordInstructionExplicitAndIdempotent(t *testing.T) {
 	if resp.Decision != classifier.DecisionExplicit || resp.RuleID != "style.no-emoji" {
 		t.Errorf("decision %s on %s, want explicit on style.no-emoji", resp.Decision, resp.RuleID)
 	}
-	c := engine.Correction{UserText: "nie edytuj plików sedem", Instruction: "stop editing files with sed", IdempotencyKey: "k1"}
+	lower := MustRecord(t, s, engine.Correction{UserText: "  correct [style.no-emoji] : 別再用表情符號", Instruction: "stop editing files with sed"})
+	if lower.Decision != classifier.DecisionExplicit || lower.RuleID != "style.no-emoji" {
+		t.Errorf("decision %s on %s for a lower-case correct [...], want explicit on style.no-emoji", lower.Decision, lower.RuleID)
+	}
+	_, _, err := s.Record(t.Context(), engine.Correction{UserText: "CORRECT[style.no-emoji 表情", Instruction: "no emoji"})
+	MustCode(t, err, engine.EINVALID)
+		c := engine.Correction{UserText: "nie edytuj plików sedem", Instruction: "stop editing files with sed", IdempotencyKey: "k1"}
 	MustRecord(t, s, c)
 	c.Instruction = "stop using sed"
-	_, _, err := s.Record(t.Context(), c)
+	_, _, err = s.Record(t.Context(), c)
 	MustCode(t, err, engine.ECONFLICT)
 	// White space alone is no instruction: the words are classified.
 	blank := MustRecord(t, s, engine.Correction{UserText: "stop editing files with sed", Instruction: " \t "})

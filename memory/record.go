@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/lexsona/lexsona/classifier"
@@ -98,9 +97,13 @@ func (s *Service) Record(ctx context.Context, c engine.Correction) (RecordRespon
 
 // classifiedText is what the classifier reads of c: its Instruction when
 // the reporter gave one, unless the user's words name their rule with
-// CORRECT[...] (or start to: a malformed one is then refused as such).
+// CORRECT[...] in any of the forms classifier.ParseExplicit accepts (or
+// start to: a malformed one is then refused as such).
 func classifiedText(c engine.Correction) string {
-	if c.Instruction == "" || strings.Contains(c.UserText, "CORRECT[") {
+	if c.Instruction == "" {
+		return c.UserText
+	}
+	if _, _, explicit, err := classifier.ParseExplicit(c.UserText); explicit || err != nil {
 		return c.UserText
 	}
 	return c.Instruction
