@@ -61,7 +61,7 @@ func TestRecordInstructionExplicitAndIdempotent(t *testing.T) {
 	}
 	_, _, err := s.Record(t.Context(), engine.Correction{UserText: "CORRECT[style.no-emoji 表情", Instruction: "no emoji"})
 	MustCode(t, err, engine.EINVALID)
-		c := engine.Correction{UserText: "nie edytuj plików sedem", Instruction: "stop editing files with sed", IdempotencyKey: "k1"}
+	c := engine.Correction{UserText: "nie edytuj plików sedem", Instruction: "stop editing files with sed", IdempotencyKey: "k1"}
 	MustRecord(t, s, c)
 	c.Instruction = "stop using sed"
 	_, _, err = s.Record(t.Context(), c)
