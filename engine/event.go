@@ -181,6 +181,23 @@ const MaxUserTextLength = 1 << 20
 // one sentence.
 const MaxInstructionLength = 500
 
+// ValidateInstruction checks a non-empty Instruction: valid UTF-8 without
+// control characters (tab, line feed and CRLF aside), at most
+// MaxInstructionLength characters (ETOOLARGE), with a letter or digit
+// (EINVALID otherwise, naming the field).
+func ValidateInstruction(s string) error {
+	if err := ValidateText("instruction", s, 0); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(s); n > MaxInstructionLength {
+		return Errorf(ETOOLARGE, "instruction is %d characters long: at most %d, one sentence", n, MaxInstructionLength)
+	}
+	if !hasLetterOrDigit(s) {
+		return Errorf(EINVALID, "instruction has no letters or digits: state the instruction in a sentence, or leave it out")
+	}
+	return nil
+}
+
 // MaxClockSkew is how far after the recorder's clock a correction's time may
 // lie. A client whose clock runs a little ahead is tolerated; a later time is
 // refused, because it would become the rule's last correction, stay ahead of
@@ -214,14 +231,8 @@ func (c Correction) Validate() error {
 		return err
 	}
 	if c.Instruction != "" {
-		if err := ValidateText("instruction", c.Instruction, 0); err != nil {
+		if err := ValidateInstruction(c.Instruction); err != nil {
 			return err
-		}
-		if n := utf8.RuneCountInString(c.Instruction); n > MaxInstructionLength {
-			return Errorf(ETOOLARGE, "instruction is %d characters long: at most %d, one sentence", n, MaxInstructionLength)
-		}
-		if !hasLetterOrDigit(c.Instruction) {
-			return Errorf(EINVALID, "instruction has no letters or digits: state the instruction in a sentence, or leave it out")
 		}
 	}
 	if c.AgentOutput != "" {

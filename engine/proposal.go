@@ -98,6 +98,10 @@ const (
 type Pending struct {
 	ID          int64       `json:"id"`
 	Text        string      `json:"text"`
+	// Instruction is the reporter's one-sentence reading of Text
+	// (Correction.Instruction), "" when none was given: a rule proposed
+	// from the confirmation takes it as its text.
+	Instruction string      `json:"instruction,omitempty"`
 	Scope       Scope       `json:"scope"`
 	Polarity    Polarity    `json:"polarity"`
 	FrameID     string      `json:"frame_id,omitempty"`

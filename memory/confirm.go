@@ -102,7 +102,7 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 	}
 	var prop classifier.TextVectors
 	if action == ActionNew {
-		if prop, err = s.clf.Vectors(ctx, classifier.CandidateText(p.Text), nil); err != nil {
+		if prop, err = s.clf.Vectors(ctx, classifier.CandidateText(proposalText(p)), nil); err != nil {
 			return out, err
 		}
 	}
@@ -132,8 +132,8 @@ func (s *Service) Confirm(ctx context.Context, id int64, action, ruleID string, 
 			out.Status = engine.PendingNewRule
 			ev := engine.Event{UserText: p.Text, AgentOutput: p.AgentOutput, FrameID: p.FrameID, Scope: p.Scope,
 				Decision: classifier.DecisionConfirm, Candidates: p.Candidates, Model: p.Model, At: at,
-				Detail: fmt.Sprintf("proposed from confirmation %d", id)}
-			res, rule, err := insertCandidate(tx, prop, p.Text, p.Scope, ev, at)
+				Detail: classifier.JoinReasons(fmt.Sprintf("proposed from confirmation %d", id), reportedAs(p.Instruction))}
+			res, rule, err := insertCandidate(tx, prop, proposalText(p), p.Scope, ev, at)
 			if err != nil {
 				return err
 			}
@@ -206,7 +206,7 @@ func accept(tx *store.Tx, p engine.Pending, ruleID string, at time.Time, out *Co
 	res, promoted, err := ApplyCorrection(tx, engine.Correction{
 		RuleID: ruleID, Polarity: pol, UserText: p.Text, AgentOutput: p.AgentOutput, FrameID: p.FrameID,
 		Scope: p.Scope, At: at, Decision: classifier.DecisionConfirm, Score: score, Candidates: p.Candidates, Model: p.Model,
-		Confirmation: true, Detail: fmt.Sprintf("%s accepted from confirmation %d", pol.EventType(), p.ID),
+		Confirmation: true, Detail: classifier.JoinReasons(fmt.Sprintf("%s accepted from confirmation %d", pol.EventType(), p.ID), reportedAs(p.Instruction)),
 		Stated: engine.StatedSuggestion,
 	})
 	out.Promoted, out.Activated = promoted, res.Active && !wasActive

@@ -3,12 +3,15 @@ package memory
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lexsona/lexsona/engine"
 )
 
 // NormalizeCorrection checks c and returns it in normal form: polarity 0 is
-// a reinforcement, the rule id is trimmed, the scope is in normal form
+// a reinforcement, the rule id and the instruction are trimmed (an
+// instruction of white space alone is none; its length is checked as
+// given, as openapi.json states it), the scope is in normal form
 // (engine.ParseScope), the time is UTC — now when zero — and not in the
 // future. Record does it; a front end may call it first to refuse bad input
 // before opening anything. Errors: EINVALID or ETOOLARGE naming the first
@@ -18,9 +21,10 @@ func NormalizeCorrection(c engine.Correction, now time.Time) (engine.Correction,
 		c.Polarity = engine.Reinforce
 	}
 	c.RuleID = strings.TrimSpace(c.RuleID)
-	if strings.TrimSpace(c.Instruction) == "" {
-		c.Instruction = "" // white space only says nothing: no instruction
+	if n := utf8.RuneCountInString(c.Instruction); n > engine.MaxInstructionLength {
+		return c, engine.Errorf(engine.ETOOLARGE, "instruction is %d characters long: at most %d, one sentence", n, engine.MaxInstructionLength)
 	}
+	c.Instruction = strings.TrimSpace(c.Instruction)
 	now = now.UTC()
 	if c.At.IsZero() {
 		c.At = now

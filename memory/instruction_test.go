@@ -3,6 +3,7 @@ package memory
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexsona/lexsona/classifier"
 	"github.com/lexsona/lexsona/engine"
@@ -70,5 +71,45 @@ func TestRecordInstructionExplicitAndIdempotent(t *testing.T) {
 	blank := MustRecord(t, s, engine.Correction{UserText: "stop editing files with sed", Instruction: " \t "})
 	if blank.Decision != classifier.DecisionAutoMatch {
 		t.Errorf("decision %s with a blank instruction, want auto_match on the words", blank.Decision)
+	}
+}
+
+// A correction in the confirm band keeps its instruction: a rule proposed
+// from it says the instruction, and accepting it keeps how it was read.
+func TestConfirmKeepsTheInstruction(t *testing.T) {
+	s, db := MustDefaultService(t, bands(1, 0.3))
+	words := "bitte hör auf, meine Dateien mit sed zu bearbeiten"
+	const reading = "please quit using sed when you edit my files"
+	resp := MustRecord(t, s, engine.Correction{UserText: words, Instruction: reading})
+	if resp.Decision != classifier.DecisionConfirm {
+		t.Fatalf("decision %s (%v), want confirm", resp.Decision, resp.Score)
+	}
+	p, err := db.GetPending(t.Context(), resp.PendingID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Text != words || p.Instruction != reading {
+		t.Fatalf("pending text %q instruction %q", p.Text, p.Instruction)
+	}
+	out, err := s.Confirm(t.Context(), resp.PendingID, ActionNew, "", 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := out.CreatedRule; r == nil || r.Text != reading || !strings.HasPrefix(r.RuleID, "proposed.please-quit-using-sed-") {
+		t.Errorf("proposed %+v, want the instruction's id and text", out.CreatedRule)
+	}
+
+	const words2, reading2 = "sed bitte nicht mehr für meine Dateien", "quit using sed on my files"
+	resp = MustRecord(t, s, engine.Correction{UserText: words2, Instruction: reading2})
+	if resp.Decision != classifier.DecisionConfirm {
+		t.Fatalf("second: decision %s, want confirm", resp.Decision)
+	}
+	acc, err := s.Confirm(t.Context(), resp.PendingID, ActionAccept, "tool.no-sed-for-file-editing", 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := lastEvent(t, db, acc.RuleID)
+	if ev.UserText != words2 || !strings.Contains(ev.Detail, `reported as: "`+reading2+`"`) {
+		t.Errorf("accepted event text %q detail %q", ev.UserText, ev.Detail)
 	}
 }

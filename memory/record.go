@@ -56,9 +56,9 @@ func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.Pendin
 //     a reinforcement on the rule, or a counterexample when c.Polarity is −1
 //     or (auto_match) the classifier found that the text contradicts the
 //     rule; the event carries the text, decision, score, candidates and model;
-//   - confirm: a pending confirmation (text, scope, polarity — −1 for a
-//     contradiction, so accepting it records a counterexample — frame, agent
-//     output, candidates, model), nothing else;
+//   - confirm: a pending confirmation (text, instruction, scope, polarity —
+//     −1 for a contradiction, so accepting it records a counterexample —
+//     frame, agent output, candidates, model), nothing else;
 //   - new_rule: nothing for a generic text or a counterexample (see
 //     RecordResponse); otherwise a candidate rule (engine.NewCandidateRule,
 //     id proposed.<slug>-<hash>, suffixed -2…-9 when taken; scoped to the
@@ -70,13 +70,15 @@ func (r RecordResponse) Stored() bool { return r.RecordResult != nil || r.Pendin
 // text (see classifiedText); the user's words stay the event's text, and
 // the event's detail says how the reporter read them.
 // c.Polarity 0 means a reinforcement unless the classifier finds a
-// contradiction; a zero c.At means now. Secrets in the text and agent output
-// are replaced by placeholders before anything is classified or stored.
+// contradiction; a zero c.At means now. Secrets in the text, the agent
+// output and the instruction are replaced by placeholders before anything
+// is classified or stored.
 // With c.IdempotencyKey the whole operation is idempotent: a retry with the
 // same correction (At aside) returns the first response with replayed=true
 // and writes nothing; the key is looked up once, in the write transaction.
 // Errors: EINVALID naming a bad text, polarity, frame id, agent output,
-// key, scope or time (in the future); ETOOLARGE for a text over 1 MiB;
+// key, instruction, scope or time (in the future); ETOOLARGE for a text
+// over 1 MiB or an instruction over 500 characters;
 // ENOTFOUND for an unknown rule; ECONFLICT for an archived rule, or when
 // the key was used for another correction; the classifier's and the
 // store's otherwise. On error nothing is written.
@@ -85,9 +87,7 @@ func (s *Service) Record(ctx context.Context, c engine.Correction) (RecordRespon
 	if err != nil {
 		return RecordResponse{}, false, err
 	}
-	if c.Instruction != "" {
-		c.Detail = classifier.JoinReasons(c.Detail, fmt.Sprintf("reported as: %q", c.Instruction))
-	}
+	c.Detail = classifier.JoinReasons(c.Detail, reportedAs(c.Instruction))
 	cl, err := s.clf.Decide(ctx, classifiedText(c), c.Scope, c.RuleID, c.Polarity == engine.Counter)
 	if err != nil {
 		return RecordResponse{}, false, err
@@ -95,26 +95,12 @@ func (s *Service) Record(ctx context.Context, c engine.Correction) (RecordRespon
 	return s.commit(ctx, c, cl, redacted, act)
 }
 
-// classifiedText is what the classifier reads of c: its Instruction when
-// the reporter gave one, unless the user's words name their rule with
-// CORRECT[...] in any of the forms classifier.ParseExplicit accepts (or
-// start to: a malformed one is then refused as such).
-func classifiedText(c engine.Correction) string {
-	if c.Instruction == "" {
-		return c.UserText
-	}
-	if _, _, explicit, err := classifier.ParseExplicit(c.UserText); explicit || err != nil {
-		return c.UserText
-	}
-	return c.Instruction
-}
-
 // actFunc writes what a classification calls for, inside tx, into resp:
 // act for a recorded correction, suggest for a captured prompt.
 type actFunc func(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp *RecordResponse) error
 
 // prepareCorrection normalises and validates c (NormalizeCorrection) and
-// replaces the secrets of its text and agent output by placeholders,
+// replaces the secrets of its text, agent output and instruction by placeholders,
 // returning how many it replaced. Errors: NormalizeCorrection's.
 func prepareCorrection(c engine.Correction, now time.Time) (engine.Correction, int, error) {
 	c, err := NormalizeCorrection(c, now)
@@ -184,7 +170,7 @@ func act(tx *store.Tx, c engine.Correction, cl *classifier.Classification, resp 
 		}
 		resp.RecordResult, resp.Promoted = &res, promoted
 	case classifier.DecisionConfirm:
-		id, err := tx.CreatePending(engine.Pending{Text: c.UserText, Scope: c.Scope, Polarity: cl.Polarity, FrameID: c.FrameID,
+		id, err := tx.CreatePending(engine.Pending{Text: c.UserText, Instruction: c.Instruction, Scope: c.Scope, Polarity: cl.Polarity, FrameID: c.FrameID,
 			AgentOutput: c.AgentOutput, Candidates: cl.Candidates, Model: cl.Model, CreatedAt: c.At})
 		if err != nil {
 			return err

@@ -26,6 +26,11 @@ func CheckPending(p *engine.Pending) error {
 			return err
 		}
 	}
+	if p.Instruction != "" {
+		if err := engine.ValidateInstruction(p.Instruction); err != nil {
+			return err
+		}
+	}
 	if err := p.Polarity.Check(); err != nil {
 		return err
 	}

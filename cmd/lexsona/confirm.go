@@ -161,6 +161,9 @@ func (a *app) listPending(cmd *cobra.Command, status string, limit int) error {
 				top += "  (direction unsure: give --polarity)"
 			}
 			fmt.Fprintf(w, "%d  %-9s %-45q %s\n", p.ID, p.Status, p.Text, top)
+			if p.Instruction != "" {
+				fmt.Fprintf(w, "   reported as %q\n", p.Instruction)
+			}
 		}
 	})
 }

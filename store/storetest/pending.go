@@ -12,7 +12,7 @@ import (
 
 // testPendingRoundTrip: an inbox suggestion keeps what the capture gave
 // it — its gate probability and whether its direction is unsure — and a
-// recorded confirmation has neither.
+// recorded confirmation has neither; a reporter's instruction is kept.
 func testPendingRoundTrip(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
@@ -20,6 +20,7 @@ func testPendingRoundTrip(t *testing.T, open Opener) {
 	want := []engine.Pending{
 		{Text: "stop using sed for edits", Polarity: engine.Reinforce, Candidates: []engine.Candidate{}, CreatedAt: T0, Gate: &gate, DirectionUnsure: true},
 		{Text: "use pnpm", Polarity: engine.Counter, Candidates: []engine.Candidate{}, CreatedAt: T0},
+		{Text: "别用 npm", Instruction: "Use pnpm, not npm", Polarity: engine.Reinforce, Candidates: []engine.Candidate{}, CreatedAt: T0},
 	}
 	var ids []int64
 	if err := db.Write(ctx, T0, func(tx *store.Tx) error {

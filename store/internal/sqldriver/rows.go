@@ -157,15 +157,15 @@ func EventArgs(ev *engine.Event) []any {
 // ScanPending reads a confirmation from a row whose columns are, NULLs
 // selected as "": id, text, scope, polarity, frame_id, agent_output,
 // candidates, model, status, rule_id, created_at, resolved_at, seen,
-// last_seen_at, gate (NULL read as nil), direction_unsure (0 or 1). Its
-// candidates are never nil. Its errors are ScanRule's.
+// last_seen_at, gate (NULL read as nil), direction_unsure (0 or 1),
+// instruction. Its candidates are never nil. Its errors are ScanRule's.
 func ScanPending(sc Scanner) (engine.Pending, error) {
 	var p engine.Pending
 	var scope, cands, created, resolved, lastSeen string
 	var pol int16
 	var unsure int64
 	if err := sc.Scan(&p.ID, &p.Text, &scope, &pol, &p.FrameID, &p.AgentOutput, &cands, &p.Model, &p.Status,
-		&p.RuleID, &created, &resolved, &p.Seen, &lastSeen, &p.Gate, &unsure); err != nil {
+		&p.RuleID, &created, &resolved, &p.Seen, &lastSeen, &p.Gate, &unsure, &p.Instruction); err != nil {
 		return p, err
 	}
 	p.DirectionUnsure = unsure != 0
@@ -202,7 +202,8 @@ func ScanPending(sc Scanner) (engine.Pending, error) {
 
 // PendingArgs are the values of a new confirmation's columns: text, scope,
 // polarity, frame_id, agent_output, candidates ("[]" when none), model,
-// created_at, gate (NULL when nil), direction_unsure (0 or 1).
+// created_at, gate (NULL when nil), direction_unsure (0 or 1), instruction
+// (NULL when "").
 func PendingArgs(p *engine.Pending) []any {
 	cands := CandidatesJSON(p.Candidates)
 	if cands == nil {
@@ -213,7 +214,7 @@ func PendingArgs(p *engine.Pending) []any {
 		unsure = 1
 	}
 	return []any{p.Text, ScopeJSON(p.Scope), int16(p.Polarity), NullStr(p.FrameID), NullStr(p.AgentOutput),
-		cands, NullStr(p.Model), FormatTime(p.CreatedAt), p.Gate, unsure}
+		cands, NullStr(p.Model), FormatTime(p.CreatedAt), p.Gate, unsure, NullStr(p.Instruction)}
 }
 
 // ScanRegistryFile reads name, yaml, sha256, synced_at.

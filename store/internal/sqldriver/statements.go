@@ -277,9 +277,9 @@ func (s *Statements) texts() {
 func (s *Statements) records() {
 	pendingCols := `id, text, scope` + s.d.AsText + `, polarity, coalesce(frame_id, ''), coalesce(agent_output, ''),
 	candidates` + s.d.AsText + `, coalesce(model, ''), status, coalesce(rule_id, ''), created_at, coalesce(resolved_at, ''),
-	seen, coalesce(last_seen_at, ''), gate, direction_unsure`
+	seen, coalesce(last_seen_at, ''), gate, direction_unsure, coalesce(instruction, '')`
 	s.pendingInsert = s.add(s.returning(`INSERT INTO pending_confirmations (text, scope, polarity, frame_id, agent_output, candidates,
-	model, status, created_at, gate, direction_unsure) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10)`, "id"))
+	model, status, created_at, gate, direction_unsure, instruction) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10, $11)`, "id"))
 	s.pendingSeen = s.add(`UPDATE pending_confirmations SET seen = seen + 1, last_seen_at = $1,
 	gate = CASE WHEN gate IS NULL OR gate < $2 THEN $2 ELSE gate END WHERE id = $3 AND status = 'pending'`)
 	s.pendingGet = s.add(`SELECT ` + pendingCols + ` FROM pending_confirmations WHERE id = $1`)
