@@ -39,7 +39,7 @@ const ReportInstruction = "LexSona keeps this user's corrections of how you work
 	"whatever language the user wrote in. Do not record anything else."
 
 // ReportHeading heads ReportInstruction in an agent file.
-const ReportHeading = "### Reporting corrections"
+const ReportHeading = "## Reporting corrections to LexSona"
 
 // cursorDescription is the Cursor rule's description front matter.
 const cursorDescription = "Behavioral rules LexSona learned from your corrections (written by lexsona snapshot --write or lexsona watch)"

@@ -129,10 +129,29 @@ type gateVariant struct {
 	inSample    bool // train holds in-sample probabilities (sameFit)
 }
 
+// fittedOnTrain says whether the shipped gate sm learned from the train
+// repositories, so that its train probabilities are in-sample: it is one of
+// this calibration's fits with them (refit, joint; sameFit), or its
+// description says an earlier calibration fitted it with them (the corpus
+// may have changed since, and the weights with it).
+func fittedOnTrain(sm gate.Model, variants []gateVariant) bool {
+	if strings.Contains(sm.Trained, "and of "+trainedOnTrain) {
+		return true
+	}
+	for _, v := range variants {
+		if (v.name == "refit" || v.name == "joint") && sameFit(sm, v.model) {
+			return true
+		}
+	}
+	return false
+}
+
+// trainedOnTrain names the train repositories in fitVariant's description
+// of a gate fitted with them ("… and of " + trainedOnTrain + " …").
+const trainedOnTrain = "the real corpus's train repositories"
+
 // sameFit says whether a and b are one fit: the same weights, bias and
-// features. The shipped gate is the refit one of an earlier calibration
-// whenever -calibrate -write kept it, and then its train probabilities are
-// in-sample.
+// features.
 func sameFit(a, b gate.Model) bool {
 	return a.Bias == b.Bias && slices.Equal(a.Weights, b.Weights) && slices.Equal(a.Cues, b.Cues) && slices.Equal(a.Extra, b.Extra)
 }
@@ -218,10 +237,8 @@ func CalibrateReal(ctx context.Context, emb models.Embedder, reg *registry.Regis
 		}
 		variants = append(variants, fv)
 	}
-	for i := range variants[2:] {
-		if sameFit(*sm, variants[2+i].model) {
-			variants[0].inSample, variants[1].inSample = true, true
-		}
+	if fittedOnTrain(*sm, variants) {
+		variants[0].inSample, variants[1].inSample = true, true
 	}
 	cal.Gates = map[string]gate.Model{}
 	for _, floor := range RealFloors {
@@ -325,7 +342,10 @@ func fitVariant(name, modelID string, dims int, extra []string, train []StreamIt
 		}
 	}
 	v.model = gate.Train(all, opts)
-	v.model.Trained = fmt.Sprintf("the prose of the written stream's dev split (%d prompts) and of the real corpus's train repositories (%d prompts), as the hook reads it (eval.CalibrateReal)", len(base), len(all)-len(base))
+	v.model.Trained = fmt.Sprintf("the prose of the written stream's dev split (%d prompts), as the hook reads it (eval.CalibrateReal)", len(base))
+	if n := len(all) - len(base); n > 0 {
+		v.model.Trained = fmt.Sprintf("the prose of the written stream's dev split (%d prompts) and of %s (%d prompts), as the hook reads it (eval.CalibrateReal)", len(base), trainedOnTrain, n)
+	}
 	v.test = probs(jTest, &v.model)
 	return v
 }
@@ -421,7 +441,7 @@ func WriteRealCalibrationText(w io.Writer, cal RealCalibration) {
 	}
 	for _, s := range cal.Settings {
 		if s.InSample {
-			fmt.Fprintf(w, "  * fitted on the train repositories (the refit gate of an earlier calibration): its train figures are in-sample, so it is not chosen\n")
+			fmt.Fprintf(w, "  * fitted with the train repositories (written by an earlier calibration): its train figures are in-sample, so it is not chosen\n")
 			break
 		}
 	}

@@ -99,3 +99,26 @@ func TestSameFit(t *testing.T) {
 		t.Error("other weights or features are the same fit")
 	}
 }
+
+// The shipped gate is in-sample when it is this calibration's refit or
+// joint fit, or says it was fitted with the train repositories; a gate
+// fitted on the written stream alone, or only thresholded on train, is not.
+func TestFittedOnTrain(t *testing.T) {
+	fit := gate.Model{Weights: []float64{1, 2}, Bias: 0.5}
+	other := gate.Model{Weights: []float64{3, 4}, Bias: 0.5}
+	variants := []gateVariant{{name: "written", model: fit}, {name: "joint", model: other}}
+	for _, tc := range []struct {
+		name string
+		sm   gate.Model
+		want bool
+	}{
+		{"equal to the written fit only", fit, false},
+		{"equal to the joint fit", other, true},
+		{"described as fitted with train", gate.Model{Trained: "the prose of x (3 prompts) and of " + trainedOnTrain + " (5 prompts)"}, true},
+		{"only its threshold chosen on train", gate.Model{Trained: "x; its threshold chosen on " + trainedOnTrain}, false},
+	} {
+		if got := fittedOnTrain(tc.sm, variants); got != tc.want {
+			t.Errorf("%s: fittedOnTrain %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -36,7 +36,7 @@ const Version = "0.1.0"
 const instructions = `LexSona is the user's behavioral memory for coding agents.
 When the user corrects you ("don't use sed, use the replace tool"), call record_correction with their words, the instruction they state as one short English sentence (instruction; whatever language they wrote in), and the current project/environment.
 At the start of a task, call get_persona for the current context and follow the rules it returns.
-classify_correction shows which rule a correction would map to without recording it; explain_rule shows a rule's evidence.
+classify_correction shows which rule a text would map to without recording it (give it the instruction when you have one: that is what record_correction classifies); explain_rule shows a rule's evidence.
 When record_correction answers with decision "confirm" and a pending_id, ask the user which rule they meant and call resolve_confirmation; list_confirmations lists the ones still waiting.
 When the user states a rule outright ("always run go vet before you say you are done"), call add_rule; review_candidate accepts or rejects a proposed rule once the user has said which.`
 

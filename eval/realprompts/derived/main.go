@@ -141,6 +141,9 @@ func runCalibrate(ctx context.Context, emb models.Embedder, corpus string, write
 	}
 	eval.WriteRealCalibrationText(os.Stdout, cal)
 	kept := cal.Chosen()
+	if kept.Gate == "" {
+		return fmt.Errorf("no gate keeps the train repositories' ordinary suggestions within %.1f%% (all and English): nothing kept, nothing written", 100*eval.RealInboxCap)
+	}
 	fmt.Printf("Kept: gate %s at threshold %.3f, inbox share %.0f%% of a session's prompts\n", kept.Gate, kept.Threshold, 100*kept.Share)
 	if !write {
 		return nil
