@@ -96,8 +96,8 @@ const (
 // Pending is a correction in the confirm band, waiting for the user to say
 // which rule (if any) it meant.
 type Pending struct {
-	ID          int64       `json:"id"`
-	Text        string      `json:"text"`
+	ID   int64  `json:"id"`
+	Text string `json:"text"`
 	// Instruction is the reporter's one-sentence reading of Text
 	// (Correction.Instruction), "" when none was given: a rule proposed
 	// from the confirmation takes it as its text.
