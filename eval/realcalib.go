@@ -126,7 +126,7 @@ type gateVariant struct {
 	name        string
 	model       gate.Model
 	train, test []float64
-	inSample    bool // train holds in-sample probabilities (sameFit)
+	inSample    bool // train holds in-sample probabilities (fittedOnTrain)
 }
 
 // fittedOnTrain says whether the shipped gate sm learned from the train

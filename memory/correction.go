@@ -10,8 +10,8 @@ import (
 
 // NormalizeCorrection checks c and returns it in normal form: polarity 0 is
 // a reinforcement, the rule id and the instruction are trimmed (an
-// instruction of white space alone is none; its length is checked as
-// given, as openapi.json states it), the scope is in normal form
+// instruction of white space alone is none; it is checked as given,
+// as openapi.json states it, engine.ValidateInstruction), the scope is in normal form
 // (engine.ParseScope), the time is UTC — now when zero — and not in the
 // future. Record does it; a front end may call it first to refuse bad input
 // before opening anything. Errors: EINVALID or ETOOLARGE naming the first
@@ -21,10 +21,13 @@ func NormalizeCorrection(c engine.Correction, now time.Time) (engine.Correction,
 		c.Polarity = engine.Reinforce
 	}
 	c.RuleID = strings.TrimSpace(c.RuleID)
-	if n := utf8.RuneCountInString(c.Instruction); n > engine.MaxInstructionLength {
-		return c, engine.Errorf(engine.ETOOLARGE, "instruction is %d characters long: at most %d, one sentence", n, engine.MaxInstructionLength)
+	raw := c.Instruction
+	c.Instruction = strings.TrimSpace(raw)
+	if c.Instruction != "" || utf8.RuneCountInString(raw) > engine.MaxInstructionLength {
+		if err := engine.ValidateInstruction(raw); err != nil {
+			return c, err
+		}
 	}
-	c.Instruction = strings.TrimSpace(c.Instruction)
 	now = now.UTC()
 	if c.At.IsZero() {
 		c.At = now
